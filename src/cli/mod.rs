@@ -1,0 +1,186 @@
+//! The command-line tools: `perft`, `moves`, `parse` (and, as they land, `judge`, `rules`,
+//! `render`, `console`). Each returns an exit code; output goes to standard output.
+
+use std::io::{self, BufRead, Write};
+
+use clap::{Parser, Subcommand};
+
+use crate::core::{divide, perft, Position, MAX_FEN_LEN};
+use crate::notation::{format_move, parse_move, Notation};
+
+/// xiangqi-bot: a Xiangqi (Chinese chess) bot for chat, and the tools to check its rules.
+#[derive(Parser, Debug)]
+#[command(name = "xiangqi-bot", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do (the bot itself runs when none is given).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Count the leaf nodes of the legal move tree to DEPTH (the node count is the last line).
+    Perft {
+        /// Depth in plies.
+        depth: u32,
+        /// Start from this FEN instead of the initial position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Also print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+    },
+    /// List the legal moves, space-separated on one line (reads FENs from standard input, one
+    /// per line, when --fen is not given).
+    Moves {
+        /// The position (default: read FENs from standard input).
+        #[arg(long)]
+        fen: Option<String>,
+        /// iccs, wxf, chinese or vietnamese.
+        #[arg(long, default_value = "iccs")]
+        notation: Notation,
+    },
+    /// Read a move typed in any notation and print it in ICCS (or the error).
+    Parse {
+        /// The position (default: the initial position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Read only this notation (default: every notation, asking when readings disagree).
+        #[arg(long)]
+        notation: Option<Notation>,
+        /// The move text.
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        text: Vec<String>,
+    },
+}
+
+/// Run the command line; returns the process exit code.
+#[must_use]
+pub fn run(cli: Cli) -> i32 {
+    match cli.command {
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            0
+        }
+        Some(Command::Perft { depth, fen, divide }) => cmd_perft(depth, fen.as_deref(), divide),
+        Some(Command::Moves { fen, notation }) => cmd_moves(fen.as_deref(), notation),
+        Some(Command::Parse {
+            fen,
+            notation,
+            text,
+        }) => cmd_parse(fen.as_deref(), notation, &text.join(" ")),
+    }
+}
+
+fn position(fen: Option<&str>) -> Result<Position, String> {
+    match fen {
+        None => Ok(Position::startpos()),
+        Some(f) => Position::from_fen(f).map_err(|e| format!("error: bad FEN: {e}")),
+    }
+}
+
+fn cmd_perft(depth: u32, fen: Option<&str>, show_divide: bool) -> i32 {
+    let pos = match position(fen) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            return 2;
+        }
+    };
+    let out = io::stdout();
+    let mut out = out.lock();
+    let total = if show_divide {
+        let rows = divide(&pos, depth);
+        for (m, n) in &rows {
+            let _ = writeln!(out, "{m}: {n}");
+        }
+        rows.iter().map(|(_, n)| n).sum()
+    } else {
+        perft(&pos, depth)
+    };
+    let _ = writeln!(out, "{total}");
+    0
+}
+
+fn moves_line(pos: &Position, notation: Notation) -> String {
+    let mut moves: Vec<_> = pos.legal_moves().iter().copied().collect();
+    moves.sort_by_key(ToString::to_string);
+    moves
+        .iter()
+        .map(|&m| format_move(pos, m, notation))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn cmd_moves(fen: Option<&str>, notation: Notation) -> i32 {
+    let out = io::stdout();
+    let mut out = out.lock();
+    if let Some(f) = fen {
+        return match Position::from_fen(f) {
+            Ok(pos) => {
+                let _ = writeln!(out, "{}", moves_line(&pos, notation));
+                0
+            }
+            Err(e) => {
+                let _ = writeln!(out, "error: {e}");
+                2
+            }
+        };
+    }
+    let stdin = io::stdin();
+    let mut buf = Vec::new();
+    let mut reader = stdin.lock();
+    loop {
+        buf.clear();
+        match reader.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("error: cannot read standard input: {e}");
+                return 2;
+            }
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let result = if line.chars().count() > MAX_FEN_LEN {
+            format!(
+                "error: line too long for a FEN ({} characters)",
+                line.chars().count()
+            )
+        } else {
+            match Position::from_fen(line) {
+                Ok(pos) => moves_line(&pos, notation),
+                Err(e) => format!("error: {e}"),
+            }
+        };
+        if writeln!(out, "{result}").is_err() {
+            return 0; // the reader went away (a closed pipe): stop quietly
+        }
+    }
+    0
+}
+
+fn cmd_parse(fen: Option<&str>, notation: Option<Notation>, text: &str) -> i32 {
+    let pos = match position(fen) {
+        Ok(p) => p,
+        Err(e) => {
+            println!("{e}");
+            return 2;
+        }
+    };
+    match parse_move(&pos, text, notation.unwrap_or(Notation::Iccs)) {
+        Ok(m) => {
+            println!("{m}");
+            0
+        }
+        Err(e) => {
+            println!("error: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,144 @@
+//! Attacks: which pieces hit a point, and the fast "is this general attacked" test.
+
+use super::position::{code_of, color_of_code, piece_of_code, Position, EMPTY};
+use super::tables::{
+    advisor_point, ADVISOR_MOVES, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, NORTH,
+    RAYS, SOLDIER_MOVES, SOUTH, WEST,
+};
+use super::types::{Color, Role, Square};
+
+impl Position {
+    /// Pieces of `by` that attack `target` by their movement rules (pins ignored). With
+    /// `flying` (use it when `target` holds a general), a general facing `target` along an open
+    /// file counts too.
+    #[must_use]
+    pub fn attackers(&self, target: Square, by: Color, flying: bool) -> Vec<Square> {
+        let mut out = Vec::new();
+        let t = target.index();
+        let b = &self.board;
+        for d in 0..4 {
+            let len = RAYS.len[t][d] as usize;
+            let ray = &RAYS.squares[t][d];
+            let mut screens = 0;
+            for &s in &ray[..len] {
+                let c = b[s as usize];
+                if c == EMPTY {
+                    continue;
+                }
+                if color_of_code(c) == by {
+                    let role = piece_of_code(c).role;
+                    let hit = match screens {
+                        0 => {
+                            role == Role::Chariot
+                                || (role == Role::General
+                                    && (flying && (d == NORTH || d == SOUTH)
+                                        || is_step(
+                                            GENERAL_MOVES.to[s as usize],
+                                            GENERAL_MOVES.len[s as usize],
+                                            t,
+                                        )))
+                                || (role == Role::Soldier
+                                    && is_step(
+                                        SOLDIER_MOVES[by.index()].to[s as usize],
+                                        SOLDIER_MOVES[by.index()].len[s as usize],
+                                        t,
+                                    ))
+                        }
+                        _ => role == Role::Cannon,
+                    };
+                    if hit {
+                        out.push(Square::from_u8(s));
+                    }
+                }
+                screens += 1;
+                if screens == 2 {
+                    break;
+                }
+            }
+        }
+        for k in 0..HORSE_ATTACKERS.len[t] as usize {
+            let (from, leg) = HORSE_ATTACKERS.moves[t][k];
+            if b[from as usize] == code_of(by, Role::Horse) && b[leg as usize] == EMPTY {
+                out.push(Square::from_u8(from));
+            }
+        }
+        for k in 0..ADVISOR_MOVES.len[t] as usize {
+            let s = ADVISOR_MOVES.to[t][k] as usize;
+            if b[s] == code_of(by, Role::Advisor) && advisor_point(t) {
+                out.push(Square::from_u8(s as u8));
+            }
+        }
+        for k in 0..ELEPHANT_MOVES.len[t] as usize {
+            let (s, eye) = ELEPHANT_MOVES.moves[t][k];
+            if b[s as usize] == code_of(by, Role::Elephant) && b[eye as usize] == EMPTY {
+                out.push(Square::from_u8(s));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+#[inline]
+pub(crate) fn is_step(to: [u8; 4], len: u8, t: usize) -> bool {
+    to[..len as usize].contains(&(t as u8))
+}
+
+/// Whether the general of `us` on `k` is attacked on board `b` (the facing general counts).
+#[inline]
+pub(crate) fn general_attacked(b: &[u8; 90], k: usize, us: Color) -> bool {
+    let them = us.other();
+    let chariot = code_of(them, Role::Chariot);
+    let cannon = code_of(them, Role::Cannon);
+    let general = code_of(them, Role::General);
+    let horse = code_of(them, Role::Horse);
+    let soldier = code_of(them, Role::Soldier);
+    for d in [NORTH, SOUTH, EAST, WEST] {
+        let len = RAYS.len[k][d] as usize;
+        let ray = &RAYS.squares[k][d][..len];
+        let mut i = 0;
+        while i < len && b[ray[i] as usize] == EMPTY {
+            i += 1;
+        }
+        if i == len {
+            continue;
+        }
+        let first = b[ray[i] as usize];
+        if first == chariot || (first == general && d <= SOUTH) {
+            return true;
+        }
+        i += 1;
+        while i < len && b[ray[i] as usize] == EMPTY {
+            i += 1;
+        }
+        if i < len && b[ray[i] as usize] == cannon {
+            return true;
+        }
+    }
+    let ha = &HORSE_ATTACKERS;
+    for j in 0..ha.len[k] as usize {
+        let (from, leg) = ha.moves[k][j];
+        if b[from as usize] == horse && b[leg as usize] == EMPTY {
+            return true;
+        }
+    }
+    // Enemy soldiers: one step behind the general (from the enemy's point of view, in front of
+    // it) or beside it once they have crossed the river.
+    let fwd = them.forward();
+    let kf = (k % 9) as i8;
+    let kr = (k / 9) as i8;
+    let behind = kr - fwd;
+    if (0..10).contains(&behind) && b[(behind * 9 + kf) as usize] == soldier {
+        return true;
+    }
+    if !them.owns_rank(kr as u8) {
+        if kf > 0 && b[k - 1] == soldier {
+            return true;
+        }
+        if kf < 8 && b[k + 1] == soldier {
+            return true;
+        }
+    }
+    false
+}

@@ -1,0 +1,603 @@
+//! The checked position: board, side to move, piece identities, zobrist hash; making moves.
+
+use super::attacks::general_attacked;
+use super::tables::{
+    ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_MOVES, RAYS, SOLDIER_MOVES,
+};
+use super::types::{Color, Move, Piece, PieceId, Role, Square};
+use super::zobrist::{BLACK_TO_MOVE, PIECE_KEYS};
+
+/// Board cell value for an empty point.
+pub(crate) const EMPTY: u8 = 0;
+/// `squares` value for a piece that has been captured or an unused id.
+pub(crate) const OFF: u8 = 0xFF;
+
+/// Cell code for a piece: `piece.index() + 1` (1..=14).
+pub(crate) const fn code(p: Piece) -> u8 {
+    p.index() as u8 + 1
+}
+
+pub(crate) const fn code_of(color: Color, role: Role) -> u8 {
+    (color as u8) * 7 + role as u8 + 1
+}
+
+/// Decode a non-empty cell code.
+pub(crate) const fn piece_of_code(c: u8) -> Piece {
+    let i = c - 1;
+    let color = if i < 7 { Color::Red } else { Color::Black };
+    let role = match i % 7 {
+        0 => Role::General,
+        1 => Role::Advisor,
+        2 => Role::Elephant,
+        3 => Role::Horse,
+        4 => Role::Chariot,
+        5 => Role::Cannon,
+        _ => Role::Soldier,
+    };
+    Piece { color, role }
+}
+
+pub(crate) const fn color_of_code(c: u8) -> Color {
+    if c <= 7 {
+        Color::Red
+    } else {
+        Color::Black
+    }
+}
+
+/// A fixed-capacity list of moves (no position has more than 128 pseudo-legal moves: the bound
+/// is 2·17 chariot + 2·17 cannon + 2·8 horse + 5·3 soldier + 2·4 elephant + 4 advisor + 4 general).
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; 128],
+    len: usize,
+}
+
+impl MoveList {
+    pub(crate) fn new() -> MoveList {
+        MoveList {
+            moves: [Move::new(Square::from_u8(0), Square::from_u8(0)); 128],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, m: Move) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    /// Number of moves.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The moves as a slice.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// Iterate over the moves.
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+
+    /// Whether `m` is in the list.
+    #[must_use]
+    pub fn contains(&self, m: Move) -> bool {
+        self.as_slice().contains(&m)
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+/// What a move undid, so it can be taken back.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Undo {
+    captured_code: u8,
+    captured_id: u8,
+    prev_hash: u64,
+    prev_halfmoves: u32,
+}
+
+/// A legal Xiangqi position: where every piece stands (with an identity that survives moves),
+/// the side to move, and the move counters.
+///
+/// Build one with [`Position::startpos`] or from FEN ([`Position::from_fen`]); play moves with
+/// [`Position::play`] (checked) or [`Position::play_unchecked`].
+///
+/// ```
+/// use xiangqi_bot::core::{Position, Move};
+/// let mut pos = Position::startpos();
+/// assert_eq!(pos.legal_moves().len(), 44);
+/// pos.play(Move::parse_iccs("h2e2").unwrap()).unwrap();
+/// assert_eq!(pos.to_fen(), "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1");
+/// ```
+#[derive(Clone)]
+pub struct Position {
+    /// Cell codes (0 = empty, else `piece.index() + 1`).
+    pub(crate) board: [u8; 90],
+    /// Piece id standing on each point (meaningless where empty).
+    pub(crate) ids: [u8; 90],
+    /// Square of each piece id, or `OFF`.
+    pub(crate) squares: [u8; 32],
+    /// Cell code of each id (0 for unused ids).
+    pub(crate) kinds: [u8; 32],
+    /// Id of each side's general.
+    pub(crate) general: [u8; 2],
+    pub(crate) turn: Color,
+    pub(crate) hash: u64,
+    /// Plies since the last capture (FEN's half-move field).
+    pub(crate) halfmoves: u32,
+    /// FEN's full-move number (starts at 1, grows after Black's ply).
+    pub(crate) fullmoves: u32,
+}
+
+impl PartialEq for Position {
+    /// Positions are equal when the pieces on all points and the side to move agree (counters and
+    /// identities are ignored), as repetition rules need.
+    fn eq(&self, other: &Self) -> bool {
+        self.board == other.board && self.turn == other.turn
+    }
+}
+impl Eq for Position {}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
+impl Position {
+    /// The starting position.
+    #[must_use]
+    pub fn startpos() -> Position {
+        match Position::from_fen(super::fen::START_FEN) {
+            Ok(p) => p,
+            Err(_) => unreachable!("the start FEN is valid"),
+        }
+    }
+
+    /// Build from raw cells without validation (the FEN module validates first). Ids are assigned
+    /// in square order, Red 0..16 and Black 16..32.
+    pub(crate) fn from_cells(
+        cells: &[Option<Piece>; 90],
+        turn: Color,
+        halfmoves: u32,
+        fullmoves: u32,
+    ) -> Position {
+        let mut pos = Position {
+            board: [EMPTY; 90],
+            ids: [0; 90],
+            squares: [OFF; 32],
+            kinds: [EMPTY; 32],
+            general: [OFF; 2],
+            turn,
+            hash: 0,
+            halfmoves,
+            fullmoves,
+        };
+        let mut next = [0u8, 16u8];
+        for (sq, cell) in cells.iter().enumerate() {
+            if let Some(p) = cell {
+                let c = p.color.index();
+                let id = next[c];
+                if id as usize >= 16 * (c + 1) {
+                    continue; // too many pieces: validated earlier, never reached
+                }
+                next[c] += 1;
+                pos.board[sq] = code(*p);
+                pos.ids[sq] = id;
+                pos.squares[id as usize] = sq as u8;
+                pos.kinds[id as usize] = code(*p);
+                if p.role == Role::General {
+                    pos.general[c] = id;
+                }
+                pos.hash ^= PIECE_KEYS[p.index()][sq];
+            }
+        }
+        if turn == Color::Black {
+            pos.hash ^= BLACK_TO_MOVE;
+        }
+        pos
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Zobrist hash of pieces and side to move.
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Plies since the last capture (as in FEN).
+    #[must_use]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
+    /// The full-move number (as in FEN).
+    #[must_use]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The piece on `sq`, if any.
+    #[must_use]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let c = self.board[sq.index()];
+        (c != EMPTY).then(|| piece_of_code(c))
+    }
+
+    /// The identity of the piece on `sq`, if any.
+    #[must_use]
+    pub fn id_at(&self, sq: Square) -> Option<PieceId> {
+        (self.board[sq.index()] != EMPTY).then(|| PieceId(self.ids[sq.index()]))
+    }
+
+    /// Where the piece with identity `id` stands, or `None` once captured.
+    #[must_use]
+    pub fn square_of(&self, id: PieceId) -> Option<Square> {
+        let s = *self.squares.get(id.index())?;
+        (s != OFF).then(|| Square::from_u8(s))
+    }
+
+    /// The kind of the piece with identity `id` (also after its capture).
+    #[must_use]
+    pub fn piece_of(&self, id: PieceId) -> Option<Piece> {
+        let c = *self.kinds.get(id.index())?;
+        (c != EMPTY).then(|| piece_of_code(c))
+    }
+
+    /// Where `color`'s general stands.
+    #[must_use]
+    pub fn general_square(&self, color: Color) -> Square {
+        Square::from_u8(self.squares[self.general[color.index()] as usize])
+    }
+
+    /// All pieces on the board with their points and identities, in square order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece, PieceId)> + '_ {
+        Square::all().filter_map(move |sq| {
+            let c = self.board[sq.index()];
+            (c != EMPTY).then(|| (sq, piece_of_code(c), PieceId(self.ids[sq.index()])))
+        })
+    }
+
+    /// How many pieces of `color` and `role` are on the board.
+    #[must_use]
+    pub fn count(&self, color: Color, role: Role) -> usize {
+        let c = code_of(color, role);
+        self.board.iter().filter(|&&x| x == c).count()
+    }
+
+    /// Whether `color`'s general is attacked (including by the facing general).
+    #[must_use]
+    pub fn in_check_color(&self, color: Color) -> bool {
+        let k = self.squares[self.general[color.index()] as usize] as usize;
+        general_attacked(&self.board, k, color)
+    }
+
+    /// Whether the side to move is in check.
+    #[must_use]
+    pub fn is_check(&self) -> bool {
+        self.in_check_color(self.turn)
+    }
+
+    /// The enemy pieces giving check to the side to move (the facing general included).
+    #[must_use]
+    pub fn checkers(&self) -> Vec<Square> {
+        let k = self.general_square(self.turn);
+        self.attackers(k, self.turn.other(), true)
+    }
+
+    /// Whether `m` is a pseudo-legal move for the side to move that does not leave its general
+    /// attacked or facing the other general.
+    #[must_use]
+    pub fn is_legal(&self, m: Move) -> bool {
+        let c = self.board[m.from.index()];
+        if c == EMPTY || color_of_code(c) != self.turn {
+            return false;
+        }
+        let mut list = MoveList::new();
+        self.gen_piece(m.from.index(), c, &mut list);
+        list.contains(m) && self.safe_after(m)
+    }
+
+    /// All legal moves of the side to move.
+    #[must_use]
+    pub fn legal_moves(&self) -> MoveList {
+        let mut pseudo = MoveList::new();
+        self.gen_pseudo(&mut pseudo);
+        let mut out = MoveList::new();
+        let us = self.turn;
+        let k = self.squares[self.general[us.index()] as usize] as usize;
+        let in_check = general_attacked(&self.board, k, us);
+        let (kf, kr) = (k % 9, k / 9);
+        for &m in pseudo.iter() {
+            let from = m.from.index();
+            let to = m.to.index();
+            let needs_test = in_check
+                || from == k
+                || from % 9 == kf
+                || from / 9 == kr
+                || to % 9 == kf
+                || to / 9 == kr
+                || ((from % 9).abs_diff(kf) == 1 && (from / 9).abs_diff(kr) == 1);
+            if !needs_test || self.safe_after(m) {
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    /// Number of legal moves (cheaper than building the list when only the count is wanted).
+    #[must_use]
+    pub fn count_legal_moves(&self) -> usize {
+        self.legal_moves().len()
+    }
+
+    /// Whether the side to move has any legal move.
+    #[must_use]
+    pub fn has_legal_move(&self) -> bool {
+        !self.legal_moves().is_empty()
+    }
+
+    /// Whether the mover's general is safe after `m` (a pseudo-legal move of the side to move).
+    pub(crate) fn safe_after(&self, m: Move) -> bool {
+        let mut b = self.board;
+        let c = b[m.from.index()];
+        b[m.to.index()] = c;
+        b[m.from.index()] = EMPTY;
+        let us = self.turn;
+        let k = if c == code_of(us, Role::General) {
+            m.to.index()
+        } else {
+            self.squares[self.general[us.index()] as usize] as usize
+        };
+        !general_attacked(&b, k, us)
+    }
+
+    /// Pseudo-legal moves for every piece of the side to move.
+    pub(crate) fn gen_pseudo(&self, list: &mut MoveList) {
+        let base = self.turn.index() * 16;
+        for id in base..base + 16 {
+            let s = self.squares[id];
+            if s != OFF {
+                self.gen_piece(s as usize, self.kinds[id], list);
+            }
+        }
+    }
+
+    /// Pseudo-legal moves of the piece with cell code `c` on `from`.
+    fn gen_piece(&self, from: usize, c: u8, list: &mut MoveList) {
+        let b = &self.board;
+        let us = color_of_code(c);
+        let own = |x: u8| x != EMPTY && color_of_code(x) == us;
+        let fs = Square::from_u8(from as u8);
+        let mut add = |to: u8| list.push(Move::new(fs, Square::from_u8(to)));
+        match piece_of_code(c).role {
+            Role::Chariot => {
+                for d in 0..4 {
+                    let len = RAYS.len[from][d] as usize;
+                    for &s in &RAYS.squares[from][d][..len] {
+                        let x = b[s as usize];
+                        if x == EMPTY {
+                            add(s);
+                        } else {
+                            if !own(x) {
+                                add(s);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            Role::Cannon => {
+                for d in 0..4 {
+                    let len = RAYS.len[from][d] as usize;
+                    let ray = &RAYS.squares[from][d][..len];
+                    let mut i = 0;
+                    while i < len && b[ray[i] as usize] == EMPTY {
+                        add(ray[i]);
+                        i += 1;
+                    }
+                    i += 1; // skip the screen
+                    while i < len {
+                        let x = b[ray[i] as usize];
+                        if x != EMPTY {
+                            if !own(x) {
+                                add(ray[i]);
+                            }
+                            break;
+                        }
+                        i += 1;
+                    }
+                }
+            }
+            Role::Horse => {
+                for k in 0..HORSE_MOVES.len[from] as usize {
+                    let (to, leg) = HORSE_MOVES.moves[from][k];
+                    if b[leg as usize] == EMPTY && !own(b[to as usize]) {
+                        add(to);
+                    }
+                }
+            }
+            Role::Elephant => {
+                for k in 0..ELEPHANT_MOVES.len[from] as usize {
+                    let (to, eye) = ELEPHANT_MOVES.moves[from][k];
+                    if b[eye as usize] == EMPTY && !own(b[to as usize]) {
+                        add(to);
+                    }
+                }
+            }
+            Role::Advisor => {
+                for k in 0..ADVISOR_MOVES.len[from] as usize {
+                    let to = ADVISOR_MOVES.to[from][k];
+                    if !own(b[to as usize]) {
+                        add(to);
+                    }
+                }
+            }
+            Role::General => {
+                for k in 0..GENERAL_MOVES.len[from] as usize {
+                    let to = GENERAL_MOVES.to[from][k];
+                    if !own(b[to as usize]) {
+                        add(to);
+                    }
+                }
+            }
+            Role::Soldier => {
+                let t = &SOLDIER_MOVES[us.index()];
+                for k in 0..t.len[from] as usize {
+                    let to = t.to[from][k];
+                    if !own(b[to as usize]) {
+                        add(to);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Play a move known to be legal (or at least pseudo-legal, for search); returns what is
+    /// needed to take it back.
+    pub(crate) fn make(&mut self, m: Move) -> Undo {
+        let from = m.from.index();
+        let to = m.to.index();
+        let c = self.board[from];
+        let id = self.ids[from];
+        let cap = self.board[to];
+        let undo = Undo {
+            captured_code: cap,
+            captured_id: self.ids[to],
+            prev_hash: self.hash,
+            prev_halfmoves: self.halfmoves,
+        };
+        let p = (c - 1) as usize;
+        let mut h = self.hash ^ PIECE_KEYS[p][from] ^ PIECE_KEYS[p][to] ^ BLACK_TO_MOVE;
+        if cap != EMPTY {
+            h ^= PIECE_KEYS[(cap - 1) as usize][to];
+            self.squares[self.ids[to] as usize] = OFF;
+            self.halfmoves = 0;
+        } else {
+            self.halfmoves += 1;
+        }
+        self.board[to] = c;
+        self.ids[to] = id;
+        self.board[from] = EMPTY;
+        self.squares[id as usize] = to as u8;
+        self.hash = h;
+        if self.turn == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = self.turn.other();
+        undo
+    }
+
+    /// Take back `m`, made with [`Position::make`].
+    pub(crate) fn unmake(&mut self, m: Move, u: Undo) {
+        let from = m.from.index();
+        let to = m.to.index();
+        self.turn = self.turn.other();
+        if self.turn == Color::Black {
+            self.fullmoves -= 1;
+        }
+        let id = self.ids[to];
+        self.board[from] = self.board[to];
+        self.ids[from] = id;
+        self.squares[id as usize] = from as u8;
+        self.board[to] = u.captured_code;
+        if u.captured_code != EMPTY {
+            self.ids[to] = u.captured_id;
+            self.squares[u.captured_id as usize] = to as u8;
+        }
+        self.hash = u.prev_hash;
+        self.halfmoves = u.prev_halfmoves;
+    }
+
+    /// Play `m` if it is legal; otherwise leave the position unchanged and say why not.
+    ///
+    /// # Errors
+    /// [`super::IllegalMove`] with the precise reason (no piece, blocked leg, self-check, ...).
+    pub fn play(&mut self, m: Move) -> Result<(), super::IllegalMove> {
+        self.explain_illegal(m)?;
+        self.make(m);
+        Ok(())
+    }
+
+    /// Play `m` without checking it. The caller guarantees it is one of [`Position::legal_moves`].
+    pub fn play_unchecked(&mut self, m: Move) {
+        self.make(m);
+    }
+
+    /// A copy of the position after the legal move `m`.
+    #[must_use]
+    pub fn after(&self, m: Move) -> Position {
+        let mut p = self.clone();
+        p.make(m);
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_has_44_moves_and_no_check() {
+        let p = Position::startpos();
+        assert_eq!(p.legal_moves().len(), 44);
+        assert!(!p.is_check());
+    }
+
+    #[test]
+    fn make_and_unmake_restore_everything() {
+        let mut p = Position::startpos();
+        let before = p.clone();
+        for &m in p.clone().legal_moves().iter() {
+            let u = p.make(m);
+            p.unmake(m, u);
+            assert_eq!(p.board, before.board);
+            for sq in 0..90 {
+                if p.board[sq] != EMPTY {
+                    assert_eq!(p.ids[sq], before.ids[sq]);
+                }
+            }
+            assert_eq!(p.squares, before.squares);
+            assert_eq!(p.hash, before.hash);
+        }
+    }
+
+    #[test]
+    fn identities_follow_the_pieces() {
+        let mut p = Position::startpos();
+        let cannon = p.id_at(Square::parse("h2").unwrap()).unwrap();
+        p.play(Move::parse_iccs("h2e2").unwrap()).unwrap();
+        assert_eq!(p.square_of(cannon), Square::parse("e2"));
+    }
+}
