@@ -1,5 +1,9 @@
 //! Message catalogues: Vietnamese, English, Chinese.
 
+pub mod arbiter;
+pub mod notation;
+pub mod rulebook;
+
 use std::fmt;
 use std::str::FromStr;
 
