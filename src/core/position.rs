@@ -236,6 +236,25 @@ impl Position {
         self.hash
     }
 
+    /// The zobrist hash the position would have after the pseudo-legal move `m`, without
+    /// playing it.
+    #[must_use]
+    pub fn hash_after(&self, m: Move) -> u64 {
+        let from = m.from.index();
+        let to = m.to.index();
+        let c = self.board[from];
+        if c == EMPTY {
+            return self.hash;
+        }
+        let p = (c - 1) as usize;
+        let mut h = self.hash ^ PIECE_KEYS[p][from] ^ PIECE_KEYS[p][to] ^ BLACK_TO_MOVE;
+        let cap = self.board[to];
+        if cap != EMPTY {
+            h ^= PIECE_KEYS[(cap - 1) as usize][to];
+        }
+        h
+    }
+
     /// Plies since the last capture (as in FEN).
     #[must_use]
     pub fn halfmoves(&self) -> u32 {
@@ -362,19 +381,48 @@ impl Position {
         self.legal_moves().len()
     }
 
+    /// The same board with `color` to move (for "what could this side do now" questions, such
+    /// as the arbiter's threat analysis). Counters are kept.
+    #[must_use]
+    pub fn with_turn(&self, color: Color) -> Position {
+        let mut p = self.clone();
+        if p.turn != color {
+            p.turn = color;
+            p.hash ^= BLACK_TO_MOVE;
+        }
+        p
+    }
+
+    /// Pseudo-legal moves (movement rules only, self-check not tested) of the piece on `from`,
+    /// whichever side it belongs to.
+    #[must_use]
+    pub fn piece_moves(&self, from: Square) -> MoveList {
+        let mut list = MoveList::new();
+        let c = self.board[from.index()];
+        if c != EMPTY {
+            self.gen_piece(from.index(), c, &mut list);
+        }
+        list
+    }
+
     /// Whether the side to move has any legal move.
     #[must_use]
     pub fn has_legal_move(&self) -> bool {
         !self.legal_moves().is_empty()
     }
 
-    /// Whether the mover's general is safe after `m` (a pseudo-legal move of the side to move).
-    pub(crate) fn safe_after(&self, m: Move) -> bool {
+    /// Whether the mover's general is safe after `m` (a pseudo-legal move of the piece on
+    /// `m.from`, of either side): not attacked and not facing the other general.
+    #[must_use]
+    pub fn safe_after(&self, m: Move) -> bool {
         let mut b = self.board;
         let c = b[m.from.index()];
+        if c == EMPTY {
+            return false;
+        }
+        let us = color_of_code(c);
         b[m.to.index()] = c;
         b[m.from.index()] = EMPTY;
-        let us = self.turn;
         let k = if c == code_of(us, Role::General) {
             m.to.index()
         } else {
@@ -395,7 +443,7 @@ impl Position {
     }
 
     /// Pseudo-legal moves of the piece with cell code `c` on `from`.
-    fn gen_piece(&self, from: usize, c: u8, list: &mut MoveList) {
+    pub(crate) fn gen_piece(&self, from: usize, c: u8, list: &mut MoveList) {
         let b = &self.board;
         let us = color_of_code(c);
         let own = |x: u8| x != EMPTY && color_of_code(x) == us;
