@@ -1,0 +1,380 @@
+//! Classifying a ply as check, chase (with its victims) or idle (RULES.md §4).
+//!
+//! A *threat* is a pair (attacker, victim) that would make a chase if it were new: the attacker
+//! may capture the victim legally, the victim is neither a general nor an uncrossed soldier, the
+//! attacker is neither a general nor (unless the ruleset says so) a soldier, and either the
+//! attacker is a horse or cannon hitting a chariot, or the victim has no real root (no piece that
+//! could legally take back), and it is not an offer to trade like for like. A ply chases the
+//! victims of the threats that exist after it and did not exist before it; that comparison
+//! covers direct and discovered attacks, new cannon screens, and defenders removed or pinned.
+
+use crate::core::{Color, Move, PieceId, Position, Role, Square};
+
+/// One victim of a chasing ply and the pieces that chase it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Victim {
+    /// The chased piece (followed by identity).
+    pub id: PieceId,
+    /// Where it stands after the ply.
+    pub at: Square,
+    /// The chasing pieces.
+    pub attackers: Vec<PieceId>,
+    /// Whether it has a real root (it is then chased only as a chariot hit by a horse/cannon,
+    /// or because its defender was pinned or removed; `false` means unprotected).
+    pub protected: bool,
+}
+
+/// The class of a ply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlyClass {
+    /// The opponent's general is attacked after the ply.
+    Check {
+        /// Pieces giving check (two for a double check).
+        checkers: Vec<PieceId>,
+        /// Pieces the same ply also chases (often none).
+        victims: Vec<Victim>,
+    },
+    /// New chase threats; never empty.
+    Chase {
+        /// The chased pieces.
+        victims: Vec<Victim>,
+    },
+    /// Neither.
+    Idle,
+}
+
+impl PlyClass {
+    /// Whether this is a check.
+    #[must_use]
+    pub fn is_check(&self) -> bool {
+        matches!(self, PlyClass::Check { .. })
+    }
+
+    /// Whether this is a chase.
+    #[must_use]
+    pub fn is_chase(&self) -> bool {
+        matches!(self, PlyClass::Chase { .. })
+    }
+
+    /// The chased pieces (a check may chase too).
+    #[must_use]
+    pub fn victims(&self) -> &[Victim] {
+        match self {
+            PlyClass::Chase { victims } | PlyClass::Check { victims, .. } => victims,
+            PlyClass::Idle => &[],
+        }
+    }
+
+    /// The chased pieces' identities.
+    #[must_use]
+    pub fn victim_ids(&self) -> Vec<PieceId> {
+        self.victims().iter().map(|v| v.id).collect()
+    }
+
+    /// A short lower-case name: `check`, `chase`, `idle`.
+    #[must_use]
+    pub fn name(&self) -> &'static str {
+        match self {
+            PlyClass::Check { .. } => "check",
+            PlyClass::Chase { .. } => "chase",
+            PlyClass::Idle => "idle",
+        }
+    }
+}
+
+/// A capture that some piece of the attacking side could make by its movement rules, with
+/// everything that decides whether it is a chase threat.
+#[derive(Clone, Debug)]
+struct Attack {
+    attacker: PieceId,
+    victim: PieceId,
+    /// The capture would not expose the attacker's own general.
+    legal: bool,
+    /// A horse or cannon hitting a chariot: a chase whether protected or not.
+    heavy_on_chariot: bool,
+    /// Pieces that could take back on the victim's point by their movement rules after the
+    /// capture, and whether doing so would be legal (a pinned protector is a false root).
+    roots: Vec<(PieceId, bool)>,
+    /// An offer to trade like for like: the victim could legally take the attacker.
+    trade: bool,
+}
+
+impl Attack {
+    fn protected(&self) -> bool {
+        self.roots.iter().any(|&(_, legal)| legal)
+    }
+
+    fn is_threat(&self) -> bool {
+        self.legal && !self.trade && (self.heavy_on_chariot || !self.protected())
+    }
+}
+
+fn crossed(color: Color, sq: Square) -> bool {
+    !color.owns_rank(sq.rank())
+}
+
+/// Every capture side `a` could make in `pos` (whoever is to move there) on a piece that can
+/// be chased, by a piece that can chase.
+fn attacks(pos: &Position, a: Color, soldier_chases: bool) -> Vec<Attack> {
+    let b = a.other();
+    let pa = pos.with_turn(a);
+    let pb = pos.with_turn(b);
+    let mut out = Vec::new();
+    for (from, piece, attacker) in pa.pieces() {
+        if piece.color != a || piece.role == Role::General {
+            continue;
+        }
+        if piece.role == Role::Soldier && !(soldier_chases && crossed(a, from)) {
+            continue;
+        }
+        for &m in pa.piece_moves(from).iter() {
+            let Some(target) = pa.piece_at(m.to) else {
+                continue;
+            };
+            if target.color != b || target.role == Role::General {
+                continue;
+            }
+            if target.role == Role::Soldier && !crossed(b, m.to) {
+                continue;
+            }
+            let Some(victim) = pa.id_at(m.to) else {
+                continue;
+            };
+            let legal = pa.safe_after(m);
+            let roots = if legal {
+                let after = pa.after(m);
+                after
+                    .attackers(m.to, b, false)
+                    .into_iter()
+                    .filter_map(|s| {
+                        let id = after.id_at(s)?;
+                        Some((id, after.safe_after(Move::new(s, m.to))))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            let like_for_like = piece.role == target.role
+                && matches!(piece.role, Role::Chariot | Role::Horse | Role::Cannon);
+            out.push(Attack {
+                attacker,
+                victim,
+                legal,
+                heavy_on_chariot: matches!(piece.role, Role::Horse | Role::Cannon)
+                    && target.role == Role::Chariot,
+                roots,
+                trade: like_for_like && pb.is_legal(Move::new(m.to, from)),
+            });
+        }
+    }
+    out
+}
+
+/// Whether `sq` lies on the straight line through `m`'s two points.
+fn on_line(m: Move, sq: Square) -> bool {
+    (m.from.file() == m.to.file() && sq.file() == m.from.file())
+        || (m.from.rank() == m.to.rank() && sq.rank() == m.from.rank())
+}
+
+/// How a threat after the ply compares with the same attack before it.
+enum Newness {
+    /// A new threat: a chase.
+    New,
+    /// The threat already existed: it merely persists.
+    Old,
+    /// The attack existed but did not threaten before, and the ply changed that only by
+    /// changing a line (it blocked the protector's line or moved its cannon screen) or by
+    /// making the capture legal (a pin or a check on the attacker's side ended). New unless
+    /// the ply was defensive.
+    Conditional,
+}
+
+/// Whether threat `now` (after the ply) is new compared with `old`, the same attacker's
+/// attack on the same victim before the ply (if it existed by the movement rules).
+///
+/// New: the moved piece's own attacks (but not a chariot's or cannon's attack along the line
+/// it slid on), attacks that did not exist before (a line opened, a leg or eye freed, a screen
+/// made), an offer to trade that the victim can no longer take,
+/// and a victim whose protector the ply captured or pinned. Old: an attack that was already a
+/// threat.
+fn is_new(now: &Attack, old: Option<&Attack>, moved_anew: bool, after: &Position) -> Newness {
+    if moved_anew {
+        return Newness::New;
+    }
+    let Some(old) = old else {
+        return Newness::New;
+    };
+    if old.is_threat() {
+        return Newness::Old;
+    }
+    if !old.legal {
+        return Newness::Conditional;
+    }
+    if old.trade && !now.trade {
+        return Newness::New;
+    }
+    let removed_or_pinned = old.roots.iter().filter(|r| r.1).any(|&(id, _)| {
+        let captured = after.square_of(id).is_none();
+        let pinned = now.roots.iter().any(|&(r, legal)| r == id && !legal);
+        captured || pinned
+    });
+    if removed_or_pinned {
+        Newness::New
+    } else {
+        Newness::Conditional
+    }
+}
+
+/// Whether the ply ended a threat of the opponent against one of the mover's pieces (it
+/// blocked an attack or stepped out of one). Such a defensive block or escape does not chase
+/// through the lines it changed: in the AXF cases a side that keeps blocking a chase, and so
+/// keeps cutting a protector's line, is not a chaser (cases 61 and "black rook pinned by
+/// horse"), while a side that cuts a protector's line unprovoked is ("Perpetual Chase").
+/// Answering a check is defence too.
+fn defends(before: &Position, after: &Position, soldier_chases: bool) -> bool {
+    if before.is_check() {
+        return true; // answering a check is defence
+    }
+    let them = before.turn().other();
+    let threatened_after: Vec<PieceId> = attacks(after, them, soldier_chases)
+        .into_iter()
+        .filter(Attack::is_threat)
+        .map(|a| a.victim)
+        .collect();
+    attacks(before, them, soldier_chases)
+        .into_iter()
+        .filter(Attack::is_threat)
+        .any(|a| !threatened_after.contains(&a.victim))
+}
+
+/// The pieces newly chased by the legal move `m` played from `before` (RULES.md §4).
+fn chase_victims(
+    before: &Position,
+    m: Move,
+    after: &Position,
+    soldier_chases: bool,
+) -> Vec<Victim> {
+    let a = before.turn();
+    let now: Vec<Attack> = attacks(after, a, soldier_chases)
+        .into_iter()
+        .filter(Attack::is_threat)
+        .collect();
+    if now.is_empty() {
+        return Vec::new();
+    }
+    let old = attacks(before, a, soldier_chases);
+    let mover = after.id_at(m.to);
+    let slider = after
+        .piece_at(m.to)
+        .is_some_and(|p| matches!(p.role, Role::Chariot | Role::Cannon));
+    let mut victims: Vec<Victim> = Vec::new();
+    let mut defensive = None;
+    for t in &now {
+        let Some(at) = after.square_of(t.victim) else {
+            continue;
+        };
+        let moved_anew = Some(t.attacker) == mover && !(slider && on_line(m, at));
+        let prev = old
+            .iter()
+            .find(|o| o.attacker == t.attacker && o.victim == t.victim);
+        match is_new(t, prev, moved_anew, after) {
+            Newness::New => {}
+            Newness::Old => continue,
+            Newness::Conditional => {
+                if *defensive.get_or_insert_with(|| defends(before, after, soldier_chases)) {
+                    continue;
+                }
+            }
+        }
+        match victims.iter_mut().find(|v| v.id == t.victim) {
+            Some(v) => {
+                if !v.attackers.contains(&t.attacker) {
+                    v.attackers.push(t.attacker);
+                }
+                v.protected &= t.protected();
+            }
+            None => victims.push(Victim {
+                id: t.victim,
+                at,
+                attackers: vec![t.attacker],
+                protected: t.protected(),
+            }),
+        }
+    }
+    victims
+}
+
+/// Classify the legal move `m` played from `before`; `after` is the position it leads to.
+/// A check also records the pieces it chases at the same time (the AXF cases count a check
+/// that keeps attacking the chased piece as part of a perpetual chase).
+#[must_use]
+pub fn classify(before: &Position, m: Move, after: &Position, soldier_chases: bool) -> PlyClass {
+    let victims = chase_victims(before, m, after, soldier_chases);
+    if after.is_check() {
+        let checkers = after
+            .checkers()
+            .into_iter()
+            .filter_map(|s| after.id_at(s))
+            .collect();
+        return PlyClass::Check { checkers, victims };
+    }
+    if victims.is_empty() {
+        PlyClass::Idle
+    } else {
+        PlyClass::Chase { victims }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(fen: &str, mv: &str, soldier_chases: bool) -> PlyClass {
+        let before = Position::from_fen(fen).unwrap();
+        let m = Move::parse_iccs(mv).unwrap();
+        let after = before.after(m);
+        classify(&before, m, &after, soldier_chases)
+    }
+
+    #[test]
+    fn a_check_is_a_check() {
+        let c = class("3k5/9/9/9/9/9/9/9/9/R3K4 w", "a0a9", false);
+        assert!(c.is_check());
+    }
+
+    #[test]
+    fn chariot_attacking_an_unprotected_horse_chases_it() {
+        // Red chariot a0 moves to a7 attacking the lone black horse on c7.
+        let c = class("3k5/9/2n6/9/9/9/9/9/9/R3K4 w", "a0a7", false);
+        assert_eq!(c.name(), "chase");
+        assert_eq!(c.victim_ids().len(), 1);
+    }
+
+    #[test]
+    fn chariot_attacking_a_protected_horse_is_idle() {
+        // The black horse on c7 is protected by the chariot on c9.
+        let c = class("2r2k3/9/2n6/9/9/9/9/9/9/R3K4 w", "a0a7", false);
+        assert_eq!(c, PlyClass::Idle);
+    }
+
+    #[test]
+    fn horse_attacking_a_protected_chariot_still_chases() {
+        // The red horse jumps b5 -> a7 and hits the black chariot on c8, protected by c9.
+        let c = class("2r2k3/2r6/9/9/1N7/9/9/9/9/4K4 w", "b5a7", false);
+        assert_eq!(c.name(), "chase");
+    }
+
+    #[test]
+    fn chariot_facing_chariot_that_can_take_back_is_a_trade_offer() {
+        let c = class("2r2k3/9/9/9/9/9/9/9/9/R3K4 w", "a0a9", false);
+        assert_eq!(c, PlyClass::Idle);
+        let c = class("3k5/9/9/9/2r6/9/9/9/9/R3K4 w", "a0a5", false);
+        assert_eq!(c, PlyClass::Idle);
+    }
+
+    #[test]
+    fn uncrossed_soldiers_are_never_chased() {
+        let c = class("3k5/9/9/p8/9/9/9/9/9/1R2K4 w", "b0b6", false);
+        assert_eq!(c, PlyClass::Idle);
+    }
+}
