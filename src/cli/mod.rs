@@ -5,8 +5,11 @@ use std::io::{self, BufRead, Write};
 
 use clap::{Parser, Subcommand};
 
+pub mod judge;
+pub mod rules;
+
 use crate::core::{divide, perft, Position, MAX_FEN_LEN};
-use crate::notation::{format_move, parse_move, Notation};
+use crate::notation::{format_move, parse_move, read_move, Notation};
 
 /// xiangqi-bot: a Xiangqi (Chinese chess) bot for chat, and the tools to check its rules.
 #[derive(Parser, Debug)]
@@ -41,6 +44,10 @@ pub enum Command {
         #[arg(long, default_value = "iccs")]
         notation: Notation,
     },
+    /// Replay ICCS moves under a ruleset and print the arbiter's ruling with its explanation.
+    Judge(judge::JudgeArgs),
+    /// The rulebook: how each piece moves, check, chase, the draw rules, the rulesets.
+    Rules(rules::RulesArgs),
     /// Read a move typed in any notation and print it in ICCS (or the error).
     Parse {
         /// The position (default: the initial position).
@@ -55,6 +62,13 @@ pub enum Command {
     },
 }
 
+/// Print a line to standard output, quietly ignoring a closed pipe (`| head`).
+pub(crate) fn emit(line: &str) {
+    let out = io::stdout();
+    let mut out = out.lock();
+    let _ = writeln!(out, "{line}");
+}
+
 /// Run the command line; returns the process exit code.
 #[must_use]
 pub fn run(cli: Cli) -> i32 {
@@ -64,6 +78,8 @@ pub fn run(cli: Cli) -> i32 {
             let _ = Cli::command().print_help();
             0
         }
+        Some(Command::Judge(args)) => judge::run(args),
+        Some(Command::Rules(args)) => rules::run(args),
         Some(Command::Perft { depth, fen, divide }) => cmd_perft(depth, fen.as_deref(), divide),
         Some(Command::Moves { fen, notation }) => cmd_moves(fen.as_deref(), notation),
         Some(Command::Parse {
@@ -169,17 +185,23 @@ fn cmd_parse(fen: Option<&str>, notation: Option<Notation>, text: &str) -> i32 {
     let pos = match position(fen) {
         Ok(p) => p,
         Err(e) => {
-            println!("{e}");
+            emit(&e);
             return 2;
         }
     };
-    match parse_move(&pos, text, notation.unwrap_or(Notation::Iccs)) {
+    // With a notation, read strictly that one; without, try them all (preferring ICCS) and list
+    // the readings when they disagree.
+    let result = match notation {
+        Some(n) => parse_move(&pos, text, n),
+        None => read_move(&pos, text, Notation::Iccs).map(|r| r.mv),
+    };
+    match result {
         Ok(m) => {
-            println!("{m}");
+            emit(&m.to_string());
             0
         }
         Err(e) => {
-            println!("error: {e}");
+            emit(&format!("error: {e}"));
             1
         }
     }
