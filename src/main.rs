@@ -1,8 +1,15 @@
-//! The `xiangqi-bot` binary: the command-line tools, and (with no subcommand) the bot itself.
+//! The `xiangqi-bot` binary: the command-line tools, and (with no subcommand, or `console`)
+//! the bot itself.
+
+use std::process::ExitCode;
 
 use clap::Parser;
+use xiangqi_bot::cli::{Cli, Command};
 
-fn main() {
-    let cli = xiangqi_bot::cli::Cli::parse();
-    std::process::exit(xiangqi_bot::cli::run(cli));
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None | Some(Command::Console) => xiangqi_bot::cli::bot::run(),
+        Some(_) => ExitCode::from(u8::try_from(xiangqi_bot::cli::run(cli)).unwrap_or(1)),
+    }
 }

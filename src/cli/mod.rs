@@ -5,7 +5,9 @@ use std::io::{self, BufRead, Write};
 
 use clap::{Parser, Subcommand};
 
+pub mod bot;
 pub mod judge;
+pub mod render;
 pub mod rules;
 
 use crate::core::{divide, perft, Position, MAX_FEN_LEN};
@@ -23,6 +25,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Run the bot as a local chat on standard input (the default when no token is set).
+    Console,
     /// Count the leaf nodes of the legal move tree to DEPTH (the node count is the last line).
     Perft {
         /// Depth in plies.
@@ -46,6 +50,8 @@ pub enum Command {
     },
     /// Replay ICCS moves under a ruleset and print the arbiter's ruling with its explanation.
     Judge(judge::JudgeArgs),
+    /// Draw a position (after optional ICCS moves) to a PNG, or replay the moves as a GIF.
+    Render(render::RenderArgs),
     /// The rulebook: how each piece moves, check, chase, the draw rules, the rulesets.
     Rules(rules::RulesArgs),
     /// Read a move typed in any notation and print it in ICCS (or the error).
@@ -73,13 +79,10 @@ pub(crate) fn emit(line: &str) {
 #[must_use]
 pub fn run(cli: Cli) -> i32 {
     match cli.command {
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            0
-        }
+        None | Some(Command::Console) => i32::from(bot::run() != std::process::ExitCode::SUCCESS),
         Some(Command::Judge(args)) => judge::run(args),
         Some(Command::Rules(args)) => rules::run(args),
+        Some(Command::Render(args)) => render::run(args),
         Some(Command::Perft { depth, fen, divide }) => cmd_perft(depth, fen.as_deref(), divide),
         Some(Command::Moves { fen, notation }) => cmd_moves(fen.as_deref(), notation),
         Some(Command::Parse {

@@ -1,5 +1,6 @@
 //! Message catalogues: Vietnamese, English, Chinese.
 
+pub mod app;
 pub mod arbiter;
 pub mod notation;
 pub mod rulebook;

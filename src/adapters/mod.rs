@@ -1,0 +1,4 @@
+//! Adapters: console, Telegram, Discord. Each turns its platform's events into
+//! [`crate::app::Incoming`] and sends the service's replies back; none holds game logic.
+
+pub mod console;

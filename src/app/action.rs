@@ -1,0 +1,232 @@
+//! Button and menu actions, encoded in at most 64 bytes (Telegram's callback-data limit; a
+//! Discord custom id allows 100). Every action that acts on a game carries its id and ply, so
+//! a stale or repeated press is recognised and refused politely, also after a restart.
+
+use crate::core::{Move, Square};
+
+/// What a button or menu entry does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Accept challenge `id`.
+    Accept {
+        /// Challenge id.
+        id: u64,
+    },
+    /// Decline challenge `id`.
+    Decline {
+        /// Challenge id.
+        id: u64,
+    },
+    /// Ask to confirm resignation.
+    Resign {
+        /// Game id.
+        game: u64,
+        /// Plies played when the button was made.
+        ply: u32,
+    },
+    /// Confirmed resignation.
+    ConfirmResign {
+        /// Game id.
+        game: u64,
+        /// Plies.
+        ply: u32,
+    },
+    /// Offer (or accept) a draw.
+    Draw {
+        /// Game id.
+        game: u64,
+        /// Plies.
+        ply: u32,
+    },
+    /// Decline a draw offer or takeback request.
+    DeclineOffer {
+        /// Game id.
+        game: u64,
+        /// Plies.
+        ply: u32,
+    },
+    /// Agree to a takeback.
+    AcceptTakeback {
+        /// Game id.
+        game: u64,
+        /// Plies.
+        ply: u32,
+    },
+    /// Show the board the other way round.
+    Flip {
+        /// Game id.
+        game: u64,
+        /// Plies.
+        ply: u32,
+    },
+    /// Open the move picker.
+    Pick {
+        /// Game id.
+        game: u64,
+        /// Plies.
+        ply: u32,
+    },
+    /// Picker step one: the piece on `from` was chosen.
+    PickFrom {
+        /// Game id.
+        game: u64,
+        /// Plies.
+        ply: u32,
+        /// The piece's point.
+        from: Square,
+    },
+    /// Picker step two: play `mv`.
+    PickTo {
+        /// Game id.
+        game: u64,
+        /// Plies.
+        ply: u32,
+        /// The move.
+        mv: Move,
+    },
+}
+
+impl Action {
+    /// The compact string form (`xq:A:12`, `xq:T:12:4:h2e2`, ...).
+    #[must_use]
+    pub fn encode(&self) -> String {
+        match *self {
+            Action::Accept { id } => format!("xq:A:{id}"),
+            Action::Decline { id } => format!("xq:D:{id}"),
+            Action::Resign { game, ply } => format!("xq:R:{game}:{ply}"),
+            Action::ConfirmResign { game, ply } => format!("xq:Y:{game}:{ply}"),
+            Action::Draw { game, ply } => format!("xq:=:{game}:{ply}"),
+            Action::DeclineOffer { game, ply } => format!("xq:N:{game}:{ply}"),
+            Action::AcceptTakeback { game, ply } => format!("xq:K:{game}:{ply}"),
+            Action::Flip { game, ply } => format!("xq:F:{game}:{ply}"),
+            Action::Pick { game, ply } => format!("xq:P:{game}:{ply}"),
+            Action::PickFrom { game, ply, from } => format!("xq:S:{game}:{ply}:{from}"),
+            Action::PickTo { game, ply, mv } => format!("xq:T:{game}:{ply}:{mv}"),
+        }
+    }
+
+    /// Read the compact form; anything else (forged, truncated, foreign) is `None`.
+    #[must_use]
+    pub fn decode(s: &str) -> Option<Action> {
+        if s.len() > 64 {
+            return None;
+        }
+        let mut parts = s.split(':');
+        if parts.next()? != "xq" {
+            return None;
+        }
+        let tag = parts.next()?;
+        let a: u64 = parts.next()?.parse().ok()?;
+        let rest: Vec<&str> = parts.collect();
+        let ply = || -> Option<u32> { rest.first()?.parse().ok() };
+        let action = match (tag, rest.len()) {
+            ("A", 0) => Action::Accept { id: a },
+            ("D", 0) => Action::Decline { id: a },
+            ("R", 1) => Action::Resign {
+                game: a,
+                ply: ply()?,
+            },
+            ("Y", 1) => Action::ConfirmResign {
+                game: a,
+                ply: ply()?,
+            },
+            ("=", 1) => Action::Draw {
+                game: a,
+                ply: ply()?,
+            },
+            ("N", 1) => Action::DeclineOffer {
+                game: a,
+                ply: ply()?,
+            },
+            ("K", 1) => Action::AcceptTakeback {
+                game: a,
+                ply: ply()?,
+            },
+            ("F", 1) => Action::Flip {
+                game: a,
+                ply: ply()?,
+            },
+            ("P", 1) => Action::Pick {
+                game: a,
+                ply: ply()?,
+            },
+            ("S", 2) => Action::PickFrom {
+                game: a,
+                ply: ply()?,
+                from: Square::parse(rest[1])?,
+            },
+            ("T", 2) => Action::PickTo {
+                game: a,
+                ply: ply()?,
+                mv: Move::parse_iccs(rest[1])?,
+            },
+            _ => return None,
+        };
+        Some(action)
+    }
+
+    /// The game (or challenge) it concerns and the ply it was made for.
+    #[must_use]
+    pub fn target(&self) -> (u64, Option<u32>) {
+        match *self {
+            Action::Accept { id } | Action::Decline { id } => (id, None),
+            Action::Resign { game, ply }
+            | Action::ConfirmResign { game, ply }
+            | Action::Draw { game, ply }
+            | Action::DeclineOffer { game, ply }
+            | Action::AcceptTakeback { game, ply }
+            | Action::Flip { game, ply }
+            | Action::Pick { game, ply }
+            | Action::PickFrom { game, ply, .. }
+            | Action::PickTo { game, ply, .. } => (game, Some(ply)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn every_action_round_trips_within_64_bytes() {
+        let big = u64::MAX;
+        let sq = Square::parse("e2").unwrap();
+        let mv = Move::parse_iccs("h2e2").unwrap();
+        for a in [
+            Action::Accept { id: big },
+            Action::Decline { id: 1 },
+            Action::Resign {
+                game: big,
+                ply: u32::MAX,
+            },
+            Action::ConfirmResign { game: 3, ply: 0 },
+            Action::Draw { game: 3, ply: 9 },
+            Action::DeclineOffer { game: 3, ply: 9 },
+            Action::AcceptTakeback { game: 3, ply: 9 },
+            Action::Flip { game: 3, ply: 9 },
+            Action::Pick { game: 3, ply: 9 },
+            Action::PickFrom {
+                game: big,
+                ply: u32::MAX,
+                from: sq,
+            },
+            Action::PickTo {
+                game: big,
+                ply: u32::MAX,
+                mv,
+            },
+        ] {
+            let s = a.encode();
+            assert!(s.len() <= 64, "{s}");
+            assert_eq!(Action::decode(&s), Some(a), "{s}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_callback_data_never_panics(s in ".{0,80}") {
+            let _ = Action::decode(&s);
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Reading a chat line: a command with its arguments, or a bare text (maybe a move).
+
+/// Longest message the service reads, in characters.
+pub const MAX_TEXT: usize = 500;
+
+/// A command word the service knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmd {
+    /// `/play`.
+    Play,
+    /// `/accept`.
+    Accept,
+    /// `/decline`.
+    Decline,
+    /// `/cancel`.
+    Cancel,
+    /// `/move`.
+    Move,
+    /// `/resign`.
+    Resign,
+    /// `/draw`.
+    Draw,
+    /// `/takeback`.
+    Takeback,
+    /// `/abort`.
+    Abort,
+    /// `/board`.
+    Board,
+    /// `/flip`.
+    Flip,
+    /// `/moves`.
+    Moves,
+    /// `/fen`.
+    Fen,
+    /// `/pgn`.
+    Pgn,
+    /// `/gif`.
+    Gif,
+    /// `/why`.
+    Why,
+    /// `/rules`.
+    Rules,
+    /// `/ruleset`.
+    Ruleset,
+    /// `/notation`.
+    Notation,
+    /// `/lang`.
+    Lang,
+    /// `/takebacks`.
+    Takebacks,
+    /// `/time`.
+    Time,
+    /// `/games`.
+    Games,
+    /// `/help` (also `/start`, which Telegram sends first).
+    Help,
+}
+
+impl Cmd {
+    /// Every command, with its name.
+    pub const ALL: [(Cmd, &'static str); 24] = [
+        (Cmd::Play, "play"),
+        (Cmd::Accept, "accept"),
+        (Cmd::Decline, "decline"),
+        (Cmd::Cancel, "cancel"),
+        (Cmd::Move, "move"),
+        (Cmd::Resign, "resign"),
+        (Cmd::Draw, "draw"),
+        (Cmd::Takeback, "takeback"),
+        (Cmd::Abort, "abort"),
+        (Cmd::Board, "board"),
+        (Cmd::Flip, "flip"),
+        (Cmd::Moves, "moves"),
+        (Cmd::Fen, "fen"),
+        (Cmd::Pgn, "pgn"),
+        (Cmd::Gif, "gif"),
+        (Cmd::Why, "why"),
+        (Cmd::Rules, "rules"),
+        (Cmd::Ruleset, "ruleset"),
+        (Cmd::Notation, "notation"),
+        (Cmd::Lang, "lang"),
+        (Cmd::Takebacks, "takebacks"),
+        (Cmd::Time, "time"),
+        (Cmd::Games, "games"),
+        (Cmd::Help, "help"),
+    ];
+
+    /// The command's name (without the slash).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Cmd::ALL
+            .iter()
+            .find(|(c, _)| *c == self)
+            .map_or("help", |(_, n)| n)
+    }
+}
+
+/// What a line says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Line {
+    /// A known command and its argument text (trimmed).
+    Command(Cmd, String),
+    /// A slash word the service does not know (bounded).
+    Unknown(String),
+    /// Plain text.
+    Text(String),
+}
+
+/// Read one chat line. Commands may carry a bot suffix as Telegram sends them in groups
+/// (`/play@XiangqiBot`).
+#[must_use]
+pub fn parse_line(text: &str) -> Line {
+    let t = text.trim();
+    let Some(rest) = t.strip_prefix('/').or_else(|| t.strip_prefix('／')) else {
+        return Line::Text(t.to_string());
+    };
+    let (word, args) = match rest.find(char::is_whitespace) {
+        Some(i) => (&rest[..i], rest[i..].trim()),
+        None => (rest, ""),
+    };
+    let word = word.split('@').next().unwrap_or("").to_lowercase();
+    if word == "start" {
+        return Line::Command(Cmd::Help, args.to_string());
+    }
+    match Cmd::ALL.iter().find(|(_, n)| *n == word) {
+        Some((c, _)) => Line::Command(*c, args.to_string()),
+        None => Line::Unknown(format!("/{}", word.chars().take(24).collect::<String>())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn commands_and_text() {
+        assert_eq!(
+            parse_line("/play @bob 10+5"),
+            Line::Command(Cmd::Play, "@bob 10+5".into())
+        );
+        assert_eq!(
+            parse_line("  /MOVE@XiangqiBot   h2e2 "),
+            Line::Command(Cmd::Move, "h2e2".into())
+        );
+        assert_eq!(
+            parse_line("/start"),
+            Line::Command(Cmd::Help, String::new())
+        );
+        assert_eq!(parse_line("/xyz 1"), Line::Unknown("/xyz".into()));
+        assert_eq!(parse_line("炮二平五"), Line::Text("炮二平五".into()));
+        for (c, n) in Cmd::ALL {
+            assert_eq!(
+                parse_line(&format!("/{n}")),
+                Line::Command(c, String::new())
+            );
+            assert_eq!(c.name(), n);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_line_is_read_without_panicking(s in "\\PC{0,600}") {
+            let _ = parse_line(&s);
+        }
+    }
+}

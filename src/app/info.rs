@@ -1,0 +1,434 @@
+//! Commands that show things or change settings: board, moves, FEN, PGN, GIF, why, rules,
+//! ruleset, notation, language, takebacks, time, games, help.
+
+use std::sync::Arc;
+
+use super::play::{channel_lang, finished_replies, headline, Ctx, Slot};
+use super::view::{clocks_text, game_buttons, to_move_text};
+use super::{AppResult, Cmd, Image, ImageKind, Reply, Service};
+use crate::arbiter::{RulesetName, SubmitError};
+use crate::core::{Color, Move, Position};
+use crate::game::{Changes, Game, GameRecord, GameStatus};
+use crate::i18n::app::{text, Msg};
+use crate::i18n::arbiter::{explain_refusal, explain_ruling, explain_warning};
+use crate::i18n::rulebook::{rulebook, Topic};
+use crate::i18n::Lang;
+use crate::notation::{format_move, Notation};
+use crate::render::{PieceStyle, Theme};
+
+pub(crate) async fn command(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    cmd: Cmd,
+    args: &str,
+) -> AppResult<Vec<Reply>> {
+    match cmd {
+        Cmd::Board | Cmd::Flip => board(ctx, slot, cmd == Cmd::Flip).await,
+        Cmd::Moves => Ok(vec![moves(ctx, slot)]),
+        Cmd::Fen => Ok(vec![fen(ctx, slot)?]),
+        Cmd::Pgn => Ok(vec![pgn(ctx, slot)?]),
+        Cmd::Gif => gif(ctx, slot).await,
+        Cmd::Why => why(ctx, slot).await,
+        Cmd::Rules => Ok(vec![rules(ctx, args)]),
+        Cmd::Ruleset => ruleset(ctx, slot, args).await,
+        Cmd::Notation => notation(ctx, args).await,
+        Cmd::Lang => lang(ctx, slot, args).await,
+        Cmd::Takebacks => takebacks(ctx, slot, args).await,
+        Cmd::Time => Ok(vec![time(ctx, slot)]),
+        Cmd::Games => games(ctx),
+        _ => Ok(vec![ctx.say(Msg::Help)]),
+    }
+}
+
+/// "Red vs Black, after N plies" plus whose turn and the clocks.
+pub(crate) fn caption(ctx: &Ctx<'_>, game: &Game) -> String {
+    let mut lines = vec![ctx.t(&Msg::BoardCaption {
+        red: game.record.red.name.clone(),
+        black: game.record.black.name.clone(),
+        ply: game.record.moves.len(),
+    })];
+    if game.is_active() {
+        lines.push(to_move_text(game, ctx.lang));
+    }
+    if let Some(cl) = clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang) {
+        lines.push(cl);
+    }
+    lines.join("\n")
+}
+
+/// The channel's game in progress, or else its most recent one.
+fn current_or_last(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Option<Game>> {
+    if let Some(g) = slot.game.as_ref() {
+        return Ok(Some(g.clone()));
+    }
+    let Some(id) = slot.record.last_game else {
+        return Ok(None);
+    };
+    let Some(record) = ctx.svc.storage().game(id)? else {
+        return Ok(None);
+    };
+    Ok(Game::from_record(record).ok())
+}
+
+async fn board(ctx: &Ctx<'_>, slot: &Slot, flip: bool) -> AppResult<Vec<Reply>> {
+    let Some(game) = current_or_last(ctx, slot)? else {
+        return Ok(vec![ctx.say(Msg::NoGame)]);
+    };
+    let viewer = game
+        .color_of(&ctx.inc.user.id)
+        .unwrap_or_else(|| game.to_move());
+    let viewer = if flip { viewer.other() } else { viewer };
+    let buttons = game_buttons(&game, ctx.lang);
+    Ok(vec![
+        ctx.svc
+            .board_reply(&game, viewer, caption(ctx, &game), buttons, ctx.lang)
+            .await,
+    ])
+}
+
+fn moves(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
+    let Some(game) = slot.game.as_ref() else {
+        return ctx.say(Msg::NoGame);
+    };
+    let pos = game.position();
+    let mut list: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    list.sort_by_key(ToString::to_string);
+    let shown: Vec<String> = list
+        .iter()
+        .map(|&m| format_move(pos, m, ctx.notation))
+        .collect();
+    ctx.say(Msg::LegalMoves {
+        count: shown.len(),
+        list: shown.join(" "),
+    })
+}
+
+fn fen(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Reply> {
+    Ok(match current_or_last(ctx, slot)? {
+        Some(g) => Reply::text(g.position().to_fen()),
+        None => ctx.say(Msg::NoGame),
+    })
+}
+
+fn pgn(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Reply> {
+    Ok(match current_or_last(ctx, slot)? {
+        Some(g) => Reply::text(format!(
+            "{}\n{}",
+            ctx.t(&Msg::PgnCaption),
+            super::pgn(
+                &g.record,
+                ctx.inc.channel.split(':').next().unwrap_or("chat")
+            )
+        )),
+        None => ctx.say(Msg::NoGame),
+    })
+}
+
+async fn gif(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
+    let Some(game) = current_or_last(ctx, slot)? else {
+        return Ok(vec![ctx.say(Msg::NoGame)]);
+    };
+    let start = game.arbiter.start().clone();
+    let moves: Vec<Move> = game.arbiter.plies().iter().map(|p| p.mv).collect();
+    let viewer = game.color_of(&ctx.inc.user.id).unwrap_or(Color::Red);
+    let renderer = Arc::clone(&ctx.svc.renderer);
+    let plies = moves.len();
+    let bytes = tokio::task::spawn_blocking(move || {
+        renderer.gif(
+            &start,
+            &moves,
+            viewer,
+            Theme::default(),
+            PieceStyle::default(),
+        )
+    })
+    .await
+    .ok()
+    .and_then(Result::ok)
+    .unwrap_or_default();
+    Ok(vec![Reply {
+        text: ctx.t(&Msg::GifCaption { plies }),
+        image: Some(Image {
+            bytes: Arc::new(bytes),
+            filename: format!("game-{}.gif", game.record.id),
+            kind: ImageKind::Gif,
+            alt: ctx.t(&Msg::GifCaption { plies }),
+            text_board: None,
+        }),
+        ..Reply::default()
+    }])
+}
+
+async fn why(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
+    let Some(game) = current_or_last(ctx, slot)? else {
+        return Ok(vec![ctx.say(Msg::NothingToExplain)]);
+    };
+    if let Some(r) = game.arbiter.ruling() {
+        return Ok(vec![Reply::text(explain_ruling(r, ctx.lang, ctx.notation))]);
+    }
+    if let GameStatus::Finished { .. } = game.record.status {
+        let (score, head) = headline(&game, ctx.lang);
+        // A claim is not kept by the arbiter's replay: explain it again from a probe.
+        let mut probe = game.arbiter.clone();
+        if let Ok(r) = probe.claim_draw() {
+            return Ok(vec![Reply::text(explain_ruling(
+                &r,
+                ctx.lang,
+                ctx.notation,
+            ))]);
+        }
+        return Ok(vec![ctx.say(Msg::GameOver {
+            score,
+            headline: head,
+        })]);
+    }
+    if let Some(text) = game.record.last_refusal.as_deref() {
+        if let Some(m) = Move::parse_iccs(text) {
+            let mut probe = game.arbiter.clone();
+            if let Err(SubmitError::Refused(r)) = probe.submit(m) {
+                return Ok(vec![Reply::text(explain_refusal(
+                    &r,
+                    ctx.lang,
+                    ctx.notation,
+                ))]);
+            }
+        }
+    }
+    let warnings = game.arbiter.warnings();
+    if warnings.is_empty() {
+        return Ok(vec![ctx.say(Msg::NothingToExplain)]);
+    }
+    let lines: Vec<String> = warnings
+        .iter()
+        .map(|w| explain_warning(w, game.position(), ctx.lang, ctx.notation))
+        .collect();
+    Ok(vec![Reply::text(lines.join("\n"))])
+}
+
+fn rules(ctx: &Ctx<'_>, args: &str) -> Reply {
+    if args.trim().is_empty() {
+        return Reply::text(rulebook(None, ctx.lang));
+    }
+    match args.parse::<Topic>() {
+        Ok(t) => Reply::text(rulebook(Some(t), ctx.lang)),
+        Err(e) => Reply::text(format!(
+            "{}\n\n{}",
+            e.message(ctx.lang),
+            rulebook(None, ctx.lang)
+        )),
+    }
+}
+
+async fn save_channel(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    record: crate::game::ChannelRecord,
+) -> AppResult<()> {
+    let mut changes = Changes::default();
+    changes
+        .channels
+        .push((ctx.inc.channel.clone(), record.clone()));
+    ctx.svc.persist(changes).await?;
+    slot.record = record;
+    Ok(())
+}
+
+async fn ruleset(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
+    let current: RulesetName = slot
+        .record
+        .settings
+        .ruleset
+        .as_deref()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_default();
+    let arg = args.trim();
+    if arg.is_empty() {
+        return Ok(vec![ctx.say(Msg::RulesetIs {
+            name: current.as_str().into(),
+            title: Topic::from(current).title(ctx.lang).into(),
+        })]);
+    }
+    let Ok(name) = arg.parse::<RulesetName>() else {
+        return Ok(vec![ctx.say(Msg::UnknownRuleset {
+            name: arg.chars().take(24).collect(),
+        })]);
+    };
+    let mut record = slot.record.clone();
+    record.settings.ruleset = Some(name.as_str().into());
+    save_channel(ctx, slot, record).await?;
+    Ok(vec![ctx.say(Msg::RulesetSet {
+        name: name.as_str().into(),
+        game_running: slot.game.is_some(),
+    })])
+}
+
+async fn notation(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
+    let arg = args.trim();
+    let chosen = if arg.is_empty() {
+        ctx.notation
+    } else {
+        let Ok(n) = arg.parse::<Notation>() else {
+            return Ok(vec![ctx.say(Msg::UnknownNotation {
+                name: arg.chars().take(24).collect(),
+            })]);
+        };
+        let mut prefs = ctx
+            .svc
+            .storage()
+            .user(&ctx.inc.user.id)?
+            .unwrap_or_default();
+        prefs.v = crate::game::SCHEMA_VERSION;
+        prefs.notation = Some(n.to_string());
+        let mut changes = Changes::default();
+        changes.users.push((ctx.inc.user.id.clone(), prefs));
+        ctx.svc.persist(changes).await?;
+        n
+    };
+    let start = Position::startpos();
+    let example =
+        Move::parse_iccs("h2e2").map_or_else(String::new, |m| format_move(&start, m, chosen));
+    Ok(vec![ctx.say(Msg::NotationIs {
+        name: crate::i18n::app::notation_title(chosen, ctx.lang).to_string(),
+        example,
+    })])
+}
+
+async fn lang(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
+    let arg = args.trim();
+    if arg.is_empty() {
+        return Ok(vec![ctx.say(Msg::LangIs)]);
+    }
+    let Some(l) = Lang::from_tag(arg) else {
+        return Ok(vec![ctx.say(Msg::UnknownLang {
+            name: arg.chars().take(24).collect(),
+        })]);
+    };
+    let mut record = slot.record.clone();
+    record.settings.lang = Some(l.code().into());
+    save_channel(ctx, slot, record).await?;
+    Ok(vec![Reply::text(text(
+        &Msg::LangIs,
+        channel_lang(&slot.record, ctx.inc),
+    ))])
+}
+
+async fn takebacks(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
+    let on = match args.trim().to_lowercase().as_str() {
+        "on" | "yes" | "true" | "bật" | "bat" | "开" | "開" => true,
+        "off" | "no" | "false" | "tắt" | "tat" | "关" | "關" => false,
+        _ => slot.record.settings.takebacks,
+    };
+    if on != slot.record.settings.takebacks {
+        let mut record = slot.record.clone();
+        record.settings.takebacks = on;
+        save_channel(ctx, slot, record).await?;
+    }
+    Ok(vec![ctx.say(Msg::TakebacksSet { on })])
+}
+
+fn time(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
+    let Some(game) = slot.game.as_ref() else {
+        return ctx.say(Msg::NoGame);
+    };
+    match clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang) {
+        Some(c) => Reply::text(c),
+        None => ctx.say(Msg::NoClock),
+    }
+}
+
+fn game_line(record: &GameRecord, me: &str, lang: Lang) -> String {
+    let (color, opponent) = if record.red.id == me {
+        ("red", &record.black.name)
+    } else {
+        ("black", &record.red.name)
+    };
+    let state = match &record.status {
+        GameStatus::Active => match lang {
+            Lang::En => "in progress".to_string(),
+            Lang::Vi => "đang chơi".to_string(),
+            Lang::Zh => "进行中".to_string(),
+        },
+        GameStatus::Aborted => match lang {
+            Lang::En => "aborted".to_string(),
+            Lang::Vi => "đã hủy".to_string(),
+            Lang::Zh => "已取消".to_string(),
+        },
+        GameStatus::Finished { result, .. } => match result.as_str() {
+            "red_wins" => "1-0".into(),
+            "black_wins" => "0-1".into(),
+            _ => "½-½".into(),
+        },
+    };
+    format!(
+        "#{} {} {opponent} ({}) — {state}, {} · {}",
+        record.id,
+        match lang {
+            Lang::En => "vs",
+            Lang::Vi => "gặp",
+            Lang::Zh => "对",
+        },
+        crate::i18n::app::color_word(color, lang),
+        record.moves.len(),
+        record.channel
+    )
+}
+
+fn games(ctx: &Ctx<'_>) -> AppResult<Vec<Reply>> {
+    let ids = ctx.svc.storage().games_of(&ctx.inc.user.id, 10)?;
+    let mut lines = Vec::new();
+    for id in ids {
+        if let Some(r) = ctx.svc.storage().game(id)? {
+            lines.push(game_line(&r, &ctx.inc.user.id, ctx.lang));
+        }
+    }
+    Ok(vec![if lines.is_empty() {
+        ctx.say(Msg::NoGames)
+    } else {
+        ctx.say(Msg::GamesList { lines })
+    }])
+}
+
+/// Legal moves of `user` starting with `prefix`, in their notation.
+pub(crate) async fn suggestions(
+    svc: &Service,
+    channel: &str,
+    user: &str,
+    prefix: &str,
+) -> AppResult<Vec<String>> {
+    let slot = svc.manager.lock(channel).await?;
+    let Some(game) = slot.game.as_ref() else {
+        return Ok(Vec::new());
+    };
+    if game.color_of(user) != Some(game.to_move()) {
+        return Ok(Vec::new());
+    }
+    let lang = slot
+        .record
+        .settings
+        .lang
+        .as_deref()
+        .and_then(Lang::from_tag)
+        .unwrap_or_default();
+    let notation = svc
+        .storage()
+        .user(user)?
+        .and_then(|p| p.notation)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| super::default_notation(lang));
+    let pos = game.position();
+    let needle = prefix.trim().to_lowercase();
+    let mut out: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|&m| format_move(pos, m, notation))
+        .filter(|t| t.to_lowercase().starts_with(&needle))
+        .collect();
+    out.sort();
+    out.truncate(25);
+    Ok(out)
+}
+
+/// The replies announcing the end of `game` to its channel (for the timer).
+pub(crate) async fn announce_end(ctx: &Ctx<'_>, game: &Game, winner: Color) -> Vec<Reply> {
+    finished_replies(ctx, game, Vec::new(), None, Some(winner)).await
+}

@@ -1,0 +1,293 @@
+//! The platform-neutral chat service: an [`Incoming`] chat event in, [`Reply`]s out.
+//!
+//! Adapters (console, Telegram, Discord) turn platform events into [`Incoming`] values and
+//! replies back into messages, buttons and photos; everything else — commands, games,
+//! clocks, storage, rulings, languages — happens here. Unsolicited messages (a flag falling,
+//! a challenge lapsing, a time warning) go to the adapter through [`Service::subscribe`].
+
+mod action;
+mod command;
+mod info;
+mod pgn;
+mod play;
+mod ratelimit;
+mod timer;
+mod view;
+
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio::sync::{mpsc, Notify};
+
+pub use action::Action;
+pub use command::{parse_line, Cmd, Line, MAX_TEXT};
+pub use pgn::pgn;
+
+use crate::game::{GameManager, PlayerRef, Storage, StorageError};
+use crate::i18n::app::{text, Msg};
+use crate::i18n::Lang;
+use crate::notation::Notation;
+use crate::render::Renderer;
+
+/// A chat event, as an adapter hands it over.
+#[derive(Clone, Debug, Default)]
+pub struct Incoming {
+    /// Platform-qualified channel (`tg:-100123:7` for a forum topic, `dc:456`, `console:#local`).
+    pub channel: String,
+    /// Who sent it.
+    pub user: PlayerRef,
+    /// Their handle (username), lower case, for matching `@name` challenges.
+    pub handle: Option<String>,
+    /// The text (a command, a bare move, or anything else).
+    pub text: String,
+    /// A pressed button or chosen menu entry.
+    pub action: Option<Action>,
+    /// Users the adapter recognised in the text: the token as typed and who it is.
+    pub mentions: Vec<(String, PlayerRef)>,
+    /// The user's client language, if the platform tells it.
+    pub lang_hint: Option<Lang>,
+}
+
+/// Whether an image is a board (PNG) or a replay (GIF).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageKind {
+    /// A PNG board.
+    Png,
+    /// A GIF replay.
+    Gif,
+}
+
+/// An image to send.
+#[derive(Clone, Debug)]
+pub struct Image {
+    /// The encoded bytes.
+    pub bytes: Arc<Vec<u8>>,
+    /// A file name (`board-12-34.png`).
+    pub filename: String,
+    /// PNG or GIF.
+    pub kind: ImageKind,
+    /// Text for screen readers and clients without images.
+    pub alt: String,
+    /// A Unicode board for terminals.
+    pub text_board: Option<String>,
+}
+
+/// A button under a reply.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Button {
+    /// Its label, localised.
+    pub label: String,
+    /// What pressing it does.
+    pub action: Action,
+}
+
+/// One message to send back.
+#[derive(Clone, Debug, Default)]
+pub struct Reply {
+    /// The text (for an image, its caption).
+    pub text: String,
+    /// An image, if any.
+    pub image: Option<Image>,
+    /// Rows of buttons (adapters lay them out as their platform allows).
+    pub buttons: Vec<Vec<Button>>,
+    /// Meant only for the user who acted (an ephemeral notice, a callback answer).
+    pub private: bool,
+    /// A menu of choices (the move picker): adapters show a select menu or a keyboard.
+    pub menu: bool,
+}
+
+impl Reply {
+    /// A plain text reply.
+    #[must_use]
+    pub fn text(t: impl Into<String>) -> Reply {
+        Reply {
+            text: t.into(),
+            ..Reply::default()
+        }
+    }
+
+    /// A private notice to the acting user.
+    #[must_use]
+    pub fn private(t: impl Into<String>) -> Reply {
+        Reply {
+            text: t.into(),
+            private: true,
+            ..Reply::default()
+        }
+    }
+}
+
+/// Replies the service sends on its own (timer events), for one channel.
+#[derive(Clone, Debug)]
+pub struct Outgoing {
+    /// The channel.
+    pub channel: String,
+    /// What to send there.
+    pub replies: Vec<Reply>,
+}
+
+/// Service settings (read from the environment by `config`).
+#[derive(Clone, Debug)]
+pub struct ServiceConfig {
+    /// How long a challenge waits (milliseconds).
+    pub challenge_ttl_ms: u64,
+    /// Commands a user may send in a burst.
+    pub rate_burst: u32,
+    /// Commands per second a user may sustain.
+    pub rate_per_sec: f64,
+    /// Channels kept in memory when idle.
+    pub cache_channels: usize,
+    /// Whether to render board pictures (off in some load tests).
+    pub images: bool,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> Self {
+        ServiceConfig {
+            challenge_ttl_ms: 10 * 60 * 1000,
+            rate_burst: 10,
+            rate_per_sec: 2.0,
+            cache_channels: 4096,
+            images: true,
+        }
+    }
+}
+
+/// A source of the current time in epoch milliseconds (real, or driven by tests).
+pub type Now = Arc<dyn Fn() -> u64 + Send + Sync>;
+
+/// The real clock.
+#[must_use]
+pub fn system_now() -> Now {
+    Arc::new(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+            .unwrap_or(0)
+    })
+}
+
+/// The chat service.
+pub struct Service {
+    manager: GameManager,
+    renderer: Arc<Renderer>,
+    now: Now,
+    config: ServiceConfig,
+    outboxes: Mutex<Vec<(String, mpsc::UnboundedSender<Outgoing>)>>,
+    timer_wake: Notify,
+    limiter: ratelimit::Limiter,
+}
+
+impl Service {
+    /// A service over `storage`.
+    #[must_use]
+    pub fn new(
+        storage: Arc<dyn Storage>,
+        renderer: Arc<Renderer>,
+        now: Now,
+        config: ServiceConfig,
+    ) -> Service {
+        Service {
+            manager: GameManager::new(storage, config.cache_channels),
+            renderer,
+            limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_sec),
+            now,
+            config,
+            outboxes: Mutex::new(Vec::new()),
+            timer_wake: Notify::new(),
+        }
+    }
+
+    /// The storage.
+    #[must_use]
+    pub fn storage(&self) -> &Arc<dyn Storage> {
+        self.manager.storage()
+    }
+
+    /// The game manager (for tests and benches).
+    #[must_use]
+    pub fn manager(&self) -> &GameManager {
+        &self.manager
+    }
+
+    /// The current time (epoch ms).
+    #[must_use]
+    pub fn now(&self) -> u64 {
+        (self.now)()
+    }
+
+    /// Receive the unsolicited messages for channels whose key starts with `prefix`
+    /// (`console:`, `tg:`, `dc:`).
+    pub fn subscribe(&self, prefix: &str) -> mpsc::UnboundedReceiver<Outgoing> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.outboxes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push((prefix.to_string(), tx));
+        rx
+    }
+
+    fn send_out(&self, out: Outgoing) {
+        let boxes = self
+            .outboxes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for (prefix, tx) in boxes.iter() {
+            if out.channel.starts_with(prefix.as_str()) {
+                let _ = tx.send(out.clone());
+            }
+        }
+    }
+
+    /// Handle one chat event; the replies are sent to the same channel (private ones only to
+    /// the user). Never panics on any input; a storage failure is answered with an apology.
+    pub async fn handle(&self, inc: Incoming) -> Vec<Reply> {
+        let lang_guess = inc.lang_hint.unwrap_or_default();
+        if inc.text.chars().count() > MAX_TEXT {
+            return vec![Reply::text(text(
+                &Msg::TooLong { max: MAX_TEXT },
+                lang_guess,
+            ))];
+        }
+        let line = parse_line(&inc.text);
+        let is_command = !matches!(line, Line::Text(_)) || inc.action.is_some();
+        if is_command {
+            if let Err(secs) = self.limiter.check(&inc.user.id, self.now()) {
+                return match secs {
+                    Some(secs) => {
+                        vec![Reply::private(text(&Msg::RateLimited { secs }, lang_guess))]
+                    }
+                    None => Vec::new(), // already told within this window
+                };
+            }
+        }
+        match play::dispatch(self, &inc, line).await {
+            Ok(replies) => replies,
+            Err(e) => {
+                tracing::error!(channel = %inc.channel, error = %e, "storage failure");
+                vec![Reply::text(text(&Msg::StorageFailure, lang_guess))]
+            }
+        }
+    }
+
+    /// Legal moves of `user` in `channel` that start with `prefix`, in their notation (for
+    /// Discord's autocomplete). Empty when it is not their turn.
+    pub async fn suggestions(&self, channel: &str, user: &str, prefix: &str) -> Vec<String> {
+        info::suggestions(self, channel, user, prefix)
+            .await
+            .unwrap_or_default()
+    }
+}
+
+/// The notation players of a language most often type, when they have not chosen one.
+#[must_use]
+pub fn default_notation(lang: Lang) -> Notation {
+    match lang {
+        Lang::Vi => Notation::Vietnamese,
+        Lang::En => Notation::Wxf,
+        Lang::Zh => Notation::Chinese,
+    }
+}
+
+/// A storage error as the service reports it.
+pub type AppResult<T> = Result<T, StorageError>;

@@ -1,0 +1,159 @@
+//! What players see: board pictures with their captions and buttons, clocks, names.
+
+use std::sync::Arc;
+
+use super::{Action, Button, Image, ImageKind, Reply, Service};
+use crate::core::{Color, Move};
+use crate::game::{Game, GameRecord};
+use crate::i18n::app::{color_word, text, Label, Msg};
+use crate::i18n::Lang;
+use crate::render::{describe, text_board, BoardRequest, Player};
+
+/// A localised button.
+pub(crate) fn button(label: Label, action: Action, lang: Lang) -> Button {
+    Button {
+        label: text(&Msg::Label(label), lang),
+        action,
+    }
+}
+
+/// The buttons under a board of an active game.
+pub(crate) fn game_buttons(game: &Game, lang: Lang) -> Vec<Vec<Button>> {
+    if !game.is_active() {
+        return Vec::new();
+    }
+    let (g, ply) = (game.record.id, ply_of(game));
+    vec![
+        vec![
+            button(Label::PickMove, Action::Pick { game: g, ply }, lang),
+            button(Label::Draw, Action::Draw { game: g, ply }, lang),
+            button(Label::Resign, Action::Resign { game: g, ply }, lang),
+        ],
+        vec![button(Label::Flip, Action::Flip { game: g, ply }, lang)],
+    ]
+}
+
+/// Plies played, as carried by buttons.
+pub(crate) fn ply_of(game: &Game) -> u32 {
+    u32::try_from(game.record.moves.len()).unwrap_or(u32::MAX)
+}
+
+/// The clocks line, if the game has a clock.
+pub(crate) fn clocks_text(
+    record: &GameRecord,
+    to_move: Color,
+    now: u64,
+    lang: Lang,
+) -> Option<String> {
+    let c = record.clock?;
+    let tc = record.time_control;
+    let active = record.status == crate::game::GameStatus::Active;
+    let red = c.display(tc, true, active && to_move == Color::Red, now);
+    let black = c.display(tc, false, active && to_move == Color::Black, now);
+    Some(text(&Msg::Clocks { red, black }, lang))
+}
+
+/// "Name (Red) to move." / check notice.
+pub(crate) fn to_move_text(game: &Game, lang: Lang) -> String {
+    let side = game.to_move();
+    let player = game.player(side).name.clone();
+    if game.position().is_check() {
+        format!(
+            "{} {}",
+            text(
+                &Msg::Check {
+                    player: player.clone()
+                },
+                lang
+            ),
+            text(
+                &Msg::ToMove {
+                    player,
+                    color: color_word(side.name(), lang).into()
+                },
+                lang
+            )
+        )
+    } else {
+        text(
+            &Msg::ToMove {
+                player,
+                color: color_word(side.name(), lang).into(),
+            },
+            lang,
+        )
+    }
+}
+
+impl Service {
+    /// A reply with the board picture of `game` seen from `viewer`, captioned `caption`.
+    pub(crate) async fn board_reply(
+        &self,
+        game: &Game,
+        viewer: Color,
+        caption: String,
+        buttons: Vec<Vec<Button>>,
+        lang: Lang,
+    ) -> Reply {
+        let position = game.position().clone();
+        let last_move: Option<Move> = game.arbiter.plies().last().map(|p| p.mv);
+        let now = self.now();
+        let rec = &game.record;
+        let clock = |red: bool| {
+            rec.clock.map(|c| {
+                let to_move = rec.status == crate::game::GameStatus::Active
+                    && (position.turn() == Color::Red) == red;
+                c.display(rec.time_control, red, to_move, now)
+            })
+        };
+        let red = Player {
+            name: rec.red.name.clone(),
+            clock: clock(true),
+        };
+        let black = Player {
+            name: rec.black.name.clone(),
+            clock: clock(false),
+        };
+        let alt = describe(&position, lang);
+        let board_text = text_board(&position, last_move, viewer);
+        let filename = format!("board-{}-{}.png", rec.id, rec.moves.len());
+        let image = if self.config.images {
+            let renderer = Arc::clone(&self.renderer);
+            let rendered = tokio::task::spawn_blocking(move || {
+                let mut req = BoardRequest::new(&position);
+                req.last_move = last_move;
+                req.viewer = viewer;
+                req.red = red;
+                req.black = black;
+                renderer.png(&req)
+            })
+            .await;
+            match rendered {
+                Ok(Ok(bytes)) => Some(bytes),
+                Ok(Err(e)) => {
+                    tracing::error!(error = %e, "render failed");
+                    None
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "render task failed");
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        Reply {
+            text: caption,
+            image: Some(Image {
+                bytes: Arc::new(image.unwrap_or_default()),
+                filename,
+                kind: ImageKind::Png,
+                alt,
+                text_board: Some(board_text),
+            }),
+            buttons,
+            private: false,
+            menu: false,
+        }
+    }
+}

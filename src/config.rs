@@ -1,0 +1,207 @@
+//! Everything read from the environment, validated once, with clear errors. Tokens are kept
+//! in [`Secret`], whose `Debug` and `Display` never show them.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::app::ServiceConfig;
+
+/// A secret value (a bot token): printable only as `***`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    /// The value, for the one place that needs it (the platform client).
+    #[must_use]
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+impl fmt::Display for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("***")
+    }
+}
+
+/// Telegram settings.
+#[derive(Clone, Debug)]
+pub struct TelegramConfig {
+    /// `TELEGRAM_BOT_TOKEN`.
+    pub token: Secret,
+    /// `TELEGRAM_API_URL`, for a self-hosted Bot API server.
+    pub api_url: Option<String>,
+}
+
+/// Discord settings.
+#[derive(Clone, Debug)]
+pub struct DiscordConfig {
+    /// `DISCORD_TOKEN`.
+    pub token: Secret,
+    /// `DISCORD_GUILD_ID`: register commands to this guild (fast) instead of globally.
+    pub guild_id: Option<u64>,
+    /// `DISCORD_API_URL`: talk to another Discord-compatible server (tests).
+    pub api_url: Option<String>,
+}
+
+/// The whole configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `DATA_DIR` (default `./data`).
+    pub data_dir: PathBuf,
+    /// Telegram, when its token is set.
+    pub telegram: Option<TelegramConfig>,
+    /// Discord, when its token is set.
+    pub discord: Option<DiscordConfig>,
+    /// Service tuning.
+    pub service: ServiceConfig,
+}
+
+/// A setting that cannot be used.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ConfigError(pub String);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "configuration error: {}", self.0)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+fn number<T: std::str::FromStr>(
+    vars: &HashMap<String, String>,
+    key: &str,
+    default: T,
+) -> Result<T, ConfigError> {
+    match vars.get(key).map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        None => Ok(default),
+        Some(v) => v
+            .parse()
+            .map_err(|_| ConfigError(format!("{key} must be a number, not {v:?}"))),
+    }
+}
+
+impl Config {
+    /// Read the process environment.
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the variable at fault.
+    pub fn from_env() -> Result<Config, ConfigError> {
+        Config::from_vars(&std::env::vars().collect())
+    }
+
+    /// Read settings from a map (the environment, or a test's).
+    ///
+    /// # Errors
+    /// [`ConfigError`] naming the variable at fault.
+    pub fn from_vars(vars: &HashMap<String, String>) -> Result<Config, ConfigError> {
+        let get = |k: &str| {
+            vars.get(k)
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+        };
+        let data_dir = PathBuf::from(get("DATA_DIR").unwrap_or_else(|| "./data".into()));
+        let telegram = get("TELEGRAM_BOT_TOKEN").map(|t| TelegramConfig {
+            token: Secret(t),
+            api_url: get("TELEGRAM_API_URL"),
+        });
+        let discord = match get("DISCORD_TOKEN") {
+            None => None,
+            Some(t) => Some(DiscordConfig {
+                token: Secret(t),
+                guild_id: match get("DISCORD_GUILD_ID") {
+                    None => None,
+                    Some(g) => Some(g.parse().map_err(|_| {
+                        ConfigError(format!("DISCORD_GUILD_ID must be a number, not {g:?}"))
+                    })?),
+                },
+                api_url: get("DISCORD_API_URL"),
+            }),
+        };
+        let defaults = ServiceConfig::default();
+        let service = ServiceConfig {
+            challenge_ttl_ms: number(
+                vars,
+                "CHALLENGE_TIMEOUT_SECS",
+                defaults.challenge_ttl_ms / 1000,
+            )?
+            .max(10)
+                * 1000,
+            rate_burst: number(vars, "RATE_LIMIT_BURST", defaults.rate_burst)?,
+            rate_per_sec: number(vars, "RATE_LIMIT_PER_SEC", defaults.rate_per_sec)?,
+            cache_channels: number(vars, "CACHE_CHANNELS", defaults.cache_channels)?,
+            images: match get("BOARD_IMAGES").as_deref() {
+                None | Some("1" | "true" | "on" | "yes") => true,
+                Some("0" | "false" | "off" | "no") => false,
+                Some(v) => {
+                    return Err(ConfigError(format!(
+                        "BOARD_IMAGES must be on or off, not {v:?}"
+                    )))
+                }
+            },
+        };
+        if !(service.rate_per_sec.is_finite() && service.rate_per_sec > 0.0) {
+            return Err(ConfigError("RATE_LIMIT_PER_SEC must be above 0".into()));
+        }
+        Ok(Config {
+            data_dir,
+            telegram,
+            discord,
+            service,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_and_secrets() {
+        let c = Config::from_vars(&vars(&[])).unwrap();
+        assert_eq!(c.data_dir, PathBuf::from("./data"));
+        assert!(c.telegram.is_none() && c.discord.is_none());
+        let c = Config::from_vars(&vars(&[
+            ("TELEGRAM_BOT_TOKEN", "123:SECRET"),
+            ("DISCORD_TOKEN", "abc.SECRET"),
+            ("DISCORD_GUILD_ID", "42"),
+        ]))
+        .unwrap();
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("SECRET"), "{shown}");
+        assert_eq!(c.discord.as_ref().and_then(|d| d.guild_id), Some(42));
+        assert_eq!(
+            c.telegram.as_ref().map(|t| t.token.expose()),
+            Some("123:SECRET")
+        );
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        let e = Config::from_vars(&vars(&[
+            ("DISCORD_TOKEN", "x"),
+            ("DISCORD_GUILD_ID", "abc"),
+        ]))
+        .unwrap_err();
+        assert!(e.0.contains("DISCORD_GUILD_ID"));
+        let e = Config::from_vars(&vars(&[("RATE_LIMIT_BURST", "-1")])).unwrap_err();
+        assert!(e.0.contains("RATE_LIMIT_BURST"));
+        let e = Config::from_vars(&vars(&[("BOARD_IMAGES", "maybe")])).unwrap_err();
+        assert!(e.0.contains("BOARD_IMAGES"));
+    }
+}

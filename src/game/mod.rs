@@ -1,0 +1,362 @@
+//! Games, clocks, the storage trait, and the game manager keyed by channel.
+//!
+//! A [`Game`] is a stored [`GameRecord`] plus the [`Arbiter`] rebuilt by replaying its moves.
+//! The [`GameManager`] owns one lock per channel: commands in a channel are applied strictly
+//! in order (tokio's mutex is fair), and channels never wait on each other.
+
+mod clock;
+mod model;
+mod storage;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+pub use clock::{format_clock, ClockReading, ClockState, SideClock, TimeControl};
+pub use model::{
+    bound, clean_name, Challenge, ChannelRecord, ChannelSettings, ColorChoice, Deadline,
+    DeadlineKind, GameRecord, GameStatus, PlayerRef, UserPrefs, MAX_NAME, SCHEMA_VERSION,
+};
+pub use storage::{BoxFuture, Changes, Storage, StorageError};
+
+use crate::arbiter::{Accepted, Arbiter, Outcome, Ruleset, RulesetName, SubmitError};
+use crate::core::{Color, Move, Position};
+
+/// The colour's stored name.
+#[must_use]
+pub fn color_name(c: Color) -> &'static str {
+    c.name()
+}
+
+/// A colour from its stored name.
+#[must_use]
+pub fn color_from(s: &str) -> Option<Color> {
+    match s {
+        "red" => Some(Color::Red),
+        "black" => Some(Color::Black),
+        _ => None,
+    }
+}
+
+/// A game in memory: its record and its arbiter.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The stored record (kept in step with the arbiter).
+    pub record: GameRecord,
+    /// The arbiter, with every move replayed.
+    pub arbiter: Arbiter,
+}
+
+/// A stored game that cannot be replayed (never expected: moves are checked before storing).
+#[derive(Debug)]
+pub struct CorruptGame(pub String);
+
+/// What a new game needs.
+#[derive(Clone, Debug)]
+pub struct GameSetup {
+    /// Game id.
+    pub id: u64,
+    /// Its channel.
+    pub channel: String,
+    /// Red player.
+    pub red: PlayerRef,
+    /// Black player.
+    pub black: PlayerRef,
+    /// Ruleset.
+    pub ruleset: RulesetName,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// A set-up start (default: the initial position).
+    pub start: Option<Position>,
+    /// Whether takebacks may be asked for.
+    pub takebacks: bool,
+}
+
+impl Game {
+    /// A new game.
+    #[must_use]
+    pub fn start(setup: GameSetup, now_ms: u64) -> Game {
+        let GameSetup {
+            id,
+            channel,
+            red,
+            black,
+            ruleset,
+            time_control,
+            start,
+            takebacks,
+        } = setup;
+        let pos = start.clone().unwrap_or_else(Position::startpos);
+        let record = GameRecord {
+            v: SCHEMA_VERSION,
+            id,
+            channel,
+            red,
+            black,
+            ruleset: ruleset.as_str().to_string(),
+            start_fen: start.map(|p| p.to_fen()),
+            moves: Vec::new(),
+            time_control,
+            clock: ClockState::start(time_control, now_ms),
+            status: GameStatus::Active,
+            draw_offer: None,
+            takeback_request: None,
+            last_refusal: None,
+            takebacks,
+            created_ms: now_ms,
+            updated_ms: now_ms,
+        };
+        Game {
+            arbiter: Arbiter::new(pos, Ruleset::preset(ruleset)),
+            record,
+        }
+    }
+
+    /// Rebuild from a stored record by replaying its moves.
+    ///
+    /// # Errors
+    /// [`CorruptGame`] if the record does not replay.
+    pub fn from_record(record: GameRecord) -> Result<Game, CorruptGame> {
+        let ruleset: RulesetName = record.ruleset.parse().map_err(CorruptGame)?;
+        let start = match &record.start_fen {
+            Some(f) => Position::from_fen(f).map_err(|e| CorruptGame(e.to_string()))?,
+            None => Position::startpos(),
+        };
+        let mut arbiter = Arbiter::new(start, Ruleset::preset(ruleset));
+        for (i, text) in record.moves.iter().enumerate() {
+            let m =
+                Move::parse_iccs(text).ok_or_else(|| CorruptGame(format!("move {i} {text:?}")))?;
+            arbiter
+                .submit(m)
+                .map_err(|e| CorruptGame(format!("move {i} {text}: {e:?}")))?;
+        }
+        Ok(Game { record, arbiter })
+    }
+
+    /// The ruleset in force.
+    #[must_use]
+    pub fn ruleset(&self) -> RulesetName {
+        self.arbiter.rules().name
+    }
+
+    /// The current position.
+    #[must_use]
+    pub fn position(&self) -> &Position {
+        self.arbiter.position()
+    }
+
+    /// Whose turn it is.
+    #[must_use]
+    pub fn to_move(&self) -> Color {
+        self.position().turn()
+    }
+
+    /// The colour `user` plays, if they play in this game.
+    #[must_use]
+    pub fn color_of(&self, user: &str) -> Option<Color> {
+        if self.record.red.id == user {
+            Some(Color::Red)
+        } else if self.record.black.id == user {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The player of `color`.
+    #[must_use]
+    pub fn player(&self, color: Color) -> &PlayerRef {
+        match color {
+            Color::Red => &self.record.red,
+            Color::Black => &self.record.black,
+        }
+    }
+
+    /// Whether the game is still being played.
+    #[must_use]
+    pub fn is_active(&self) -> bool {
+        self.record.status == GameStatus::Active
+    }
+
+    /// The clock deadlines for the side to move (flag and, if due, the 10% warning).
+    #[must_use]
+    pub fn deadlines(&self) -> Vec<Deadline> {
+        let Some(clock) = self.record.clock.filter(|_| self.is_active()) else {
+            return Vec::new();
+        };
+        let red = self.to_move() == Color::Red;
+        match clock.reading(self.record.time_control, red, 0) {
+            ClockReading::Running {
+                flag_at_ms,
+                warn_at_ms,
+            } => {
+                let mut out = vec![Deadline {
+                    at_ms: flag_at_ms,
+                    id: self.record.id,
+                    kind: DeadlineKind::Flag,
+                    channel: self.record.channel.clone(),
+                }];
+                if let Some(w) = warn_at_ms {
+                    out.push(Deadline {
+                        at_ms: w,
+                        id: self.record.id,
+                        kind: DeadlineKind::Warn,
+                        channel: self.record.channel.clone(),
+                    });
+                }
+                out
+            }
+            ClockReading::Flagged => Vec::new(),
+        }
+    }
+
+    /// Whether the side to move has run out of time at `now_ms`.
+    #[must_use]
+    pub fn flagged(&self, now_ms: u64) -> bool {
+        self.record.clock.is_some_and(|c| {
+            c.reading(
+                self.record.time_control,
+                self.to_move() == Color::Red,
+                now_ms,
+            ) == ClockReading::Flagged
+        })
+    }
+
+    /// Play `m` for the side to move at `now_ms`: the clock is charged, the arbiter judges,
+    /// and the record follows. Nothing changes when the move is refused or illegal.
+    ///
+    /// # Errors
+    /// The arbiter's [`SubmitError`].
+    pub fn play(&mut self, m: Move, now_ms: u64) -> Result<Accepted, SubmitError> {
+        let mover = self.to_move();
+        let acc = self.arbiter.submit(m)?;
+        if let Some(c) = self.record.clock.as_mut() {
+            c.charge_move(self.record.time_control, mover == Color::Red, now_ms);
+        }
+        self.record.moves.push(m.to_string());
+        self.record.last_refusal = None;
+        self.record.takeback_request = None;
+        // A draw offer stands until the other side moves.
+        if self.record.draw_offer.as_deref() == Some(color_name(mover.other())) {
+            self.record.draw_offer = None;
+        }
+        if let Some(r) = &acc.ruling {
+            self.finish(r.outcome, r.reason.as_str(), now_ms);
+        }
+        self.record.updated_ms = now_ms;
+        Ok(acc)
+    }
+
+    /// End the game.
+    pub fn finish(&mut self, outcome: Outcome, reason: &str, now_ms: u64) {
+        self.record.status = GameStatus::Finished {
+            result: outcome.as_str().to_string(),
+            reason: reason.to_string(),
+        };
+        self.record.draw_offer = None;
+        self.record.takeback_request = None;
+        self.record.updated_ms = now_ms;
+    }
+
+    /// Take back the last `n` plies (the clock restarts for the side then to move).
+    pub fn take_back(&mut self, n: usize, now_ms: u64) {
+        for _ in 0..n {
+            if self.arbiter.undo().is_some() {
+                self.record.moves.pop();
+            }
+        }
+        if let Some(c) = self.record.clock.as_mut() {
+            c.turn_started_ms = now_ms;
+        }
+        self.record.takeback_request = None;
+        self.record.draw_offer = None;
+        self.record.updated_ms = now_ms;
+    }
+}
+
+/// What a channel holds in memory while a command runs.
+#[derive(Debug, Default)]
+pub struct ChannelSlot {
+    /// The stored channel record.
+    pub record: ChannelRecord,
+    /// The active game, loaded.
+    pub game: Option<Game>,
+    /// Whether `record` and `game` were loaded from storage.
+    pub loaded: bool,
+}
+
+/// One lock per channel, loaded lazily, kept in memory while used recently.
+pub struct GameManager {
+    storage: Arc<dyn Storage>,
+    slots: Mutex<HashMap<String, Arc<tokio::sync::Mutex<ChannelSlot>>>>,
+    capacity: usize,
+}
+
+impl GameManager {
+    /// A manager over `storage`, caching at most `capacity` idle channels.
+    #[must_use]
+    pub fn new(storage: Arc<dyn Storage>, capacity: usize) -> GameManager {
+        GameManager {
+            storage,
+            slots: Mutex::new(HashMap::new()),
+            capacity: capacity.max(16),
+        }
+    }
+
+    /// The storage.
+    #[must_use]
+    pub fn storage(&self) -> &Arc<dyn Storage> {
+        &self.storage
+    }
+
+    /// Lock `channel` (waiting behind earlier commands in it) and load it if needed.
+    ///
+    /// # Errors
+    /// On a storage failure, or a stored game that does not replay.
+    pub async fn lock(
+        &self,
+        channel: &str,
+    ) -> Result<tokio::sync::OwnedMutexGuard<ChannelSlot>, StorageError> {
+        let slot = {
+            let mut slots = self
+                .slots
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if slots.len() > self.capacity {
+                // Forget idle channels (nobody holds or waits on their lock); they reload
+                // from storage when next used.
+                slots.retain(|_, s| Arc::strong_count(s) > 1);
+            }
+            slots
+                .entry(channel.to_string())
+                .or_insert_with(|| Arc::new(tokio::sync::Mutex::new(ChannelSlot::default())))
+                .clone()
+        };
+        let mut guard = slot.lock_owned().await;
+        if !guard.loaded {
+            let record = self.storage.channel(channel)?.unwrap_or_default();
+            let game = match record.active_game {
+                Some(id) => match self.storage.game(id)? {
+                    Some(g) if g.status == GameStatus::Active => Some(
+                        Game::from_record(g)
+                            .map_err(|e| StorageError(format!("game {id}: {}", e.0)))?,
+                    ),
+                    _ => None,
+                },
+                None => None,
+            };
+            guard.record = record;
+            guard.game = game;
+            guard.loaded = true;
+        }
+        Ok(guard)
+    }
+
+    /// Channels currently held in memory.
+    #[must_use]
+    pub fn cached(&self) -> usize {
+        self.slots
+            .lock()
+            .map(|s| s.len())
+            .unwrap_or_else(|p| p.into_inner().len())
+    }
+}

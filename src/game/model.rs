@@ -1,0 +1,205 @@
+//! Stored records: games, channels, user preferences, deadlines. Versioned serde structs; the
+//! rules types are stored by name so the rules core stays free of serde.
+
+use serde::{Deserialize, Serialize};
+
+use super::clock::{ClockState, TimeControl};
+
+/// Version written into every record; readers accept this one and older ones they know.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Longest display name kept (characters).
+pub const MAX_NAME: usize = 32;
+
+/// A user as a chat platform knows them: a stable id (`tg:123`, `dc:456`, `console:alice`)
+/// and a display name (bounded, control characters removed).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PlayerRef {
+    /// Platform-qualified id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+}
+
+impl PlayerRef {
+    /// A player with a cleaned, bounded name.
+    #[must_use]
+    pub fn new(id: impl Into<String>, name: &str) -> PlayerRef {
+        PlayerRef {
+            id: bound(&id.into(), 96),
+            name: clean_name(name),
+        }
+    }
+}
+
+/// Cut `s` to `max` characters.
+#[must_use]
+pub fn bound(s: &str, max: usize) -> String {
+    s.chars().take(max).collect()
+}
+
+/// A display name safe to echo and draw: no control or format characters, trimmed, bounded.
+#[must_use]
+pub fn clean_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .filter(|c| !c.is_control() && !matches!(*c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'))
+        .take(MAX_NAME)
+        .collect();
+    let t = cleaned.trim();
+    if t.is_empty() {
+        "?".into()
+    } else {
+        t.to_string()
+    }
+}
+
+/// How a game stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum GameStatus {
+    /// Being played.
+    Active,
+    /// Over: `result` is `red_wins`/`black_wins`/`draw`; `reason` an arbiter reason or
+    /// `resignation`, `agreement`, `timeout`.
+    Finished {
+        /// The result.
+        result: String,
+        /// Why.
+        reason: String,
+    },
+    /// Aborted before both players moved (no result).
+    Aborted,
+}
+
+/// A stored game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Schema version.
+    pub v: u32,
+    /// Game id.
+    pub id: u64,
+    /// The channel it is played in.
+    pub channel: String,
+    /// Red player.
+    pub red: PlayerRef,
+    /// Black player.
+    pub black: PlayerRef,
+    /// Ruleset name (`official`, ...).
+    pub ruleset: String,
+    /// A set-up start, if not the initial position.
+    pub start_fen: Option<String>,
+    /// Every move, in ICCS.
+    pub moves: Vec<String>,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// The clocks (none without a time control).
+    pub clock: Option<ClockState>,
+    /// Active, finished or aborted.
+    pub status: GameStatus,
+    /// A standing draw offer by `red`/`black`.
+    pub draw_offer: Option<String>,
+    /// A standing takeback request by `red`/`black`.
+    pub takeback_request: Option<String>,
+    /// The last move refused by the arbiter (ICCS), for `/why`.
+    pub last_refusal: Option<String>,
+    /// Whether takebacks may be asked for (from the channel's setting at the start).
+    pub takebacks: bool,
+    /// Creation time (epoch ms).
+    pub created_ms: u64,
+    /// Last change (epoch ms).
+    pub updated_ms: u64,
+}
+
+/// Which colour the challenger wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ColorChoice {
+    /// Red (moves first).
+    Red,
+    /// Black.
+    Black,
+    /// Decided at acceptance.
+    Random,
+}
+
+/// An open or addressed challenge waiting in a channel.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Challenge {
+    /// Its id (from the game id sequence; the game gets the same id).
+    pub id: u64,
+    /// Who challenged.
+    pub challenger: PlayerRef,
+    /// Who is challenged (`None`: anyone may accept).
+    pub opponent: Option<PlayerRef>,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// Ruleset name.
+    pub ruleset: String,
+    /// The challenger's colour.
+    pub color: ColorChoice,
+    /// A set-up start position (FEN), if not the initial one.
+    #[serde(default)]
+    pub start_fen: Option<String>,
+    /// When it lapses (epoch ms).
+    pub expires_ms: u64,
+}
+
+/// Per-channel settings.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChannelSettings {
+    /// Language code, if set with `/lang`.
+    pub lang: Option<String>,
+    /// Ruleset for new games, if set with `/ruleset`.
+    pub ruleset: Option<String>,
+    /// Whether `/takeback` is allowed.
+    pub takebacks: bool,
+}
+
+/// A stored channel.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChannelRecord {
+    /// Schema version.
+    pub v: u32,
+    /// Settings.
+    pub settings: ChannelSettings,
+    /// The game being played here.
+    pub active_game: Option<u64>,
+    /// The most recent game (for `/pgn`, `/why` after the end).
+    pub last_game: Option<u64>,
+    /// A pending challenge.
+    pub challenge: Option<Challenge>,
+}
+
+/// Per-user preferences.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserPrefs {
+    /// Schema version.
+    pub v: u32,
+    /// Preferred notation (`iccs`, `wxf`, `chinese`, `vietnamese`).
+    pub notation: Option<String>,
+}
+
+/// What a stored deadline is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DeadlineKind {
+    /// The side to move runs out of time.
+    Flag = 0,
+    /// The side to move has 10% of its time left.
+    Warn = 1,
+    /// A challenge lapses.
+    ChallengeExpiry = 2,
+}
+
+/// A stored deadline: at `at_ms`, look at game (or challenge) `id` in `channel`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Deadline {
+    /// When (epoch ms).
+    pub at_ms: u64,
+    /// Game or challenge id.
+    pub id: u64,
+    /// What for.
+    pub kind: DeadlineKind,
+    /// The channel to look in.
+    pub channel: String,
+}

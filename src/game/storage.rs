@@ -1,0 +1,116 @@
+//! The storage trait the service is written against (`src/storage/` implements it on sled).
+
+use std::future::Future;
+use std::pin::Pin;
+
+use super::model::{ChannelRecord, Deadline, GameRecord, UserPrefs};
+
+/// A storage failure (disk, corruption). Shown to users only as a generic apology.
+#[derive(Debug)]
+pub struct StorageError(pub String);
+
+impl std::fmt::Display for StorageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "storage error: {}", self.0)
+    }
+}
+
+impl std::error::Error for StorageError {}
+
+/// A set of changes written atomically by [`Storage::commit`].
+#[derive(Debug, Default)]
+pub struct Changes {
+    /// Games to write (whole records).
+    pub games: Vec<GameRecord>,
+    /// Channels to write.
+    pub channels: Vec<(String, ChannelRecord)>,
+    /// User preferences to write.
+    pub users: Vec<(String, UserPrefs)>,
+    /// Deadlines to add.
+    pub add_deadlines: Vec<Deadline>,
+    /// Deadlines to remove.
+    pub remove_deadlines: Vec<Deadline>,
+}
+
+impl Changes {
+    /// Whether nothing would be written.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+            && self.channels.is_empty()
+            && self.users.is_empty()
+            && self.add_deadlines.is_empty()
+            && self.remove_deadlines.is_empty()
+    }
+}
+
+/// A boxed future, so the trait stays object-safe.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Where games, channels, preferences and deadlines live.
+pub trait Storage: Send + Sync + 'static {
+    /// A game by id.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn game(&self, id: u64) -> Result<Option<GameRecord>, StorageError>;
+    /// A channel by key.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn channel(&self, key: &str) -> Result<Option<ChannelRecord>, StorageError>;
+    /// A user's preferences.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn user(&self, key: &str) -> Result<Option<UserPrefs>, StorageError>;
+    /// A fresh id for a game or challenge.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn next_id(&self) -> Result<u64, StorageError>;
+    /// Write `changes` atomically (all or nothing).
+    ///
+    /// # Errors
+    /// On a storage failure; nothing was written then.
+    fn commit(&self, changes: Changes) -> Result<(), StorageError>;
+    /// Make everything committed so far durable.
+    fn flush(&self) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// The earliest deadline.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn next_deadline(&self) -> Result<Option<Deadline>, StorageError>;
+    /// Every deadline at or before `now_ms`, earliest first.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn due_deadlines(&self, now_ms: u64) -> Result<Vec<Deadline>, StorageError>;
+    /// Every deadline (for shifting them after downtime).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn all_deadlines(&self) -> Result<Vec<Deadline>, StorageError>;
+    /// Ids of games in progress.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn active_games(&self) -> Result<Vec<u64>, StorageError>;
+    /// Ids of the games `user` plays or played, newest first (at most `limit`).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn games_of(&self, user: &str, limit: usize) -> Result<Vec<u64>, StorageError>;
+    /// A small metadata value (e.g. the last time the service was alive).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn meta(&self, key: &str) -> Result<Option<u64>, StorageError>;
+    /// Set a metadata value.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn set_meta(&self, key: &str, value: u64) -> Result<(), StorageError>;
+    /// Number of stored games.
+    fn game_count(&self) -> usize;
+}

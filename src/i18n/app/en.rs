@@ -1,0 +1,110 @@
+//! English.
+
+use super::{Label, Msg};
+
+pub(super) fn text(m: &Msg) -> String {
+    match m {
+        Msg::Help => "Xiangqi bot — commands:
+/play [@user] [time] [ruleset] [red|black|random] — challenge someone (or anyone); time: none, 10+5, 20m/1m, 10m+3x30s, 1d
+/accept, /decline — answer a challenge; /cancel — withdraw yours
+/move TEXT — play a move (or just type it when it is your turn): h2e2, C2.5, 炮二平五, P2-5
+/resign, /draw (offer, accept or claim), /takeback, /abort (before both have moved)
+/board, /flip, /moves, /fen, /pgn, /gif, /time, /why
+/rules [topic], /ruleset [name], /notation [iccs|wxf|chinese|vietnamese], /lang [vi|en|zh], /takebacks on|off
+/games — your games; /help — this list".into(),
+        Msg::UnknownCommand { cmd } => format!("I don't know the command {cmd}. Type /help for the list."),
+        Msg::TooLong { max } => format!("That message is too long for me (over {max} characters). Send a shorter one."),
+        Msg::RateLimited { secs } => format!("You are sending commands too fast. Wait {secs} s and try again."),
+        Msg::StorageFailure => "Sorry, I could not save that, so nothing was changed. Please try again.".into(),
+        Msg::NoGame => "There is no game in this channel. Start one with /play @someone (or /play for an open challenge).".into(),
+        Msg::NotYourGame { red, black } => format!("This game is between {red} (Red) and {black} (Black); only they can act in it. Start your own with /play in another channel or thread."),
+        Msg::NotYourTurn { player } => format!("It is {player}'s turn, not yours. Wait for their move."),
+        Msg::GameInProgress { red, black } => format!("A game is already being played here: {red} (Red) vs {black} (Black). One game per channel: use another channel or thread."),
+        Msg::ChallengePending { challenger } => format!("{challenger}'s challenge is waiting here. Answer it with /accept or /decline, or {challenger} can /cancel it."),
+        Msg::ChallengeSelf => "You cannot challenge yourself. Name someone else, or type /play alone for an open challenge.".into(),
+        Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
+            let who = opponent.as_deref().map_or_else(|| "anyone".to_string(), |o| o.to_string());
+            format!("{challenger} challenges {who}: time {time_control}, rules {ruleset}, {challenger} plays {color}. Answer with /accept or /decline within {minutes} min.")
+        }
+        Msg::BadPlayArgument { word } => format!("I could not understand \"{word}\" in /play. Use: /play [@user] [time like 10+5] [official|asian|vietnam|cxq|casual] [red|black|random]."),
+        Msg::NoChallenge => "There is no challenge to answer here. Start one with /play.".into(),
+        Msg::ChallengeNotForYou { opponent } => format!("This challenge is for {opponent}, not you."),
+        Msg::OwnChallenge => "That is your own challenge; wait for someone to accept it, or /cancel it.".into(),
+        Msg::NotYourChallenge => "Only the player who made the challenge can cancel it.".into(),
+        Msg::ChallengeDeclined { by } => format!("{by} declined the challenge."),
+        Msg::ChallengeCancelled => "The challenge was withdrawn.".into(),
+        Msg::ChallengeExpired { challenger } => format!("{challenger}'s challenge was not accepted in time and has lapsed."),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Game #{id} begins: {red} (Red) vs {black} (Black), time {time_control}, rules {ruleset}."),
+        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {text} ({iccs})"),
+        Msg::ToMove { player, color } => format!("{player} ({color}) to move."),
+        Msg::Check { player } => format!("Check! {player}'s general is attacked."),
+        Msg::Clocks { red, black } => format!("⏱ Red {red} · Black {black}"),
+        Msg::NoClock => "This game has no clock.".into(),
+        Msg::GameOver { score, headline } => format!("Game over: {headline} ({score})."),
+        Msg::Resigned { player } => format!("{player} resigned"),
+        Msg::DrawAgreed => "draw by agreement".into(),
+        Msg::TimeForfeit { player } => format!("{player} ran out of time"),
+        Msg::TimeWarning { player, left } => format!("⏰ {player}, only {left} left on your clock."),
+        Msg::DrawOffered { by, to } => format!("{by} offers a draw. {to}, answer with /draw to accept or /decline."),
+        Msg::DrawAlreadyOffered => "You have already offered a draw; it stands until your opponent answers or moves.".into(),
+        Msg::DrawDeclined { by } => format!("{by} declined the draw offer."),
+        Msg::NoDrawOffer => "There is no draw offer to answer.".into(),
+        Msg::DrawClaimTooEarly { counted, needed } => format!("A no-progress draw can be claimed after {needed} plies without a capture; {counted} are counted so far. You can still offer a draw with /draw."),
+        Msg::TakebacksDisabled => "Takebacks are off in this channel. Anyone can switch them on for future games with /takebacks on.".into(),
+        Msg::TakebackRequested { by, to } => format!("{by} asks to take back a move. {to}, answer with /takeback to agree or /decline."),
+        Msg::TakebackDone { plies } => format!("Taken back ({plies} ply/plies)."),
+        Msg::TakebackDeclined { by } => format!("{by} declined the takeback."),
+        Msg::NothingToTakeBack => "There is nothing to take back.".into(),
+        Msg::Aborted => "The game was aborted; it has no result.".into(),
+        Msg::AbortTooLate => "Both players have moved, so the game can no longer be aborted. You can /resign or offer a /draw.".into(),
+        Msg::GameIsOver => "That game is over. Start a new one with /play.".into(),
+        Msg::BoardCaption { red, black, ply } => format!("{red} (Red) vs {black} (Black), after {ply} plies"),
+        Msg::LegalMoves { count, list } => format!("{count} legal moves: {list}"),
+        Msg::NothingToExplain => "There is no ruling, refusal or warning to explain here yet.".into(),
+        Msg::RulesetIs { name, title } => format!("Rules for new games here: {name} ({title}). Change with /ruleset official|asian|vietnam|cxq|casual; /rules {name} explains them."),
+        Msg::RulesetSet { name, game_running } => {
+            if *game_running {
+                format!("New games here will use {name}; the game in progress keeps its rules.")
+            } else {
+                format!("New games here will use {name}.")
+            }
+        }
+        Msg::UnknownRuleset { name } => format!("There is no ruleset \"{name}\". Choose official, asian, vietnam, cxq or casual."),
+        Msg::NotationIs { name, example } => format!("Your moves are shown and read in {name} notation (for example {example}). Change with /notation iccs|wxf|chinese|vietnamese."),
+        Msg::UnknownNotation { name } => format!("There is no notation \"{name}\". Choose iccs, wxf, chinese or vietnamese."),
+        Msg::LangIs => "I speak English in this channel. Change with /lang vi|en|zh.".into(),
+        Msg::UnknownLang { name } => format!("I do not speak \"{name}\". Choose vi, en or zh."),
+        Msg::TakebacksSet { on } => if *on { "Takebacks are now allowed in new games here.".into() } else { "Takebacks are now off for new games here.".into() },
+        Msg::GamesList { lines } => format!("Your games:\n{}", lines.join("\n")),
+        Msg::NoGames => "You have no games yet. Start one with /play.".into(),
+        Msg::StaleButton => "That button belongs to an earlier position; use the latest message.".into(),
+        Msg::NotYourButton => "That button is for the players of this game.".into(),
+        Msg::PickPiece => "Pick the piece to move:".into(),
+        Msg::PickTarget { piece } => format!("Where should the {piece} go?"),
+        Msg::ConfirmResign => "Do you really want to resign?".into(),
+        Msg::Label(l) => label(*l).into(),
+        Msg::PgnCaption => "The game record (PGN):".into(),
+        Msg::GifCaption { plies } => format!("Replay of the game ({plies} plies)"),
+        Msg::NotAMove { detail } => detail.clone(),
+        Msg::BadTimeControl { text } => format!("I cannot read the time control \"{text}\". Use none, 10+5 (minutes + seconds), 20m/1m, 10m+3x30s or 1d."),
+        Msg::BadStart { detail } => format!("That start position cannot be played: {detail}"),
+        Msg::Raw(s) => s.clone(),
+    }
+}
+
+fn label(l: Label) -> &'static str {
+    match l {
+        Label::Accept => "Accept",
+        Label::Decline => "Decline",
+        Label::Resign => "Resign",
+        Label::ConfirmResign => "Yes, resign",
+        Label::KeepPlaying => "Keep playing",
+        Label::Draw => "Offer draw",
+        Label::AcceptDraw => "Accept draw",
+        Label::DeclineOffer => "Decline",
+        Label::AcceptTakeback => "Allow takeback",
+        Label::Flip => "Flip board",
+        Label::PickMove => "Pick a move",
+        Label::Back => "Back",
+    }
+}

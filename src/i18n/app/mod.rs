@@ -1,0 +1,426 @@
+//! The chat service's messages, in Vietnamese, English and Chinese.
+//!
+//! Every reply the service sends is a [`Msg`]: a key with its parameters (already formatted
+//! names, moves and clocks). Each language is a `match` in its own file, so a missing message
+//! is a compile error and a test walks them all.
+
+mod en;
+mod vi;
+mod zh;
+
+use super::Lang;
+
+/// A message the service sends, with its parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Msg {
+    /// The command list.
+    Help,
+    /// `/help` for an unknown command.
+    UnknownCommand {
+        /// What was typed (bounded).
+        cmd: String,
+    },
+    /// A message longer than the service reads.
+    TooLong {
+        /// The limit in characters.
+        max: usize,
+    },
+    /// Too many commands in a short time.
+    RateLimited {
+        /// Seconds to wait.
+        secs: u64,
+    },
+    /// Storage failed; nothing was changed.
+    StorageFailure,
+    /// No game in this channel.
+    NoGame,
+    /// The user does not play in this channel's game.
+    NotYourGame {
+        /// Red's name.
+        red: String,
+        /// Black's name.
+        black: String,
+    },
+    /// It is the other player's turn.
+    NotYourTurn {
+        /// Whose turn.
+        player: String,
+    },
+    /// A game is already being played here.
+    GameInProgress {
+        /// Red's name.
+        red: String,
+        /// Black's name.
+        black: String,
+    },
+    /// A challenge is already waiting here.
+    ChallengePending {
+        /// Who challenged.
+        challenger: String,
+    },
+    /// You cannot challenge yourself.
+    ChallengeSelf,
+    /// A challenge was made.
+    ChallengeCreated {
+        /// Who challenged.
+        challenger: String,
+        /// Who is challenged (`None`: open to anyone).
+        opponent: Option<String>,
+        /// Time control as typed back.
+        time_control: String,
+        /// Ruleset name.
+        ruleset: String,
+        /// `red`, `black` or `random`.
+        color: String,
+        /// Minutes until it lapses.
+        minutes: u64,
+    },
+    /// `/play` arguments not understood.
+    BadPlayArgument {
+        /// The word.
+        word: String,
+    },
+    /// No challenge to accept or decline.
+    NoChallenge,
+    /// The challenge is for someone else.
+    ChallengeNotForYou {
+        /// Who it is for.
+        opponent: String,
+    },
+    /// You cannot accept your own challenge.
+    OwnChallenge,
+    /// Only the challenger can cancel.
+    NotYourChallenge,
+    /// Declined.
+    ChallengeDeclined {
+        /// By whom.
+        by: String,
+    },
+    /// Cancelled.
+    ChallengeCancelled,
+    /// Lapsed.
+    ChallengeExpired {
+        /// Who had challenged.
+        challenger: String,
+    },
+    /// A game began.
+    GameStarted {
+        /// Red's name.
+        red: String,
+        /// Black's name.
+        black: String,
+        /// Time control.
+        time_control: String,
+        /// Ruleset name.
+        ruleset: String,
+        /// Game number.
+        id: u64,
+    },
+    /// A move was played.
+    Moved {
+        /// Ply number (from 1).
+        ply: usize,
+        /// The mover's name.
+        player: String,
+        /// The move in the reader's notation.
+        text: String,
+        /// The move in ICCS.
+        iccs: String,
+    },
+    /// Whose turn it is now.
+    ToMove {
+        /// Name.
+        player: String,
+        /// `red` or `black`.
+        color: String,
+    },
+    /// The side to move is in check.
+    Check {
+        /// Its player.
+        player: String,
+    },
+    /// Clocks line.
+    Clocks {
+        /// Red's clock.
+        red: String,
+        /// Black's clock.
+        black: String,
+    },
+    /// The game has no clock.
+    NoClock,
+    /// The game ended.
+    GameOver {
+        /// `1-0`, `0-1`, `1/2-1/2`.
+        score: String,
+        /// Headline, e.g. "Red wins by resignation".
+        headline: String,
+    },
+    /// A headline for an ending that is not the arbiter's: resignation, agreement, time.
+    Resigned {
+        /// Who resigned.
+        player: String,
+    },
+    /// Draw agreed.
+    DrawAgreed,
+    /// A flag fell.
+    TimeForfeit {
+        /// Who ran out.
+        player: String,
+    },
+    /// 10% of a player's time is left.
+    TimeWarning {
+        /// Whose.
+        player: String,
+        /// Time left.
+        left: String,
+    },
+    /// A draw was offered.
+    DrawOffered {
+        /// By whom.
+        by: String,
+        /// To whom.
+        to: String,
+    },
+    /// You already offered a draw.
+    DrawAlreadyOffered,
+    /// A draw offer was declined.
+    DrawDeclined {
+        /// By whom.
+        by: String,
+    },
+    /// There is no offer to answer.
+    NoDrawOffer,
+    /// The no-progress claim is not yet possible.
+    DrawClaimTooEarly {
+        /// Plies counted.
+        counted: u32,
+        /// Needed.
+        needed: u32,
+    },
+    /// Takebacks are off in this channel.
+    TakebacksDisabled,
+    /// A takeback was asked for.
+    TakebackRequested {
+        /// By whom.
+        by: String,
+        /// Who must agree.
+        to: String,
+    },
+    /// A takeback was made.
+    TakebackDone {
+        /// Plies taken back.
+        plies: usize,
+    },
+    /// A takeback was declined.
+    TakebackDeclined {
+        /// By whom.
+        by: String,
+    },
+    /// Nothing to take back, or no request to answer.
+    NothingToTakeBack,
+    /// The game was aborted.
+    Aborted,
+    /// Too late to abort.
+    AbortTooLate,
+    /// The game is over already.
+    GameIsOver,
+    /// Caption under a board picture.
+    BoardCaption {
+        /// Red's name.
+        red: String,
+        /// Black's name.
+        black: String,
+        /// Ply count.
+        ply: usize,
+    },
+    /// Legal moves list.
+    LegalMoves {
+        /// Count.
+        count: usize,
+        /// The moves.
+        list: String,
+    },
+    /// Nothing to explain for `/why`.
+    NothingToExplain,
+    /// Channel ruleset shown.
+    RulesetIs {
+        /// Name.
+        name: String,
+        /// Its title.
+        title: String,
+    },
+    /// Channel ruleset changed.
+    RulesetSet {
+        /// Name.
+        name: String,
+        /// Whether a game is running (it keeps its own ruleset).
+        game_running: bool,
+    },
+    /// Unknown ruleset.
+    UnknownRuleset {
+        /// What was typed.
+        name: String,
+    },
+    /// User notation shown.
+    NotationIs {
+        /// Name.
+        name: String,
+        /// An example move.
+        example: String,
+    },
+    /// Unknown notation.
+    UnknownNotation {
+        /// What was typed.
+        name: String,
+    },
+    /// Channel language shown or set.
+    LangIs,
+    /// Unknown language.
+    UnknownLang {
+        /// What was typed.
+        name: String,
+    },
+    /// Takebacks switched on or off for the channel.
+    TakebacksSet {
+        /// On or off.
+        on: bool,
+    },
+    /// The user's games.
+    GamesList {
+        /// One line per game.
+        lines: Vec<String>,
+    },
+    /// The user has no games.
+    NoGames,
+    /// A button press for an earlier position.
+    StaleButton,
+    /// Only players can press this.
+    NotYourButton,
+    /// Move picker: choose a piece.
+    PickPiece,
+    /// Move picker: choose a target for the piece on `from`.
+    PickTarget {
+        /// The piece's point and name.
+        piece: String,
+    },
+    /// Confirm resignation.
+    ConfirmResign,
+    /// Button labels.
+    Label(Label),
+    /// PGN caption.
+    PgnCaption,
+    /// GIF caption.
+    GifCaption {
+        /// Plies.
+        plies: usize,
+    },
+    /// The text a user sent could be a move but is not one.
+    NotAMove {
+        /// The notation error, already localised.
+        detail: String,
+    },
+    /// A time control could not be read.
+    BadTimeControl {
+        /// What was typed.
+        text: String,
+    },
+    /// A set-up start position that cannot be played.
+    BadStart {
+        /// Why, already localised (or empty when the position is already over).
+        detail: String,
+    },
+    /// A warning from the arbiter, already localised.
+    Raw(String),
+}
+
+/// Button labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Label {
+    /// Accept a challenge.
+    Accept,
+    /// Decline a challenge.
+    Decline,
+    /// Resign (asks to confirm).
+    Resign,
+    /// Confirm resignation.
+    ConfirmResign,
+    /// Keep playing.
+    KeepPlaying,
+    /// Offer or accept a draw.
+    Draw,
+    /// Accept a draw offer.
+    AcceptDraw,
+    /// Decline an offer.
+    DeclineOffer,
+    /// Accept a takeback.
+    AcceptTakeback,
+    /// Flip the board.
+    Flip,
+    /// Open the move picker.
+    PickMove,
+    /// Go back in the picker.
+    Back,
+}
+
+impl Label {
+    /// Every label.
+    pub const ALL: [Label; 12] = [
+        Label::Accept,
+        Label::Decline,
+        Label::Resign,
+        Label::ConfirmResign,
+        Label::KeepPlaying,
+        Label::Draw,
+        Label::AcceptDraw,
+        Label::DeclineOffer,
+        Label::AcceptTakeback,
+        Label::Flip,
+        Label::PickMove,
+        Label::Back,
+    ];
+}
+
+/// The message in `lang`.
+#[must_use]
+pub fn text(msg: &Msg, lang: Lang) -> String {
+    match lang {
+        Lang::En => en::text(msg),
+        Lang::Vi => vi::text(msg),
+        Lang::Zh => zh::text(msg),
+    }
+}
+
+/// A notation's name in `lang`.
+#[must_use]
+pub fn notation_title(n: crate::notation::Notation, lang: Lang) -> &'static str {
+    use crate::notation::Notation;
+    match (lang, n) {
+        (_, Notation::Iccs) => "ICCS",
+        (_, Notation::Wxf) => "WXF",
+        (Lang::En, Notation::Chinese) => "Chinese",
+        (Lang::En, Notation::Vietnamese) => "Vietnamese",
+        (Lang::Vi, Notation::Chinese) => "Trung Quốc",
+        (Lang::Vi, Notation::Vietnamese) => "Việt Nam",
+        (Lang::Zh, Notation::Chinese) => "中文",
+        (Lang::Zh, Notation::Vietnamese) => "越南",
+    }
+}
+
+/// A colour's name in `lang` for message parameters.
+#[must_use]
+pub fn color_word(color: &str, lang: Lang) -> &'static str {
+    match (lang, color) {
+        (Lang::En, "red") => "Red",
+        (Lang::En, "black") => "Black",
+        (Lang::En, _) => "random",
+        (Lang::Vi, "red") => "Đỏ",
+        (Lang::Vi, "black") => "Đen",
+        (Lang::Vi, _) => "ngẫu nhiên",
+        (Lang::Zh, "red") => "红方",
+        (Lang::Zh, "black") => "黑方",
+        (Lang::Zh, _) => "随机",
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,262 @@
+//! Every message exists in every language, differs between languages, and leaves no
+//! placeholder behind.
+
+use super::{text, Label, Msg};
+use crate::i18n::Lang;
+
+/// One example of each message (the match below fails to compile when a variant is added
+/// without an example).
+fn samples() -> Vec<Msg> {
+    vec![
+        Msg::Help,
+        Msg::UnknownCommand { cmd: "/foo".into() },
+        Msg::TooLong { max: 500 },
+        Msg::RateLimited { secs: 5 },
+        Msg::StorageFailure,
+        Msg::NoGame,
+        Msg::NotYourGame {
+            red: "an".into(),
+            black: "bo".into(),
+        },
+        Msg::NotYourTurn {
+            player: "bo".into(),
+        },
+        Msg::GameInProgress {
+            red: "an".into(),
+            black: "bo".into(),
+        },
+        Msg::ChallengePending {
+            challenger: "an".into(),
+        },
+        Msg::ChallengeSelf,
+        Msg::ChallengeCreated {
+            challenger: "an".into(),
+            opponent: Some("bo".into()),
+            time_control: "10m+5s".into(),
+            ruleset: "asian".into(),
+            color: "red".into(),
+            minutes: 10,
+        },
+        Msg::BadPlayArgument { word: "zzz".into() },
+        Msg::NoChallenge,
+        Msg::ChallengeNotForYou {
+            opponent: "bo".into(),
+        },
+        Msg::OwnChallenge,
+        Msg::NotYourChallenge,
+        Msg::ChallengeDeclined { by: "bo".into() },
+        Msg::ChallengeCancelled,
+        Msg::ChallengeExpired {
+            challenger: "an".into(),
+        },
+        Msg::GameStarted {
+            red: "an".into(),
+            black: "bo".into(),
+            time_control: "none".into(),
+            ruleset: "official".into(),
+            id: 7,
+        },
+        Msg::Moved {
+            ply: 1,
+            player: "an".into(),
+            text: "C2.5".into(),
+            iccs: "h2e2".into(),
+        },
+        Msg::ToMove {
+            player: "bo".into(),
+            color: "Black".into(),
+        },
+        Msg::Check {
+            player: "bo".into(),
+        },
+        Msg::Clocks {
+            red: "9:58".into(),
+            black: "10:00".into(),
+        },
+        Msg::NoClock,
+        Msg::GameOver {
+            score: "1-0".into(),
+            headline: "x".into(),
+        },
+        Msg::Resigned {
+            player: "bo".into(),
+        },
+        Msg::DrawAgreed,
+        Msg::TimeForfeit {
+            player: "bo".into(),
+        },
+        Msg::TimeWarning {
+            player: "bo".into(),
+            left: "0:59".into(),
+        },
+        Msg::DrawOffered {
+            by: "an".into(),
+            to: "bo".into(),
+        },
+        Msg::DrawAlreadyOffered,
+        Msg::DrawDeclined { by: "bo".into() },
+        Msg::NoDrawOffer,
+        Msg::DrawClaimTooEarly {
+            counted: 40,
+            needed: 100,
+        },
+        Msg::TakebacksDisabled,
+        Msg::TakebackRequested {
+            by: "an".into(),
+            to: "bo".into(),
+        },
+        Msg::TakebackDone { plies: 1 },
+        Msg::TakebackDeclined { by: "bo".into() },
+        Msg::NothingToTakeBack,
+        Msg::Aborted,
+        Msg::AbortTooLate,
+        Msg::GameIsOver,
+        Msg::BoardCaption {
+            red: "an".into(),
+            black: "bo".into(),
+            ply: 3,
+        },
+        Msg::LegalMoves {
+            count: 2,
+            list: "h2e2 b2e2".into(),
+        },
+        Msg::NothingToExplain,
+        Msg::RulesetIs {
+            name: "official".into(),
+            title: "t".into(),
+        },
+        Msg::RulesetSet {
+            name: "cxq".into(),
+            game_running: true,
+        },
+        Msg::UnknownRuleset { name: "q".into() },
+        Msg::NotationIs {
+            name: "wxf".into(),
+            example: "C2.5".into(),
+        },
+        Msg::UnknownNotation { name: "q".into() },
+        Msg::LangIs,
+        Msg::UnknownLang { name: "q".into() },
+        Msg::TakebacksSet { on: true },
+        Msg::GamesList {
+            lines: vec!["#1".into()],
+        },
+        Msg::NoGames,
+        Msg::StaleButton,
+        Msg::NotYourButton,
+        Msg::PickPiece,
+        Msg::PickTarget { piece: "e2".into() },
+        Msg::ConfirmResign,
+        Msg::Label(Label::Accept),
+        Msg::PgnCaption,
+        Msg::GifCaption { plies: 5 },
+        Msg::NotAMove { detail: "d".into() },
+        Msg::BadTimeControl { text: "q".into() },
+        Msg::Raw("raw".into()),
+        Msg::BadStart { detail: "d".into() },
+    ]
+}
+
+fn index(m: &Msg) -> usize {
+    match m {
+        Msg::Help => 0,
+        Msg::UnknownCommand { .. } => 1,
+        Msg::TooLong { .. } => 2,
+        Msg::RateLimited { .. } => 3,
+        Msg::StorageFailure => 4,
+        Msg::NoGame => 5,
+        Msg::NotYourGame { .. } => 6,
+        Msg::NotYourTurn { .. } => 7,
+        Msg::GameInProgress { .. } => 8,
+        Msg::ChallengePending { .. } => 9,
+        Msg::ChallengeSelf => 10,
+        Msg::ChallengeCreated { .. } => 11,
+        Msg::BadPlayArgument { .. } => 12,
+        Msg::NoChallenge => 13,
+        Msg::ChallengeNotForYou { .. } => 14,
+        Msg::OwnChallenge => 15,
+        Msg::NotYourChallenge => 16,
+        Msg::ChallengeDeclined { .. } => 17,
+        Msg::ChallengeCancelled => 18,
+        Msg::ChallengeExpired { .. } => 19,
+        Msg::GameStarted { .. } => 20,
+        Msg::Moved { .. } => 21,
+        Msg::ToMove { .. } => 22,
+        Msg::Check { .. } => 23,
+        Msg::Clocks { .. } => 24,
+        Msg::NoClock => 25,
+        Msg::GameOver { .. } => 26,
+        Msg::Resigned { .. } => 27,
+        Msg::DrawAgreed => 28,
+        Msg::TimeForfeit { .. } => 29,
+        Msg::TimeWarning { .. } => 30,
+        Msg::DrawOffered { .. } => 31,
+        Msg::DrawAlreadyOffered => 32,
+        Msg::DrawDeclined { .. } => 33,
+        Msg::NoDrawOffer => 34,
+        Msg::DrawClaimTooEarly { .. } => 35,
+        Msg::TakebacksDisabled => 36,
+        Msg::TakebackRequested { .. } => 37,
+        Msg::TakebackDone { .. } => 38,
+        Msg::TakebackDeclined { .. } => 39,
+        Msg::NothingToTakeBack => 40,
+        Msg::Aborted => 41,
+        Msg::AbortTooLate => 42,
+        Msg::GameIsOver => 43,
+        Msg::BoardCaption { .. } => 44,
+        Msg::LegalMoves { .. } => 45,
+        Msg::NothingToExplain => 46,
+        Msg::RulesetIs { .. } => 47,
+        Msg::RulesetSet { .. } => 48,
+        Msg::UnknownRuleset { .. } => 49,
+        Msg::NotationIs { .. } => 50,
+        Msg::UnknownNotation { .. } => 51,
+        Msg::LangIs => 52,
+        Msg::UnknownLang { .. } => 53,
+        Msg::TakebacksSet { .. } => 54,
+        Msg::GamesList { .. } => 55,
+        Msg::NoGames => 56,
+        Msg::StaleButton => 57,
+        Msg::NotYourButton => 58,
+        Msg::PickPiece => 59,
+        Msg::PickTarget { .. } => 60,
+        Msg::ConfirmResign => 61,
+        Msg::Label(_) => 62,
+        Msg::PgnCaption => 63,
+        Msg::GifCaption { .. } => 64,
+        Msg::NotAMove { .. } => 65,
+        Msg::BadTimeControl { .. } => 66,
+        Msg::Raw(_) => 67,
+        Msg::BadStart { .. } => 68,
+    }
+}
+
+const VARIANTS: usize = 69;
+
+#[test]
+fn every_message_in_every_language() {
+    let all = samples();
+    let mut seen = [false; VARIANTS];
+    for m in &all {
+        seen[index(m)] = true;
+        let texts: Vec<String> = Lang::ALL.iter().map(|&l| text(m, l)).collect();
+        for (t, l) in texts.iter().zip(Lang::ALL) {
+            assert!(!t.trim().is_empty(), "{m:?} in {l}");
+            assert!(!t.contains("{}") && !t.contains("{0}"), "{m:?} in {l}: {t}");
+        }
+        if !matches!(m, Msg::Raw(_) | Msg::NotAMove { .. } | Msg::Moved { .. }) {
+            assert!(
+                texts[0] != texts[1] && texts[1] != texts[2],
+                "{m:?}: {texts:?}"
+            );
+        }
+    }
+    assert!(seen.iter().all(|&s| s), "a message has no sample");
+    for l in Label::ALL {
+        let t: Vec<String> = Lang::ALL.iter().map(|&g| text(&Msg::Label(l), g)).collect();
+        assert!(
+            t.iter().all(|s| !s.is_empty()) && t[0] != t[1] && t[1] != t[2],
+            "{l:?}"
+        );
+    }
+}

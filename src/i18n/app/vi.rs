@@ -1,0 +1,110 @@
+//! Tiếng Việt.
+
+use super::{Label, Msg};
+
+pub(super) fn text(m: &Msg) -> String {
+    match m {
+        Msg::Help => "Bot cờ tướng — các lệnh:
+/play [@người] [thời gian] [luật] [red|black|random] — thách đấu một người (hoặc bất kỳ ai); thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d
+/accept, /decline — nhận hoặc từ chối lời thách; /cancel — rút lời thách của bạn
+/move NƯỚC — đi một nước (hoặc gõ thẳng nước đi khi đến lượt): P2-5, M8.7, h2e2, 炮二平五
+/resign (xin thua), /draw (cầu hòa, nhận hòa hoặc xin xử hòa), /takeback (xin đi lại), /abort (hủy ván khi hai bên chưa cùng đi)
+/board, /flip, /moves, /fen, /pgn, /gif, /time, /why
+/rules [chủ đề], /ruleset [luật], /notation [iccs|wxf|chinese|vietnamese], /lang [vi|en|zh], /takebacks on|off
+/games — các ván của bạn; /help — danh sách này".into(),
+        Msg::UnknownCommand { cmd } => format!("Tôi không biết lệnh {cmd}. Gõ /help để xem danh sách lệnh."),
+        Msg::TooLong { max } => format!("Tin nhắn quá dài (hơn {max} ký tự). Hãy gửi ngắn hơn."),
+        Msg::RateLimited { secs } => format!("Bạn gửi lệnh quá nhanh. Đợi {secs} giây rồi thử lại."),
+        Msg::StorageFailure => "Xin lỗi, tôi không lưu được nên chưa thay đổi gì. Hãy thử lại.".into(),
+        Msg::NoGame => "Kênh này chưa có ván nào. Bắt đầu bằng /play @người_chơi (hoặc /play để thách bất kỳ ai).".into(),
+        Msg::NotYourGame { red, black } => format!("Ván này giữa {red} (Đỏ) và {black} (Đen); chỉ hai người đó được thao tác. Hãy mở ván riêng bằng /play ở kênh hoặc luồng khác."),
+        Msg::NotYourTurn { player } => format!("Đang đến lượt {player}, chưa phải lượt bạn. Hãy chờ nước đi của họ."),
+        Msg::GameInProgress { red, black } => format!("Ở đây đang có ván: {red} (Đỏ) gặp {black} (Đen). Mỗi kênh một ván: hãy dùng kênh hoặc luồng khác."),
+        Msg::ChallengePending { challenger } => format!("Lời thách của {challenger} đang chờ. Trả lời bằng /accept hoặc /decline, hoặc {challenger} có thể /cancel."),
+        Msg::ChallengeSelf => "Bạn không thể tự thách đấu mình. Hãy gọi tên người khác, hoặc gõ /play để thách bất kỳ ai.".into(),
+        Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
+            let who = opponent.as_deref().map_or_else(|| "bất kỳ ai".to_string(), |o| o.to_string());
+            format!("{challenger} thách đấu {who}: thời gian {time_control}, luật {ruleset}, {challenger} cầm quân {color}. Trả lời bằng /accept hoặc /decline trong {minutes} phút.")
+        }
+        Msg::BadPlayArgument { word } => format!("Tôi không hiểu \"{word}\" trong lệnh /play. Cách dùng: /play [@người] [thời gian như 10+5] [official|asian|vietnam|cxq|casual] [red|black|random]."),
+        Msg::NoChallenge => "Ở đây không có lời thách nào để trả lời. Hãy bắt đầu bằng /play.".into(),
+        Msg::ChallengeNotForYou { opponent } => format!("Lời thách này dành cho {opponent}, không phải bạn."),
+        Msg::OwnChallenge => "Đây là lời thách của chính bạn; hãy chờ người khác nhận, hoặc /cancel để rút.".into(),
+        Msg::NotYourChallenge => "Chỉ người ra lời thách mới rút được lời thách.".into(),
+        Msg::ChallengeDeclined { by } => format!("{by} đã từ chối lời thách."),
+        Msg::ChallengeCancelled => "Lời thách đã được rút.".into(),
+        Msg::ChallengeExpired { challenger } => format!("Lời thách của {challenger} không ai nhận kịp và đã hết hạn."),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Ván #{id} bắt đầu: {red} (Đỏ) gặp {black} (Đen), thời gian {time_control}, luật {ruleset}."),
+        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {text} ({iccs})"),
+        Msg::ToMove { player, color } => format!("Đến lượt {player} ({color})."),
+        Msg::Check { player } => format!("Chiếu! Tướng của {player} đang bị chiếu."),
+        Msg::Clocks { red, black } => format!("⏱ Đỏ {red} · Đen {black}"),
+        Msg::NoClock => "Ván này không tính giờ.".into(),
+        Msg::GameOver { score, headline } => format!("Hết ván: {headline} ({score})."),
+        Msg::Resigned { player } => format!("{player} xin thua"),
+        Msg::DrawAgreed => "hai bên đồng ý hòa".into(),
+        Msg::TimeForfeit { player } => format!("{player} hết giờ"),
+        Msg::TimeWarning { player, left } => format!("⏰ {player}, đồng hồ của bạn chỉ còn {left}."),
+        Msg::DrawOffered { by, to } => format!("{by} cầu hòa. {to}, gõ /draw để đồng ý hoặc /decline để từ chối."),
+        Msg::DrawAlreadyOffered => "Bạn đã cầu hòa rồi; lời đề nghị còn hiệu lực cho đến khi đối thủ trả lời hoặc đi quân.".into(),
+        Msg::DrawDeclined { by } => format!("{by} từ chối hòa."),
+        Msg::NoDrawOffer => "Không có lời cầu hòa nào để trả lời.".into(),
+        Msg::DrawClaimTooEarly { counted, needed } => format!("Chỉ được xin xử hòa khi đã đủ {needed} nước không ăn quân; hiện mới tính được {counted}. Bạn vẫn có thể cầu hòa bằng /draw."),
+        Msg::TakebacksDisabled => "Kênh này không cho đi lại. Ai cũng có thể bật cho các ván sau bằng /takebacks on.".into(),
+        Msg::TakebackRequested { by, to } => format!("{by} xin đi lại một nước. {to}, gõ /takeback để đồng ý hoặc /decline để từ chối."),
+        Msg::TakebackDone { plies } => format!("Đã đi lại ({plies} nước)."),
+        Msg::TakebackDeclined { by } => format!("{by} không đồng ý cho đi lại."),
+        Msg::NothingToTakeBack => "Không có gì để đi lại.".into(),
+        Msg::Aborted => "Ván cờ đã bị hủy, không tính kết quả.".into(),
+        Msg::AbortTooLate => "Cả hai bên đã đi quân nên không hủy ván được nữa. Bạn có thể /resign hoặc /draw.".into(),
+        Msg::GameIsOver => "Ván đó đã kết thúc. Bắt đầu ván mới bằng /play.".into(),
+        Msg::BoardCaption { red, black, ply } => format!("{red} (Đỏ) gặp {black} (Đen), sau {ply} nước"),
+        Msg::LegalMoves { count, list } => format!("{count} nước đi hợp lệ: {list}"),
+        Msg::NothingToExplain => "Ở đây chưa có phán quyết, từ chối hay cảnh báo nào để giải thích.".into(),
+        Msg::RulesetIs { name, title } => format!("Luật cho các ván mới ở đây: {name} ({title}). Đổi bằng /ruleset official|asian|vietnam|cxq|casual; /rules {name} giải thích chi tiết."),
+        Msg::RulesetSet { name, game_running } => {
+            if *game_running {
+                format!("Các ván mới ở đây sẽ dùng luật {name}; ván đang chơi vẫn giữ luật cũ.")
+            } else {
+                format!("Các ván mới ở đây sẽ dùng luật {name}.")
+            }
+        }
+        Msg::UnknownRuleset { name } => format!("Không có bộ luật \"{name}\". Hãy chọn official, asian, vietnam, cxq hoặc casual."),
+        Msg::NotationIs { name, example } => format!("Nước đi của bạn được đọc và hiển thị theo ký hiệu {name} (ví dụ {example}). Đổi bằng /notation iccs|wxf|chinese|vietnamese."),
+        Msg::UnknownNotation { name } => format!("Không có ký hiệu \"{name}\". Hãy chọn iccs, wxf, chinese hoặc vietnamese."),
+        Msg::LangIs => "Kênh này đang dùng tiếng Việt. Đổi bằng /lang vi|en|zh.".into(),
+        Msg::UnknownLang { name } => format!("Tôi không nói được \"{name}\". Hãy chọn vi, en hoặc zh."),
+        Msg::TakebacksSet { on } => if *on { "Từ giờ các ván mới ở đây được phép đi lại.".into() } else { "Từ giờ các ván mới ở đây không được đi lại.".into() },
+        Msg::GamesList { lines } => format!("Các ván của bạn:\n{}", lines.join("\n")),
+        Msg::NoGames => "Bạn chưa có ván nào. Bắt đầu bằng /play.".into(),
+        Msg::StaleButton => "Nút này thuộc về thế cờ cũ; hãy dùng tin nhắn mới nhất.".into(),
+        Msg::NotYourButton => "Nút này chỉ dành cho người chơi của ván.".into(),
+        Msg::PickPiece => "Chọn quân muốn đi:".into(),
+        Msg::PickTarget { piece } => format!("Đi {piece} đến đâu?"),
+        Msg::ConfirmResign => "Bạn thật sự muốn xin thua?".into(),
+        Msg::Label(l) => label(*l).into(),
+        Msg::PgnCaption => "Biên bản ván cờ (PGN):".into(),
+        Msg::GifCaption { plies } => format!("Xem lại ván cờ ({plies} nước)"),
+        Msg::NotAMove { detail } => detail.clone(),
+        Msg::BadTimeControl { text } => format!("Tôi không đọc được thời gian \"{text}\". Dùng none, 10+5 (phút + giây), 20m/1m, 10m+3x30s hoặc 1d."),
+        Msg::BadStart { detail } => format!("Không chơi được từ thế cờ này: {detail}"),
+        Msg::Raw(s) => s.clone(),
+    }
+}
+
+fn label(l: Label) -> &'static str {
+    match l {
+        Label::Accept => "Nhận",
+        Label::Decline => "Từ chối",
+        Label::Resign => "Xin thua",
+        Label::ConfirmResign => "Đồng ý xin thua",
+        Label::KeepPlaying => "Chơi tiếp",
+        Label::Draw => "Cầu hòa",
+        Label::AcceptDraw => "Đồng ý hòa",
+        Label::DeclineOffer => "Từ chối",
+        Label::AcceptTakeback => "Cho đi lại",
+        Label::Flip => "Lật bàn cờ",
+        Label::PickMove => "Chọn nước đi",
+        Label::Back => "Quay lại",
+    }
+}

@@ -1,0 +1,110 @@
+//! 中文（简体）。
+
+use super::{Label, Msg};
+
+pub(super) fn text(m: &Msg) -> String {
+    match m {
+        Msg::Help => "象棋机器人——命令：
+/play [@用户] [用时] [规则] [red|black|random] —— 向某人（或任何人）挑战；用时：none、10+5、20m/1m、10m+3x30s、1d
+/accept、/decline —— 接受或拒绝挑战；/cancel —— 撤回你的挑战
+/move 着法 —— 走一步（轮到你时也可直接输入）：炮二平五、马8进7、C2.5、h2e2
+/resign（认输）、/draw（提和、同意或申请判和）、/takeback（悔棋）、/abort（双方都走棋前取消）
+/board、/flip、/moves、/fen、/pgn、/gif、/time、/why
+/rules [主题]、/ruleset [规则]、/notation [iccs|wxf|chinese|vietnamese]、/lang [vi|en|zh]、/takebacks on|off
+/games —— 你的对局；/help —— 本列表".into(),
+        Msg::UnknownCommand { cmd } => format!("我不认识命令 {cmd}。输入 /help 查看命令列表。"),
+        Msg::TooLong { max } => format!("消息太长了（超过{max}个字符），请发短一些。"),
+        Msg::RateLimited { secs } => format!("你发命令太快了，请等{secs}秒再试。"),
+        Msg::StorageFailure => "抱歉，保存失败，所以没有做任何改动。请再试一次。".into(),
+        Msg::NoGame => "本频道没有对局。用 /play @某人 开始（或 /play 发起公开挑战）。".into(),
+        Msg::NotYourGame { red, black } => format!("这是{red}（红）与{black}（黑）的对局，只有他们能操作。请在其他频道或话题用 /play 开始你自己的对局。"),
+        Msg::NotYourTurn { player } => format!("现在轮到{player}，不是你。请等对方走棋。"),
+        Msg::GameInProgress { red, black } => format!("这里已有对局：{red}（红）对{black}（黑）。每个频道一局，请换一个频道或话题。"),
+        Msg::ChallengePending { challenger } => format!("{challenger}的挑战正在等待回应。用 /accept 或 /decline 回答，或由{challenger}用 /cancel 撤回。"),
+        Msg::ChallengeSelf => "不能向自己挑战。请指定别人，或只输入 /play 发起公开挑战。".into(),
+        Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
+            let who = opponent.as_deref().map_or_else(|| "任何人".to_string(), |o| o.to_string());
+            format!("{challenger}向{who}挑战：用时{time_control}，规则{ruleset}，{challenger}执{color}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
+        }
+        Msg::BadPlayArgument { word } => format!("看不懂 /play 里的“{word}”。用法：/play [@用户] [用时如10+5] [official|asian|vietnam|cxq|casual] [red|black|random]。"),
+        Msg::NoChallenge => "这里没有需要回答的挑战。用 /play 发起一个。".into(),
+        Msg::ChallengeNotForYou { opponent } => format!("这个挑战是给{opponent}的，不是给你的。"),
+        Msg::OwnChallenge => "这是你自己的挑战；请等别人接受，或用 /cancel 撤回。".into(),
+        Msg::NotYourChallenge => "只有发起挑战的人才能撤回。".into(),
+        Msg::ChallengeDeclined { by } => format!("{by}拒绝了挑战。"),
+        Msg::ChallengeCancelled => "挑战已撤回。".into(),
+        Msg::ChallengeExpired { challenger } => format!("{challenger}的挑战无人及时接受，已失效。"),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("第{id}局开始：{red}（红）对{black}（黑），用时{time_control}，规则{ruleset}。"),
+        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}：{text}（{iccs}）"),
+        Msg::ToMove { player, color } => format!("轮到{player}（{color}）走棋。"),
+        Msg::Check { player } => format!("将军！{player}的将（帅）被攻击。"),
+        Msg::Clocks { red, black } => format!("⏱ 红 {red} · 黑 {black}"),
+        Msg::NoClock => "本局不计时。".into(),
+        Msg::GameOver { score, headline } => format!("对局结束：{headline}（{score}）。"),
+        Msg::Resigned { player } => format!("{player}认输"),
+        Msg::DrawAgreed => "双方同意和棋".into(),
+        Msg::TimeForfeit { player } => format!("{player}超时"),
+        Msg::TimeWarning { player, left } => format!("⏰ {player}，你的时间只剩{left}。"),
+        Msg::DrawOffered { by, to } => format!("{by}提议和棋。{to}，用 /draw 同意或 /decline 拒绝。"),
+        Msg::DrawAlreadyOffered => "你已经提和了；在对方回答或走棋之前一直有效。".into(),
+        Msg::DrawDeclined { by } => format!("{by}拒绝了和棋提议。"),
+        Msg::NoDrawOffer => "没有需要回答的和棋提议。".into(),
+        Msg::DrawClaimTooEarly { counted, needed } => format!("连续{needed}步无吃子才能申请判和；目前只计{counted}步。你仍可用 /draw 提和。"),
+        Msg::TakebacksDisabled => "本频道不允许悔棋。任何人都可以用 /takebacks on 为之后的对局开启。".into(),
+        Msg::TakebackRequested { by, to } => format!("{by}请求悔棋。{to}，用 /takeback 同意或 /decline 拒绝。"),
+        Msg::TakebackDone { plies } => format!("已悔棋（{plies}步）。"),
+        Msg::TakebackDeclined { by } => format!("{by}不同意悔棋。"),
+        Msg::NothingToTakeBack => "没有可以悔的棋。".into(),
+        Msg::Aborted => "对局已取消，不计结果。".into(),
+        Msg::AbortTooLate => "双方都已走棋，不能再取消对局。你可以 /resign 或 /draw 提和。".into(),
+        Msg::GameIsOver => "那局已经结束。用 /play 开始新对局。".into(),
+        Msg::BoardCaption { red, black, ply } => format!("{red}（红）对{black}（黑），第{ply}步后"),
+        Msg::LegalMoves { count, list } => format!("共{count}种合法着法：{list}"),
+        Msg::NothingToExplain => "这里还没有可解释的裁决、拒绝或提醒。".into(),
+        Msg::RulesetIs { name, title } => format!("本频道新对局的规则：{name}（{title}）。用 /ruleset official|asian|vietnam|cxq|casual 更改；/rules {name} 查看说明。"),
+        Msg::RulesetSet { name, game_running } => {
+            if *game_running {
+                format!("本频道以后的新对局将使用{name}；进行中的对局保持原规则。")
+            } else {
+                format!("本频道以后的新对局将使用{name}。")
+            }
+        }
+        Msg::UnknownRuleset { name } => format!("没有“{name}”这套规则。请选择 official、asian、vietnam、cxq 或 casual。"),
+        Msg::NotationIs { name, example } => format!("你的着法按{name}记谱法读写（例如{example}）。用 /notation iccs|wxf|chinese|vietnamese 更改。"),
+        Msg::UnknownNotation { name } => format!("没有“{name}”这种记谱法。请选择 iccs、wxf、chinese 或 vietnamese。"),
+        Msg::LangIs => "本频道使用中文。用 /lang vi|en|zh 更改。".into(),
+        Msg::UnknownLang { name } => format!("我不会说“{name}”。请选择 vi、en 或 zh。"),
+        Msg::TakebacksSet { on } => if *on { "本频道以后的新对局允许悔棋。".into() } else { "本频道以后的新对局不允许悔棋。".into() },
+        Msg::GamesList { lines } => format!("你的对局：\n{}", lines.join("\n")),
+        Msg::NoGames => "你还没有对局。用 /play 开始一局。".into(),
+        Msg::StaleButton => "这个按钮属于之前的局面，请使用最新的消息。".into(),
+        Msg::NotYourButton => "这个按钮只供本局棋手使用。".into(),
+        Msg::PickPiece => "请选择要走的棋子：".into(),
+        Msg::PickTarget { piece } => format!("{piece}走到哪里？"),
+        Msg::ConfirmResign => "你确定要认输吗？".into(),
+        Msg::Label(l) => label(*l).into(),
+        Msg::PgnCaption => "棋谱（PGN）：".into(),
+        Msg::GifCaption { plies } => format!("对局回放（{plies}步）"),
+        Msg::NotAMove { detail } => detail.clone(),
+        Msg::BadTimeControl { text } => format!("看不懂用时“{text}”。请用 none、10+5（分钟+秒）、20m/1m、10m+3x30s 或 1d。"),
+        Msg::BadStart { detail } => format!("无法从这个局面开始：{detail}"),
+        Msg::Raw(s) => s.clone(),
+    }
+}
+
+fn label(l: Label) -> &'static str {
+    match l {
+        Label::Accept => "接受",
+        Label::Decline => "拒绝",
+        Label::Resign => "认输",
+        Label::ConfirmResign => "确定认输",
+        Label::KeepPlaying => "继续下棋",
+        Label::Draw => "提和",
+        Label::AcceptDraw => "同意和棋",
+        Label::DeclineOffer => "拒绝",
+        Label::AcceptTakeback => "同意悔棋",
+        Label::Flip => "翻转棋盘",
+        Label::PickMove => "选择着法",
+        Label::Back => "返回",
+    }
+}
