@@ -23,8 +23,7 @@ impl Service {
     /// timer when a deadline was added.
     pub(crate) async fn persist(&self, changes: Changes) -> AppResult<()> {
         let wake = !changes.add_deadlines.is_empty();
-        self.storage().commit(changes)?;
-        self.storage().flush().await?;
+        self.storage().persist(changes).await?;
         if wake {
             self.timer_wake.notify_one();
         }
@@ -69,7 +68,7 @@ impl Service {
                 changes.remove_deadlines.push(d);
                 changes.add_deadlines.push(moved);
             }
-            self.storage().commit(changes)?;
+            self.storage().persist(changes).await?;
         }
         self.storage().set_meta(ALIVE, now)?;
         self.storage().flush().await?;
@@ -85,6 +84,8 @@ impl Service {
             }
             if let Err(e) = self.storage().set_meta(ALIVE, self.now()) {
                 tracing::error!(error = %e, "timer: heartbeat failed");
+            } else if let Err(e) = self.storage().flush().await {
+                tracing::error!(error = %e, "timer: heartbeat flush failed");
             }
             let next = self
                 .storage()
@@ -214,7 +215,7 @@ impl Service {
             }
         }
         // Stale (the game moved on): just forget the deadline.
-        self.storage().commit(changes)?;
+        self.storage().persist(changes).await?;
         Ok(replies)
     }
 }

@@ -69,13 +69,13 @@ pub trait Storage: Send + Sync + 'static {
     /// # Errors
     /// On a storage failure.
     fn next_id(&self) -> Result<u64, StorageError>;
-    /// Write `changes` atomically (all or nothing).
-    ///
-    /// # Errors
-    /// On a storage failure; nothing was written then.
-    fn commit(&self, changes: Changes) -> Result<(), StorageError>;
-    /// Make everything committed so far durable.
-    fn flush(&self) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// Write `changes` atomically (all or nothing) and durably: when the future resolves
+    /// `Ok`, the changes survive a crash.
+    fn persist(&self, changes: Changes) -> BoxFuture<'_, Result<(), StorageError>>;
+    /// Make everything written so far durable (metadata included).
+    fn flush(&self) -> BoxFuture<'_, Result<(), StorageError>> {
+        self.persist(Changes::default())
+    }
     /// The earliest deadline.
     ///
     /// # Errors

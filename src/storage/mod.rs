@@ -2,10 +2,18 @@
 //!
 //! Trees: `games` (id → JSON record), `channels`, `users`, `deadlines` (time ‖ id ‖ kind →
 //! channel, so the earliest is the first key), `active` (ids of games in progress),
-//! `user_games` (user ‖ 0 ‖ !id, newest first), `meta`. Every command's writes go through one
-//! multi-tree transaction; `flush` makes them durable before the reply is sent.
+//! `user_games` (user ‖ 0 ‖ !id, newest first), `meta`. Every command's writes are one
+//! multi-tree transaction, made durable before the reply is sent.
+//!
+//! All transactions and flushes run on one writer thread (group commit: the transactions
+//! waiting at a time are applied one after another, then one flush makes them all durable).
+//! Besides batching fsyncs under load, this avoids a sled 0.34 deadlock: a transaction takes
+//! sled's global write lock, and if it queues while two flushes run, one flush holds the read
+//! lock waiting for the other, which waits for the lock behind the transaction.
 
 use std::path::Path;
+use std::sync::mpsc;
+use std::sync::Arc;
 
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
@@ -17,6 +25,16 @@ use crate::game::{
 /// Storage in a sled database directory.
 #[derive(Clone)]
 pub struct SledStorage {
+    trees: Arc<Trees>,
+    writer: mpsc::Sender<WriteJob>,
+}
+
+struct WriteJob {
+    changes: Changes,
+    done: tokio::sync::oneshot::Sender<Result<(), StorageError>>,
+}
+
+struct Trees {
     db: sled::Db,
     games: sled::Tree,
     channels: sled::Tree,
@@ -76,13 +94,29 @@ impl SledStorage {
     /// # Errors
     /// When the directory cannot be used (permissions, another process holds the lock).
     pub fn open(dir: &Path) -> Result<SledStorage, StorageError> {
-        let db = sled::Config::new()
+        let config = sled::Config::new()
             .path(dir)
             .mode(sled::Mode::HighThroughput)
-            .open()
-            .map_err(err)?;
+            // Only the writer thread flushes (see the module comment).
+            .flush_every_ms(None)
+            .cache_capacity(64 * 1024 * 1024);
+        // A previous handle in this process may still be closing (its writer thread drops
+        // the database last): wait a little for the file lock rather than fail.
+        let mut tries = 0;
+        let db = loop {
+            match config.open() {
+                Ok(db) => break db,
+                Err(sled::Error::Io(e))
+                    if tries < 50 && e.to_string().contains("could not acquire lock") =>
+                {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(40));
+                }
+                Err(e) => return Err(err(e)),
+            }
+        };
         let t = |name: &str| db.open_tree(name).map_err(err);
-        Ok(SledStorage {
+        let trees = Arc::new(Trees {
             games: t("games")?,
             channels: t("channels")?,
             users: t("users")?,
@@ -91,41 +125,49 @@ impl SledStorage {
             user_games: t("user_games")?,
             meta: t("meta")?,
             db,
-        })
+        });
+        let (tx, rx) = mpsc::channel::<WriteJob>();
+        let w = Arc::clone(&trees);
+        std::thread::Builder::new()
+            .name("sled-writer".into())
+            .spawn(move || w.write_loop(&rx))
+            .map_err(err)?;
+        Ok(SledStorage { trees, writer: tx })
     }
 
     /// Bytes used on disk.
     #[must_use]
     pub fn size_on_disk(&self) -> u64 {
-        self.db.size_on_disk().unwrap_or(0)
+        self.trees.db.size_on_disk().unwrap_or(0)
     }
 }
 
-impl Storage for SledStorage {
-    fn game(&self, id: u64) -> Result<Option<GameRecord>, StorageError> {
-        match self.games.get(id.to_be_bytes()).map_err(err)? {
-            Some(v) => decode(&v).map(Some),
-            None => Ok(None),
+impl Trees {
+    /// Apply jobs as they come, a group at a time: each group's transactions, then one
+    /// flush, then every job in the group is answered. Ends when every sender is gone.
+    fn write_loop(&self, rx: &mpsc::Receiver<WriteJob>) {
+        while let Ok(first) = rx.recv() {
+            let mut group = vec![first];
+            while group.len() < 512 {
+                match rx.try_recv() {
+                    Ok(job) => group.push(job),
+                    Err(_) => break,
+                }
+            }
+            let results: Vec<Result<(), StorageError>> = group
+                .iter_mut()
+                .map(|j| self.commit(std::mem::take(&mut j.changes)))
+                .collect();
+            let flushed = self.db.flush().map(|_| ()).map_err(err);
+            for (job, result) in group.into_iter().zip(results) {
+                let outcome = match (result, &flushed) {
+                    (Err(e), _) => Err(e),
+                    (Ok(()), Err(e)) => Err(StorageError(e.0.clone())),
+                    (Ok(()), Ok(())) => Ok(()),
+                };
+                let _ = job.done.send(outcome);
+            }
         }
-    }
-
-    fn channel(&self, key: &str) -> Result<Option<ChannelRecord>, StorageError> {
-        match self.channels.get(key.as_bytes()).map_err(err)? {
-            Some(v) => decode(&v).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    fn user(&self, key: &str) -> Result<Option<UserPrefs>, StorageError> {
-        match self.users.get(key.as_bytes()).map_err(err)? {
-            Some(v) => decode(&v).map(Some),
-            None => Ok(None),
-        }
-    }
-
-    fn next_id(&self) -> Result<u64, StorageError> {
-        // sled's generate_id is monotonic and survives restarts; start ids at 1.
-        self.db.generate_id().map(|i| i + 1).map_err(err)
     }
 
     fn commit(&self, changes: Changes) -> Result<(), StorageError> {
@@ -191,13 +233,48 @@ impl Storage for SledStorage {
             });
         result.map_err(|e| err(format!("{e:?}")))
     }
+}
 
-    fn flush(&self) -> BoxFuture<'_, Result<(), StorageError>> {
-        Box::pin(async move { self.db.flush_async().await.map(|_| ()).map_err(err) })
+impl Storage for SledStorage {
+    fn game(&self, id: u64) -> Result<Option<GameRecord>, StorageError> {
+        match self.trees.games.get(id.to_be_bytes()).map_err(err)? {
+            Some(v) => decode(&v).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn channel(&self, key: &str) -> Result<Option<ChannelRecord>, StorageError> {
+        match self.trees.channels.get(key.as_bytes()).map_err(err)? {
+            Some(v) => decode(&v).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn user(&self, key: &str) -> Result<Option<UserPrefs>, StorageError> {
+        match self.trees.users.get(key.as_bytes()).map_err(err)? {
+            Some(v) => decode(&v).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_id(&self) -> Result<u64, StorageError> {
+        // sled's generate_id is monotonic and survives restarts; start ids at 1.
+        self.trees.db.generate_id().map(|i| i + 1).map_err(err)
+    }
+
+    fn persist(&self, changes: Changes) -> BoxFuture<'_, Result<(), StorageError>> {
+        Box::pin(async move {
+            let (done, wait) = tokio::sync::oneshot::channel();
+            self.writer
+                .send(WriteJob { changes, done })
+                .map_err(|_| err("the writer thread has stopped"))?;
+            wait.await
+                .map_err(|_| err("the writer thread dropped a write"))?
+        })
     }
 
     fn next_deadline(&self) -> Result<Option<Deadline>, StorageError> {
-        match self.deadlines.first().map_err(err)? {
+        match self.trees.deadlines.first().map_err(err)? {
             Some((k, v)) => Ok(deadline_from(&k, &v)),
             None => Ok(None),
         }
@@ -205,7 +282,8 @@ impl Storage for SledStorage {
 
     fn due_deadlines(&self, now_ms: u64) -> Result<Vec<Deadline>, StorageError> {
         let end = (now_ms.saturating_add(1)).to_be_bytes();
-        self.deadlines
+        self.trees
+            .deadlines
             .range(..end.as_slice())
             .map(|r| {
                 let (k, v) = r.map_err(err)?;
@@ -216,7 +294,8 @@ impl Storage for SledStorage {
     }
 
     fn all_deadlines(&self) -> Result<Vec<Deadline>, StorageError> {
-        self.deadlines
+        self.trees
+            .deadlines
             .iter()
             .map(|r| {
                 let (k, v) = r.map_err(err)?;
@@ -227,7 +306,8 @@ impl Storage for SledStorage {
     }
 
     fn active_games(&self) -> Result<Vec<u64>, StorageError> {
-        self.active
+        self.trees
+            .active
             .iter()
             .keys()
             .map(|k| {
@@ -240,7 +320,8 @@ impl Storage for SledStorage {
     fn games_of(&self, user: &str, limit: usize) -> Result<Vec<u64>, StorageError> {
         let mut prefix = user.as_bytes().to_vec();
         prefix.push(0);
-        self.user_games
+        self.trees
+            .user_games
             .scan_prefix(&prefix)
             .keys()
             .take(limit)
@@ -254,6 +335,7 @@ impl Storage for SledStorage {
 
     fn meta(&self, key: &str) -> Result<Option<u64>, StorageError> {
         Ok(self
+            .trees
             .meta
             .get(key.as_bytes())
             .map_err(err)?
@@ -261,14 +343,15 @@ impl Storage for SledStorage {
     }
 
     fn set_meta(&self, key: &str, value: u64) -> Result<(), StorageError> {
-        self.meta
+        self.trees
+            .meta
             .insert(key.as_bytes(), &value.to_be_bytes())
             .map(|_| ())
             .map_err(err)
     }
 
     fn game_count(&self) -> usize {
-        self.games.len()
+        self.trees.games.len()
     }
 }
 
@@ -315,14 +398,14 @@ mod tests {
                 kind: DeadlineKind::Flag,
                 channel: "console:#local".into(),
             };
-            s.commit(Changes {
+            s.persist(Changes {
                 games: vec![game(id, true), game(id + 100, false)],
                 channels: vec![("console:#local".into(), ChannelRecord::default())],
                 add_deadlines: vec![d.clone()],
                 ..Changes::default()
             })
-            .expect("commit");
-            s.flush().await.expect("flush");
+            .await
+            .expect("persist");
             assert_eq!(s.due_deadlines(4_999).expect("due"), vec![]);
             assert_eq!(s.due_deadlines(5_000).expect("due"), vec![d]);
         }
@@ -343,5 +426,22 @@ mod tests {
             Some(5_000)
         );
         assert!(s.channel("console:#local").expect("channel").is_some());
+    }
+}
+
+#[cfg(test)]
+mod reopen_tests {
+    use super::*;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_dropped_handle_releases_the_database() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for _ in 0..3 {
+            let s = Arc::new(SledStorage::open(dir.path()).expect("open"));
+            let dynamic: Arc<dyn Storage> = s.clone();
+            dynamic.persist(Changes::default()).await.expect("persist");
+            drop(dynamic);
+            drop(s);
+        }
     }
 }

@@ -1,0 +1,218 @@
+//! Load on the chat service: many games, moves from many tasks, sled flush and board
+//! rendering on. Prints moves per second, p50/p99 latency per move, storage per game, memory,
+//! and the time to start again with every game stored.
+//!
+//! `cargo bench --bench service_load` (env: `GAMES`, default 10000; `PLIES` per game,
+//! default 20; `TASKS`, default 64; `IMAGES=off` to skip rendering).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use xiangqi_bot::app::{system_now, Incoming, Service, ServiceConfig};
+use xiangqi_bot::core::{Move, Position};
+use xiangqi_bot::game::PlayerRef;
+use xiangqi_bot::render::Renderer;
+use xiangqi_bot::storage::SledStorage;
+
+fn env(key: &str, default: usize) -> usize {
+    std::env::var(key)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|n| n.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+fn said(channel: usize, user: &str, text: &str) -> Incoming {
+    Incoming {
+        channel: format!("bench:{channel}"),
+        user: PlayerRef::new(
+            format!("bench:{user}{channel}"),
+            &format!("{user}{channel}"),
+        ),
+        handle: Some(format!("{user}{channel}")),
+        text: text.to_string(),
+        ..Incoming::default()
+    }
+}
+
+/// A fixed opening of quiet, legal plies every game plays.
+fn opening(plies: usize) -> Vec<String> {
+    let mut pos = Position::startpos();
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    seen.insert(pos.hash());
+    while out.len() < plies {
+        let m: Option<Move> = pos.legal_moves().iter().copied().find(|&m| {
+            pos.piece_at(m.to).is_none()
+                && !pos.after(m).is_check()
+                && !seen.contains(&pos.after(m).hash())
+        });
+        let Some(m) = m else { break };
+        pos.play(m).expect("legal");
+        seen.insert(pos.hash());
+        out.push(m.to_string());
+    }
+    out
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn service(dir: &std::path::Path, images: bool) -> Arc<Service> {
+    let storage = Arc::new(SledStorage::open(dir).expect("sled"));
+    Arc::new(Service::new(
+        storage,
+        Arc::new(Renderer::new()),
+        system_now(),
+        ServiceConfig {
+            images,
+            rate_burst: u32::MAX,
+            cache_channels: 2048,
+            ..ServiceConfig::default()
+        },
+    ))
+}
+
+fn main() {
+    // `cargo bench` passes `--bench`; nothing else to parse.
+    let games = env("GAMES", 10_000);
+    let plies = env("PLIES", 20);
+    let tasks = env("TASKS", 64).max(1);
+    let images = std::env::var("IMAGES").map_or(true, |v| v != "off");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db");
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let moves = opening(plies);
+    println!(
+        "service load: {games} games, {} plies each, {tasks} tasks, images {}",
+        moves.len(),
+        if images { "on" } else { "off" }
+    );
+    let rss_start = rss_kb();
+    let (latencies, elapsed) = rt.block_on(async {
+        let svc = service(&path, images);
+        // Create the games (a challenge and an acceptance each), many at a time.
+        let t0 = Instant::now();
+        let mut handles = Vec::new();
+        for t in 0..tasks {
+            let svc = Arc::clone(&svc);
+            handles.push(tokio::spawn(async move {
+                for g in (t..games).step_by(tasks) {
+                    svc.handle(said(g, "red", &format!("/play @black{g} red")))
+                        .await;
+                    svc.handle(said(g, "black", "/accept")).await;
+                }
+            }));
+        }
+        for h in handles {
+            h.await.expect("task");
+        }
+        println!(
+            "  created {games} games in {:.1} s",
+            t0.elapsed().as_secs_f64()
+        );
+        // Play: each task plays its games ply by ply, round robin, so moves from many
+        // channels are in flight at once.
+        let moves = Arc::new(moves);
+        let t0 = Instant::now();
+        let mut handles = Vec::new();
+        for t in 0..tasks {
+            let svc = Arc::clone(&svc);
+            let moves = Arc::clone(&moves);
+            handles.push(tokio::spawn(async move {
+                let mut lat = Vec::new();
+                for (i, m) in moves.iter().enumerate() {
+                    let who = if i % 2 == 0 { "red" } else { "black" };
+                    for g in (t..games).step_by(tasks) {
+                        let start = Instant::now();
+                        let r = svc.handle(said(g, who, m)).await;
+                        lat.push(start.elapsed());
+                        assert!(!r.is_empty(), "move {m} in game {g} unanswered");
+                    }
+                }
+                lat
+            }));
+        }
+        let mut all = Vec::new();
+        for h in handles {
+            all.extend(h.await.expect("task"));
+        }
+        (all, t0.elapsed())
+    });
+    let mut sorted = latencies;
+    sorted.sort();
+    let n = sorted.len();
+    println!(
+        "  moves: {n} in {:.1} s = {:.0} moves/s; latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
+        elapsed.as_secs_f64(),
+        n as f64 / elapsed.as_secs_f64(),
+        percentile(&sorted, 0.50).as_secs_f64() * 1e3,
+        percentile(&sorted, 0.99).as_secs_f64() * 1e3,
+        sorted.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+    );
+    let rss_after = rss_kb();
+    // A cold start with everything stored.
+    rt.block_on(async {
+        let t0 = Instant::now();
+        let svc = service(&path, images);
+        let downtime = svc.recover().await.expect("recover");
+        let started = t0.elapsed();
+        let r = svc.handle(said(games / 2, "red", "/fen")).await;
+        let first = t0.elapsed();
+        let stored = svc.storage().game_count();
+        println!(
+            "  restart with {stored} stored games: ready in {:.1} ms (clocks shifted by {downtime} ms), first command answered after {:.1} ms: {}",
+            started.as_secs_f64() * 1e3,
+            first.as_secs_f64() * 1e3,
+            r.first().map(|r| r.text.chars().take(40).collect::<String>()).unwrap_or_default()
+        );
+    });
+    let size: u64 = walk(&path);
+    println!(
+        "  storage: {:.1} MB on disk = {:.0} bytes per stored game ({} plies each)",
+        size as f64 / 1e6,
+        size as f64 / games as f64,
+        plies
+    );
+    println!(
+        "  memory: RSS {} MB -> {} MB after play ({} KB per game, channel cache capped)",
+        rss_start / 1024,
+        rss_after / 1024,
+        (rss_after.saturating_sub(rss_start)) / games.max(1) as u64
+    );
+}
+
+fn walk(p: &std::path::Path) -> u64 {
+    let Ok(rd) = std::fs::read_dir(p) else {
+        return std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    };
+    rd.filter_map(Result::ok)
+        .map(|e| {
+            let path = e.path();
+            if path.is_dir() {
+                walk(&path)
+            } else {
+                e.metadata().map(|m| m.len()).unwrap_or(0)
+            }
+        })
+        .sum()
+}
