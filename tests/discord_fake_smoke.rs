@@ -1,0 +1,785 @@
+//! A real serenity client against the fake Discord: gateway READY and GUILD_CREATE, injected
+//! messages and interactions, attachments both ways, command registration, injected failures.
+#![forbid(unsafe_code)]
+
+#[path = "support/discord_fake.rs"]
+mod discord_fake;
+
+use std::time::Duration;
+
+use discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
+use serenity::all::{
+    ButtonStyle, CacheHttp, Client, ClientBuilder, Command, CommandInteraction, CommandOptionType,
+    ComponentInteraction, ComponentInteractionDataKind, Context, CreateActionRow, CreateAttachment,
+    CreateAutocompleteResponse, CreateButton, CreateCommand, CreateCommandOption, CreateEmbed,
+    CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu,
+    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler,
+    GatewayIntents, GuildId, HttpBuilder, HttpError, Interaction, Message, Ready, ResolvedValue,
+};
+use serenity::async_trait;
+use tokio::sync::mpsc;
+
+const WAIT: Duration = Duration::from_secs(10);
+
+/// What the bot under test tells the test.
+#[derive(Debug)]
+enum Report {
+    Ready {
+        user_id: u64,
+        application_id: u64,
+        guilds: Vec<u64>,
+    },
+    CacheReady {
+        guilds: usize,
+        channels: usize,
+        members: usize,
+    },
+    CommandsSet {
+        global: Vec<String>,
+        guild: Vec<String>,
+    },
+    Sent {
+        id: u64,
+        attachment_sizes: Vec<(u32, Option<u32>, Option<u32>)>,
+        embed_image: Option<String>,
+    },
+    SendFailed {
+        status: u16,
+        code: isize,
+    },
+    CommandAnswered {
+        message_id: u64,
+        opponent: u64,
+        attachment_url: String,
+    },
+    Autocompleted {
+        focused: String,
+    },
+    Failed(String),
+}
+
+struct Bot {
+    tx: mpsc::UnboundedSender<Report>,
+    png: Vec<u8>,
+}
+
+impl Bot {
+    fn report(&self, r: Report) {
+        let _ = self.tx.send(r);
+    }
+
+    async fn on_command(
+        &self,
+        ctx: &Context,
+        cmd: &CommandInteraction,
+    ) -> Result<Report, serenity::Error> {
+        let options = cmd.data.options();
+        let opponent = match options.first().map(|o| (o.name, &o.value)) {
+            Some(("new", ResolvedValue::SubCommand(sub))) => match sub.first().map(|o| &o.value) {
+                Some(ResolvedValue::User(u, _)) => u.id.get(),
+                other => return Ok(Report::Failed(format!("unexpected sub option {other:?}"))),
+            },
+            other => return Ok(Report::Failed(format!("unexpected options {other:?}"))),
+        };
+        cmd.defer(&ctx.http).await?;
+        let rows = vec![
+            CreateActionRow::Buttons(vec![CreateButton::new("resign")
+                .label("Resign")
+                .style(ButtonStyle::Danger)]),
+            CreateActionRow::SelectMenu(CreateSelectMenu::new(
+                "ruleset",
+                CreateSelectMenuKind::String {
+                    options: vec![
+                        CreateSelectMenuOption::new("Official", "official"),
+                        CreateSelectMenuOption::new("Asian", "asian"),
+                    ],
+                },
+            )),
+        ];
+        let msg = cmd
+            .edit_response(
+                &ctx.http,
+                EditInteractionResponse::new()
+                    .content(format!("New game against <@{opponent}>"))
+                    .new_attachment(CreateAttachment::bytes(self.png.clone(), "board.png"))
+                    .components(rows),
+            )
+            .await?;
+        let attachment_url = msg
+            .attachments
+            .first()
+            .map(|a| a.url.clone())
+            .unwrap_or_default();
+        Ok(Report::CommandAnswered {
+            message_id: msg.id.get(),
+            opponent,
+            attachment_url,
+        })
+    }
+
+    async fn on_component(
+        &self,
+        ctx: &Context,
+        comp: &ComponentInteraction,
+    ) -> Result<(), serenity::Error> {
+        match &comp.data.kind {
+            ComponentInteractionDataKind::Button => {
+                let update = CreateInteractionResponseMessage::new()
+                    .content(format!("{} resigned", comp.user.name))
+                    .components(Vec::new());
+                comp.create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
+                    .await
+            }
+            ComponentInteractionDataKind::StringSelect { values } => {
+                comp.create_response(&ctx.http, CreateInteractionResponse::Acknowledge)
+                    .await?;
+                let content = format!("Ruleset: {}", values.join(","));
+                comp.edit_response(&ctx.http, EditInteractionResponse::new().content(content))
+                    .await
+                    .map(|_| ())
+            }
+            other => {
+                self.report(Report::Failed(format!("unexpected component {other:?}")));
+                Ok(())
+            }
+        }
+    }
+}
+
+#[async_trait]
+impl EventHandler for Bot {
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        self.report(Report::Ready {
+            user_id: ready.user.id.get(),
+            application_id: ready.application.id.get(),
+            guilds: ready.guilds.iter().map(|g| g.id.get()).collect(),
+        });
+        let move_opt =
+            CreateCommandOption::new(CommandOptionType::String, "move", "The move to play")
+                .required(true)
+                .set_autocomplete(true);
+        let global = vec![CreateCommand::new("xiangqi")
+            .description("Play xiangqi")
+            .add_option(
+                CreateCommandOption::new(CommandOptionType::SubCommand, "new", "Start a game")
+                    .add_sub_option(
+                        CreateCommandOption::new(
+                            CommandOptionType::User,
+                            "opponent",
+                            "Who to play",
+                        )
+                        .required(true),
+                    ),
+            )
+            .add_option(
+                CreateCommandOption::new(CommandOptionType::SubCommand, "move", "Play a move")
+                    .add_sub_option(move_opt),
+            )];
+        let guild_cmds = vec![CreateCommand::new("board")
+            .description("Show the board")
+            .add_option(CreateCommandOption::new(
+                CommandOptionType::Integer,
+                "size",
+                "Pixels",
+            ))];
+        let guild_id: GuildId = ready.guilds[0].id;
+        let result = async {
+            let g = Command::set_global_commands(&ctx.http, global).await?;
+            let l = guild_id.set_commands(&ctx.http, guild_cmds).await?;
+            Ok::<_, serenity::Error>((g, l))
+        }
+        .await;
+        match result {
+            Ok((g, l)) => self.report(Report::CommandsSet {
+                global: g.into_iter().map(|c| c.name).collect(),
+                guild: l.into_iter().map(|c| c.name).collect(),
+            }),
+            Err(e) => self.report(Report::Failed(format!("registering commands: {e:?}"))),
+        }
+    }
+
+    async fn cache_ready(&self, ctx: Context, guilds: Vec<GuildId>) {
+        let cache = ctx.cache().expect("cache enabled");
+        let (channels, members) = guilds
+            .first()
+            .and_then(|g| cache.guild(*g).map(|g| (g.channels.len(), g.members.len())))
+            .unwrap_or_default();
+        self.report(Report::CacheReady {
+            guilds: guilds.len(),
+            channels,
+            members,
+        });
+    }
+
+    async fn message(&self, ctx: Context, msg: Message) {
+        if msg.author.bot || msg.content != "!board" {
+            return;
+        }
+        let builder = CreateMessage::new()
+            .content("Here is the board")
+            .reference_message(&msg)
+            .embed(
+                CreateEmbed::new()
+                    .title("Board")
+                    .image("attachment://board.png"),
+            )
+            .add_file(CreateAttachment::bytes(self.png.clone(), "board.png"));
+        match msg.channel_id.send_message(&ctx.http, builder).await {
+            Ok(sent) => self.report(Report::Sent {
+                id: sent.id.get(),
+                attachment_sizes: sent
+                    .attachments
+                    .iter()
+                    .map(|a| (a.size, a.width, a.height))
+                    .collect(),
+                embed_image: sent
+                    .embeds
+                    .first()
+                    .and_then(|e| e.image.as_ref())
+                    .map(|i| i.url.clone()),
+            }),
+            Err(serenity::Error::Http(HttpError::UnsuccessfulRequest(resp))) => {
+                self.report(Report::SendFailed {
+                    status: resp.status_code.as_u16(),
+                    code: resp.error.code,
+                })
+            }
+            Err(e) => self.report(Report::Failed(format!("send: {e:?}"))),
+        }
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        match interaction {
+            Interaction::Command(cmd) => match self.on_command(&ctx, &cmd).await {
+                Ok(r) => self.report(r),
+                Err(e) => self.report(Report::Failed(format!("command: {e:?}"))),
+            },
+            Interaction::Component(comp) => {
+                if let Err(e) = self.on_component(&ctx, &comp).await {
+                    self.report(Report::Failed(format!("component: {e:?}")));
+                }
+            }
+            Interaction::Autocomplete(ac) => {
+                let focused = ac
+                    .data
+                    .autocomplete()
+                    .map(|o| o.value.to_string())
+                    .unwrap_or_default();
+                let choices = CreateAutocompleteResponse::new()
+                    .add_string_choice("h2e2 (cannon to centre)", "h2e2")
+                    .add_string_choice("h2h9", "h2h9");
+                match ac
+                    .create_response(&ctx.http, CreateInteractionResponse::Autocomplete(choices))
+                    .await
+                {
+                    Ok(()) => self.report(Report::Autocompleted { focused }),
+                    Err(e) => self.report(Report::Failed(format!("autocomplete: {e:?}"))),
+                }
+            }
+            other => self.report(Report::Failed(format!("unexpected interaction {other:?}"))),
+        }
+    }
+}
+
+fn test_png(width: u32, height: u32) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, width, height);
+        enc.set_color(png::ColorType::Rgb);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header().expect("png header");
+        let data: Vec<u8> = (0..width * height)
+            .flat_map(|i| [(i % 251) as u8, 0x80, (i / 7 % 256) as u8])
+            .collect();
+        w.write_image_data(&data).expect("png data");
+    }
+    out
+}
+
+fn decode_png(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("buffer size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+async fn next_report(rx: &mut mpsc::UnboundedReceiver<Report>) -> Report {
+    match tokio::time::timeout(WAIT, rx.recv()).await {
+        Ok(Some(Report::Failed(e))) => panic!("bot reported a failure: {e}"),
+        Ok(Some(r)) => r,
+        Ok(None) => panic!("bot channel closed"),
+        Err(_) => panic!("no report from the bot within {WAIT:?}"),
+    }
+}
+
+async fn start_bot(
+    fake: &FakeDiscord,
+    token: &str,
+    png: Vec<u8>,
+) -> (Client, mpsc::UnboundedReceiver<Report>) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let http = HttpBuilder::new(token)
+        .proxy(fake.http_url())
+        .ratelimiter_disabled(true)
+        .build();
+    let intents =
+        GatewayIntents::GUILDS | GatewayIntents::GUILD_MESSAGES | GatewayIntents::MESSAGE_CONTENT;
+    let client = ClientBuilder::new_with_http(http, intents)
+        .event_handler(Bot { tx, png })
+        .await
+        .expect("serenity client");
+    (client, rx)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serenity_bot_round_trip() {
+    let fake = FakeDiscord::builder()
+        .heartbeat_interval(Duration::from_millis(250))
+        .start()
+        .await;
+    let png = test_png(90, 100);
+    let (mut client, mut rx) = start_bot(&fake, &fake.token(), png.clone()).await;
+    let shards = client.shard_manager.clone();
+    let running = tokio::spawn(async move { client.start().await });
+
+    // READY, then GUILD_CREATE fills the cache, then the commands are registered.
+    match next_report(&mut rx).await {
+        Report::Ready {
+            user_id,
+            application_id,
+            guilds,
+        } => {
+            assert_eq!(user_id, fake.bot_user().id);
+            assert_eq!(application_id, fake.application_id());
+            assert_eq!(guilds, vec![fake.guild_id()]);
+        }
+        other => panic!("expected READY, got {other:?}"),
+    }
+    let mut cache_seen = false;
+    let mut commands_seen = false;
+    while !(cache_seen && commands_seen) {
+        match next_report(&mut rx).await {
+            Report::CacheReady {
+                guilds,
+                channels,
+                members,
+            } => {
+                assert_eq!((guilds, channels, members), (1, 1, 3));
+                cache_seen = true;
+            }
+            Report::CommandsSet { global, guild } => {
+                assert_eq!(global, vec!["xiangqi".to_string()]);
+                assert_eq!(guild, vec!["board".to_string()]);
+                commands_seen = true;
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+    let identify = fake.identify_payload().expect("identify");
+    assert_eq!(
+        identify["intents"],
+        json_u64((1 << 0) | (1 << 9) | (1 << 15))
+    );
+    assert_eq!(fake.registered_commands().len(), 2);
+    assert_eq!(
+        fake.guild_commands(fake.guild_id())[0]["guild_id"],
+        fake.guild_id().to_string()
+    );
+    let startup: Vec<String> = fake
+        .calls()
+        .iter()
+        .map(|c| format!("{} {}", c.method, c.path))
+        .collect();
+    assert_eq!(
+        startup[0], "GET /gateway",
+        "serenity asks for the gateway URL first: {startup:?}"
+    );
+
+    // A message in the channel: the bot replies with an embed and a PNG attachment.
+    let alice = fake.add_user("alice");
+    let bob = fake.add_user("bob");
+    let channel = fake.channel_id();
+    let asked = fake.push_message_create(channel, &alice, "!board");
+    let sent_id = match next_report(&mut rx).await {
+        Report::Sent {
+            id,
+            attachment_sizes,
+            embed_image,
+        } => {
+            assert_eq!(
+                attachment_sizes,
+                vec![(png.len() as u32, Some(90), Some(100))]
+            );
+            let url = embed_image.expect("embed image resolved");
+            assert!(
+                url.starts_with(&fake.http_url()) && url.ends_with("/board.png"),
+                "{url}"
+            );
+            id
+        }
+        other => panic!("expected a sent message, got {other:?}"),
+    };
+    let sent = fake.message(sent_id).expect("stored");
+    assert_eq!(sent.author_id, fake.bot_user().id);
+    assert_eq!(sent.reference, Some(asked));
+    assert_eq!(sent.kind, 19);
+    assert_eq!(sent.attachments.len(), 1);
+    assert_eq!(sent.attachments[0].filename, "board.png");
+    assert_eq!(
+        sent.attachments[0].content_type.as_deref(),
+        Some("image/png")
+    );
+    let (w, h, pixels) = decode_png(&sent.attachments[0].data);
+    assert_eq!((w, h), (90, 100));
+    assert_eq!(pixels, decode_png(&png).2);
+    let call = fake
+        .calls_matching("POST /channels/*/messages")
+        .pop()
+        .expect("recorded");
+    assert_eq!(call.files[0].field, "files[0]");
+    assert_eq!(
+        call.json.as_ref().expect("payload_json")["attachments"][0]["filename"],
+        "board.png"
+    );
+    // The bot's own message came back over the gateway, as on Discord (and was ignored).
+    assert!(
+        fake.wait_for(
+            |f| f.dispatched().iter().any(|d| d.event == "MESSAGE_CREATE"
+                && d.data["id"].as_str().and_then(|s| s.parse::<u64>().ok()) == Some(sent_id)),
+            WAIT
+        )
+        .await
+    );
+
+    // A slash command: deferred, then the original response edited with an attachment.
+    let ix = fake.push_interaction(
+        FakeInteraction::slash("xiangqi")
+            .option(CmdOpt::sub("new", vec![CmdOpt::user("opponent", &bob)]))
+            .by(&alice),
+    );
+    let game_msg = match next_report(&mut rx).await {
+        Report::CommandAnswered {
+            message_id,
+            opponent,
+            attachment_url,
+        } => {
+            assert_eq!(opponent, bob.id);
+            assert!(attachment_url.ends_with("/board.png"));
+            message_id
+        }
+        other => panic!("expected a command answer, got {other:?}"),
+    };
+    let responses = fake.interaction_responses(ix.id);
+    let kinds: Vec<_> = responses
+        .iter()
+        .map(|r| (r.kind.clone(), r.status))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (ResponseKind::Callback(5), 204),
+            (ResponseKind::EditOriginal, 200)
+        ]
+    );
+    assert_eq!(responses[1].files[0].filename, "board.png");
+    let original = fake.original_response(ix.id).expect("original response");
+    assert_eq!(original.id, game_msg);
+    assert_eq!(original.kind, 20);
+    assert_eq!(original.content, format!("New game against <@{}>", bob.id));
+    assert_eq!(original.flags & 128, 0, "no longer loading");
+    assert_eq!(decode_png(&original.attachments[0].data).0, 90);
+    assert_eq!(
+        original.custom_ids(),
+        vec!["resign".to_string(), "ruleset".to_string()]
+    );
+
+    // The string select: acknowledged (type 6), then the message edited through @original.
+    let sel =
+        fake.push_interaction(FakeInteraction::select(game_msg, "ruleset", &["asian"]).by(&alice));
+    let responses = fake.wait_for_interaction_responses(sel.id, 2, WAIT).await;
+    let kinds: Vec<_> = responses
+        .iter()
+        .map(|r| (r.kind.clone(), r.status))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (ResponseKind::Callback(6), 204),
+            (ResponseKind::EditOriginal, 200)
+        ]
+    );
+    assert_eq!(
+        fake.message(game_msg).expect("game message").content,
+        "Ruleset: asian"
+    );
+
+    // The button: UPDATE_MESSAGE (type 7) rewrites the message and drops the components.
+    let click = fake.push_interaction(FakeInteraction::button(game_msg, "resign").by(&bob));
+    let responses = fake.wait_for_interaction_responses(click.id, 1, WAIT).await;
+    assert_eq!(
+        (responses[0].callback_type(), responses[0].status),
+        (Some(7), 204)
+    );
+    let updated = fake.message(game_msg).expect("game message");
+    assert_eq!(updated.content, "bob resigned");
+    assert!(updated.components.is_empty());
+    assert!(updated.edited);
+    // The fake refuses a click on a component that is no longer there.
+    assert!(fake
+        .try_push_interaction(FakeInteraction::button(game_msg, "resign"))
+        .is_err());
+
+    // Autocomplete on the focused option.
+    let ac = fake.push_interaction(
+        FakeInteraction::autocomplete("xiangqi")
+            .option(CmdOpt::sub(
+                "move",
+                vec![CmdOpt::string("move", "h2").focused()],
+            ))
+            .by(&alice),
+    );
+    match next_report(&mut rx).await {
+        Report::Autocompleted { focused } => assert_eq!(focused, "h2"),
+        other => panic!("expected autocomplete, got {other:?}"),
+    }
+    let responses = fake.wait_for_interaction_responses(ac.id, 1, WAIT).await;
+    assert_eq!(responses[0].callback_type(), Some(8));
+    let choices = &responses[0].json.as_ref().expect("json")["data"]["choices"];
+    assert_eq!(choices[0]["value"], "h2e2");
+
+    // Checked injections must fit what the bot registered.
+    assert!(fake
+        .try_push_interaction(FakeInteraction::slash("chess"))
+        .is_err());
+    assert!(fake
+        .try_push_interaction(
+            FakeInteraction::slash("xiangqi")
+                .option(CmdOpt::sub("new", vec![CmdOpt::string("opponent", "x")]))
+        )
+        .is_err());
+    assert!(fake
+        .try_push_interaction(FakeInteraction::slash("xiangqi").option(CmdOpt::sub("move", vec![])))
+        .is_err());
+
+    // Missing Permissions on the next message create with attachments surfaces as 403 / 50013.
+    fake.fail_next_with_attachments(
+        "POST /channels/*/messages",
+        403,
+        FakeDiscord::missing_permissions(),
+    );
+    fake.push_message_create(channel, &alice, "!board");
+    match next_report(&mut rx).await {
+        Report::SendFailed { status, code } => assert_eq!((status, code), (403, 50013)),
+        other => panic!("expected a failure, got {other:?}"),
+    }
+
+    // Heartbeats are acknowledged, so serenity never reconnects.
+    assert!(fake.wait_for(|f| f.heartbeat_count() >= 2, WAIT).await);
+    assert_eq!(fake.identify_count(), 1);
+
+    // A dropped connection (4000) is resumed, and events keep flowing.
+    fake.close_gateway(4000, "Unknown error");
+    assert!(
+        fake.wait_for(
+            |f| f.gateway_received().iter().any(|v| v["op"] == 6) && f.is_connected(),
+            WAIT
+        )
+        .await
+    );
+    fake.push_message_create(channel, &alice, "!board");
+    assert!(matches!(next_report(&mut rx).await, Report::Sent { .. }));
+    assert_eq!(fake.identify_count(), 1, "resumed, not re-identified");
+
+    shards.shutdown_all().await;
+    let _ = tokio::time::timeout(WAIT, running).await;
+}
+
+fn json_u64(v: u64) -> serde_json::Value {
+    serde_json::Value::from(v)
+}
+
+#[tokio::test]
+async fn bad_token_is_refused_by_the_gateway() {
+    let fake = FakeDiscord::start().await;
+    let (mut client, _rx) = start_bot(&fake, "not-the-token", Vec::new()).await;
+    let result = tokio::time::timeout(WAIT, client.start())
+        .await
+        .expect("client gave up in time");
+    let err = result.expect_err("a bad token must fail");
+    assert!(
+        format!("{err:?}").contains("InvalidAuthentication"),
+        "{err:?}"
+    );
+}
+
+/// Send raw HTTP/1.1 to the fake and return (status, body).
+async fn raw_http(fake: &FakeDiscord, request: String) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = fake.http_url().trim_start_matches("http://").to_string();
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    s.write_all(request.as_bytes()).await.expect("write");
+    let mut out = Vec::new();
+    s.read_to_end(&mut out).await.expect("read");
+    let text = String::from_utf8_lossy(&out).into_owned();
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    (status, body)
+}
+
+fn request(fake: &FakeDiscord, method: &str, path: &str, content_type: &str, body: &str) -> String {
+    format!(
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bot {}\r\nContent-Type: {content_type}\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        fake.token(),
+        body.len()
+    )
+}
+
+#[tokio::test]
+async fn malformed_requests_get_discord_errors() {
+    let fake = FakeDiscord::start().await;
+    let ch = fake.channel_id();
+    let msgs = format!("/api/v10/channels/{ch}/messages");
+
+    let (status, body) = raw_http(
+        &fake,
+        request(&fake, "POST", &msgs, "application/json", "{not json"),
+    )
+    .await;
+    assert_eq!((status, body.contains("50109")), (400, true), "{body}");
+
+    let (status, body) = raw_http(
+        &fake,
+        request(
+            &fake,
+            "POST",
+            &msgs,
+            "multipart/form-data; boundary=zz",
+            "garbage",
+        ),
+    )
+    .await;
+    assert_eq!(status, 400, "{body}");
+
+    let (status, body) = raw_http(
+        &fake,
+        request(&fake, "POST", &msgs, "application/json", "{}"),
+    )
+    .await;
+    assert_eq!((status, body.contains("50006")), (400, true), "{body}");
+
+    let long = format!("{{\"content\": \"{}\"}}", "x".repeat(2001));
+    let (status, body) = raw_http(
+        &fake,
+        request(&fake, "POST", &msgs, "application/json", &long),
+    )
+    .await;
+    assert_eq!(
+        (status, body.contains("BASE_TYPE_MAX_LENGTH")),
+        (400, true),
+        "{body}"
+    );
+
+    let (status, body) = raw_http(
+        &fake,
+        request(
+            &fake,
+            "GET",
+            "/api/v10/nope/nothing",
+            "application/json",
+            "",
+        ),
+    )
+    .await;
+    assert_eq!(status, 404);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&body).expect("json"),
+        serde_json::json!({"message": "404: Not Found", "code": 0})
+    );
+
+    let (status, _) = raw_http(
+        &fake,
+        request(
+            &fake,
+            "GET",
+            "/api/v10/channels/abc",
+            "application/json",
+            "",
+        ),
+    )
+    .await;
+    assert_eq!(status, 400);
+
+    let (status, body) = raw_http(
+        &fake,
+        request(
+            &fake,
+            "POST",
+            "/api/v10/interactions/1/x/callback",
+            "application/json",
+            "{\"type\":4}",
+        ),
+    )
+    .await;
+    assert_eq!((status, body.contains("10062")), (404, true), "{body}");
+
+    let bad_rows = r#"{"content":"x","components":[{"type":1,"components":[{"type":2,"style":1,"label":"a","custom_id":"same"},{"type":2,"style":1,"label":"b","custom_id":"same"}]}]}"#;
+    let (status, body) = raw_http(
+        &fake,
+        request(&fake, "POST", &msgs, "application/json", bad_rows),
+    )
+    .await;
+    assert_eq!(
+        (status, body.contains("COMPONENT_CUSTOM_ID_DUPLICATED")),
+        (400, true),
+        "{body}"
+    );
+
+    let unauth =
+        "GET /api/v10/users/@me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".to_string();
+    let (status, _) = raw_http(&fake, unauth).await;
+    assert_eq!(status, 401);
+
+    fake.fail_next(
+        "POST /channels/*/messages",
+        429,
+        FakeDiscord::rate_limited(0.25),
+    );
+    let (status, body) = raw_http(
+        &fake,
+        request(
+            &fake,
+            "POST",
+            &msgs,
+            "application/json",
+            "{\"content\":\"hi\"}",
+        ),
+    )
+    .await;
+    assert_eq!((status, body.contains("retry_after")), (429, true));
+    let (status, _) = raw_http(
+        &fake,
+        request(
+            &fake,
+            "POST",
+            &msgs,
+            "application/json",
+            "{\"content\":\"hi\"}",
+        ),
+    )
+    .await;
+    assert_eq!(status, 200);
+
+    // Every call was recorded with its answer; nothing in the fake panicked.
+    assert_eq!(fake.calls().len(), 11);
+    assert_eq!(fake.messages(ch).len(), 1);
+}
