@@ -9,14 +9,18 @@ use std::time::Duration;
 
 use discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use serenity::all::{
-    ButtonStyle, CacheHttp, Client, ClientBuilder, Command, CommandInteraction, CommandOptionType,
-    ComponentInteraction, ComponentInteractionDataKind, Context, CreateActionRow, CreateAttachment,
+    AutoArchiveDuration, ButtonStyle, CacheHttp, Channel, ChannelType, Client, ClientBuilder,
+    Command, CommandInteraction, CommandOptionType, ComponentInteraction,
+    ComponentInteractionDataKind, Context, CreateActionRow, CreateAttachment,
     CreateAutocompleteResponse, CreateButton, CreateCommand, CreateCommandOption, CreateEmbed,
-    CreateInteractionResponse, CreateInteractionResponseMessage, CreateMessage, CreateSelectMenu,
-    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EventHandler,
-    GatewayIntents, GuildId, HttpBuilder, HttpError, Interaction, Message, Ready, ResolvedValue,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption, CreateThread,
+    CurrentApplicationInfo, CurrentUser, EditInteractionResponse, EventHandler, GatewayIntents,
+    GuildChannel, GuildId, HttpBuilder, HttpError, Interaction, Message, PrivateChannel, Ready,
+    ResolvedValue,
 };
 use serenity::async_trait;
+use serenity::model::event::GatewayEvent;
 use tokio::sync::mpsc;
 
 const WAIT: Duration = Duration::from_secs(10);
@@ -24,6 +28,11 @@ const WAIT: Duration = Duration::from_secs(10);
 /// What the bot under test tells the test.
 #[derive(Debug)]
 enum Report {
+    Threads {
+        public: u64,
+        private: u64,
+        fetched_is_thread: bool,
+    },
     Ready {
         user_id: u64,
         application_id: u64,
@@ -110,10 +119,33 @@ impl Bot {
             .first()
             .map(|a| a.url.clone())
             .unwrap_or_default();
+        let followup = CreateInteractionResponseFollowup::new()
+            .content("Your move, Red")
+            .ephemeral(true);
+        cmd.create_followup(&ctx.http, followup).await?;
         Ok(Report::CommandAnswered {
             message_id: msg.id.get(),
             opponent,
             attachment_url,
+        })
+    }
+
+    async fn on_thread(&self, ctx: &Context, msg: &Message) -> Result<Report, serenity::Error> {
+        let game = CreateThread::new("Game 1").auto_archive_duration(AutoArchiveDuration::OneDay);
+        let thread = msg
+            .channel_id
+            .create_thread_from_message(&ctx.http, msg.id, game)
+            .await?;
+        thread.id.broadcast_typing(&ctx.http).await?;
+        thread.id.say(&ctx.http, "Moves go here").await?;
+        let analysis = CreateThread::new("Analysis").kind(ChannelType::PrivateThread);
+        let private = msg.channel_id.create_thread(&ctx.http, analysis).await?;
+        let fetched = thread.id.to_channel(&ctx.http).await?;
+        let fetched_is_thread = matches!(fetched, Channel::Guild(c) if c.thread_metadata.is_some() && c.kind == ChannelType::PublicThread);
+        Ok(Report::Threads {
+            public: thread.id.get(),
+            private: private.id.get(),
+            fetched_is_thread,
         })
     }
 
@@ -212,7 +244,17 @@ impl EventHandler for Bot {
     }
 
     async fn message(&self, ctx: Context, msg: Message) {
-        if msg.author.bot || msg.content != "!board" {
+        if msg.author.bot {
+            return;
+        }
+        if msg.content == "!thread" {
+            match self.on_thread(&ctx, &msg).await {
+                Ok(r) => self.report(r),
+                Err(e) => self.report(Report::Failed(format!("thread: {e:?}"))),
+            }
+            return;
+        }
+        if msg.content != "!board" {
             return;
         }
         let builder = CreateMessage::new()
@@ -314,9 +356,14 @@ async fn next_report(rx: &mut mpsc::UnboundedReceiver<Report>) -> Report {
     }
 }
 
+fn default_intents() -> GatewayIntents {
+    GatewayIntents::GUILDS | GatewayIntents::GUILD_MESSAGES | GatewayIntents::MESSAGE_CONTENT
+}
+
 async fn start_bot(
     fake: &FakeDiscord,
     token: &str,
+    intents: GatewayIntents,
     png: Vec<u8>,
 ) -> (Client, mpsc::UnboundedReceiver<Report>) {
     let (tx, rx) = mpsc::unbounded_channel();
@@ -324,8 +371,6 @@ async fn start_bot(
         .proxy(fake.http_url())
         .ratelimiter_disabled(true)
         .build();
-    let intents =
-        GatewayIntents::GUILDS | GatewayIntents::GUILD_MESSAGES | GatewayIntents::MESSAGE_CONTENT;
     let client = ClientBuilder::new_with_http(http, intents)
         .event_handler(Bot { tx, png })
         .await
@@ -340,8 +385,10 @@ async fn serenity_bot_round_trip() {
         .start()
         .await;
     let png = test_png(90, 100);
-    let (mut client, mut rx) = start_bot(&fake, &fake.token(), png.clone()).await;
+    let (mut client, mut rx) =
+        start_bot(&fake, &fake.token(), default_intents(), png.clone()).await;
     let shards = client.shard_manager.clone();
+    let http = client.http.clone();
     let running = tokio::spawn(async move { client.start().await });
 
     // READY, then GUILD_CREATE fills the cache, then the commands are registered.
@@ -480,10 +527,17 @@ async fn serenity_bot_round_trip() {
         kinds,
         vec![
             (ResponseKind::Callback(5), 204),
-            (ResponseKind::EditOriginal, 200)
+            (ResponseKind::EditOriginal, 200),
+            (ResponseKind::Followup, 200),
         ]
     );
     assert_eq!(responses[1].files[0].filename, "board.png");
+    let followup_id = responses[2].message_id.expect("follow-up id");
+    assert!(fake.message(followup_id).expect("follow-up").is_ephemeral());
+    assert!(!fake
+        .dispatched()
+        .iter()
+        .any(|d| d.data["id"].as_str() == Some(followup_id.to_string().as_str())));
     let original = fake.original_response(ix.id).expect("original response");
     assert_eq!(original.id, game_msg);
     assert_eq!(original.kind, 20);
@@ -563,6 +617,66 @@ async fn serenity_bot_round_trip() {
         .try_push_interaction(FakeInteraction::slash("xiangqi").option(CmdOpt::sub("move", vec![])))
         .is_err());
 
+    // Threads (from a message and standalone), typing, a message in the thread, GET channel.
+    let asked = fake.push_message_create(channel, &alice, "!thread");
+    match next_report(&mut rx).await {
+        Report::Threads {
+            public,
+            private,
+            fetched_is_thread,
+        } => {
+            assert_eq!(
+                public, asked,
+                "a thread from a message takes the message's id"
+            );
+            assert!(fetched_is_thread);
+            let t = fake.channel(public).expect("public thread");
+            assert_eq!(
+                (t.kind, t.parent_id, t.name.as_str()),
+                (11, Some(channel), "Game 1")
+            );
+            assert_eq!(fake.channel(private).expect("private thread").kind, 12);
+            assert_eq!(fake.messages(public)[0].content, "Moves go here");
+            assert_eq!(fake.message(asked).expect("asked").thread_id, Some(public));
+            assert_eq!(
+                fake.calls_matching(&format!("POST /channels/{public}/typing"))
+                    .len(),
+                1
+            );
+        }
+        other => panic!("expected threads, got {other:?}"),
+    }
+
+    // What serenity's Http reads at start-up or on demand.
+    let app = http
+        .get_current_application_info()
+        .await
+        .expect("application info");
+    assert_eq!(app.id.get(), fake.application_id());
+    let gw = http.get_bot_gateway().await.expect("gateway/bot");
+    assert_eq!(
+        (gw.url.as_str(), gw.shards),
+        (fake.gateway_url().as_str(), 1)
+    );
+    assert_eq!(
+        http.get_current_user().await.expect("users/@me").id.get(),
+        fake.bot_user().id
+    );
+    let dm = http
+        .get_user(alice.id.into())
+        .await
+        .expect("user")
+        .create_dm_channel(&http)
+        .await
+        .expect("dm");
+    assert_eq!(
+        fake.channel(dm.id.get()).expect("dm channel").recipient_id,
+        Some(alice.id)
+    );
+
+    // Every dispatch and every REST answer so far deserializes into serenity's own types.
+    check_shapes(&fake);
+
     // Missing Permissions on the next message create with attachments surfaces as 403 / 50013.
     fake.fail_next_with_attachments(
         "POST /channels/*/messages",
@@ -596,6 +710,53 @@ async fn serenity_bot_round_trip() {
     let _ = tokio::time::timeout(WAIT, running).await;
 }
 
+/// Everything the fake sent must deserialize into serenity's models (serenity drops an event it
+/// cannot parse with only a log line, so a wrong shape would otherwise go unnoticed).
+fn check_shapes(fake: &FakeDiscord) {
+    for d in fake.dispatched() {
+        let frame = serde_json::json!({"op": 0, "s": d.seq, "t": d.event, "d": d.data});
+        if let Err(e) = serde_json::from_value::<GatewayEvent>(frame) {
+            panic!(
+                "dispatch {} does not deserialize: {e}\n{:#}",
+                d.event, d.data
+            );
+        }
+    }
+    for c in fake.calls() {
+        if !(200..300).contains(&c.status) || c.status == 204 {
+            continue;
+        }
+        let v = c.response.clone();
+        let res = if c.matches("GET /users/@me") {
+            serde_json::from_value::<CurrentUser>(v).map(drop)
+        } else if c.matches("GET /oauth2/applications/@me") {
+            serde_json::from_value::<CurrentApplicationInfo>(v).map(drop)
+        } else if c.matches("POST /users/@me/channels") {
+            serde_json::from_value::<PrivateChannel>(v).map(drop)
+        } else if c.matches("/applications/**") && v.is_array() {
+            serde_json::from_value::<Vec<Command>>(v).map(drop)
+        } else if c.matches("/applications/**") {
+            serde_json::from_value::<Command>(v).map(drop)
+        } else if c.matches("POST /channels/*/threads")
+            || c.matches("POST /channels/*/messages/*/threads")
+        {
+            serde_json::from_value::<GuildChannel>(v).map(drop)
+        } else if c.matches("GET /channels/*") {
+            serde_json::from_value::<Channel>(v).map(drop)
+        } else if v.get("author").is_some() {
+            serde_json::from_value::<Message>(v).map(drop)
+        } else {
+            Ok(())
+        };
+        if let Err(e) = res {
+            panic!(
+                "{} {} answer does not deserialize: {e}\n{:#}",
+                c.method, c.path, c.response
+            );
+        }
+    }
+}
+
 fn json_u64(v: u64) -> serde_json::Value {
     serde_json::Value::from(v)
 }
@@ -603,7 +764,7 @@ fn json_u64(v: u64) -> serde_json::Value {
 #[tokio::test]
 async fn bad_token_is_refused_by_the_gateway() {
     let fake = FakeDiscord::start().await;
-    let (mut client, _rx) = start_bot(&fake, "not-the-token", Vec::new()).await;
+    let (mut client, _rx) = start_bot(&fake, "not-the-token", default_intents(), Vec::new()).await;
     let result = tokio::time::timeout(WAIT, client.start())
         .await
         .expect("client gave up in time");
@@ -782,4 +943,33 @@ async fn malformed_requests_get_discord_errors() {
     // Every call was recorded with its answer; nothing in the fake panicked.
     assert_eq!(fake.calls().len(), 11);
     assert_eq!(fake.messages(ch).len(), 1);
+}
+
+#[tokio::test]
+async fn message_content_needs_the_intent() {
+    let fake = FakeDiscord::start().await;
+    let intents = GatewayIntents::GUILDS | GatewayIntents::GUILD_MESSAGES;
+    let (mut client, _rx) = start_bot(&fake, &fake.token(), intents, Vec::new()).await;
+    let shards = client.shard_manager.clone();
+    let running = tokio::spawn(async move { client.start().await });
+    assert!(fake.wait_for_ready(WAIT).await);
+    let alice = fake.add_user("alice");
+    let bot = fake.bot_user().id;
+    let plain = fake.push_message_create(fake.channel_id(), &alice, "h2e2");
+    let mention = fake.push_message_create(fake.channel_id(), &alice, &format!("<@{bot}> h2e2"));
+    let content = |id: u64| {
+        fake.dispatched()
+            .into_iter()
+            .find(|d| {
+                d.event == "MESSAGE_CREATE"
+                    && d.data["id"].as_str() == Some(id.to_string().as_str())
+            })
+            .map(|d| d.data["content"].as_str().unwrap_or_default().to_string())
+    };
+    assert_eq!(content(plain).as_deref(), Some(""));
+    assert_eq!(content(mention), Some(format!("<@{bot}> h2e2")));
+    // The stored message keeps its content either way.
+    assert_eq!(fake.message(plain).expect("stored").content, "h2e2");
+    shards.shutdown_all().await;
+    let _ = tokio::time::timeout(WAIT, running).await;
 }
