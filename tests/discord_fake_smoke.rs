@@ -603,6 +603,24 @@ async fn serenity_bot_round_trip() {
     let choices = &responses[0].json.as_ref().expect("json")["data"]["choices"];
     assert_eq!(choices[0]["value"], "h2e2");
 
+    // The same command in a DM: the interaction carries `user` instead of `member`.
+    let dm = fake.dm_channel(&alice);
+    let in_dm = fake.push_interaction(
+        FakeInteraction::slash("xiangqi")
+            .option(CmdOpt::sub("new", vec![CmdOpt::user("opponent", &bob)]))
+            .in_channel(dm)
+            .by(&alice),
+    );
+    assert!(
+        matches!(next_report(&mut rx).await, Report::CommandAnswered { opponent, .. } if opponent == bob.id)
+    );
+    assert_eq!(
+        fake.original_response(in_dm.id)
+            .expect("dm answer")
+            .channel_id,
+        dm
+    );
+
     // Checked injections must fit what the bot registered.
     assert!(fake
         .try_push_interaction(FakeInteraction::slash("chess"))
@@ -972,4 +990,79 @@ async fn message_content_needs_the_intent() {
     assert_eq!(fake.message(plain).expect("stored").content, "h2e2");
     shards.shutdown_all().await;
     let _ = tokio::time::timeout(WAIT, running).await;
+}
+
+#[tokio::test]
+async fn interaction_callbacks_follow_discord_rules() {
+    let fake = FakeDiscord::builder()
+        .interaction_deadline(Duration::from_millis(200))
+        .start()
+        .await;
+    let callback = |id: u64, token: &str, body: &str| {
+        request(
+            &fake,
+            "POST",
+            &format!("/api/v10/interactions/{id}/{token}/callback"),
+            "application/json",
+            body,
+        )
+    };
+    let ix = fake.push_interaction(FakeInteraction::slash("anything").unchecked());
+    // Autocomplete answers are only for autocomplete interactions.
+    let (status, body) = raw_http(
+        &fake,
+        callback(ix.id, &ix.token, r#"{"type":8,"data":{"choices":[]}}"#),
+    )
+    .await;
+    assert_eq!((status, body.contains("50035")), (400, true), "{body}");
+    // A wrong token is an unknown interaction.
+    let (status, _) = raw_http(&fake, callback(ix.id, "nope", r#"{"type":5}"#)).await;
+    assert_eq!(status, 404);
+    let (status, _) = raw_http(
+        &fake,
+        callback(ix.id, &ix.token, r#"{"type":4,"data":{"content":"hi"}}"#),
+    )
+    .await;
+    assert_eq!(status, 204);
+    let (status, body) = raw_http(
+        &fake,
+        callback(ix.id, &ix.token, r#"{"type":4,"data":{"content":"again"}}"#),
+    )
+    .await;
+    assert_eq!((status, body.contains("40060")), (400, true), "{body}");
+    // Editing @original works with the application id and the token.
+    let app = fake.application_id();
+    let edit = request(
+        &fake,
+        "PATCH",
+        &format!("/api/v10/webhooks/{app}/{}/messages/@original", ix.token),
+        "application/json",
+        r#"{"content":"edited"}"#,
+    );
+    let (status, body) = raw_http(&fake, edit).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        fake.original_response(ix.id).expect("original").content,
+        "edited"
+    );
+
+    // Too late: past the deadline the interaction is unknown.
+    let late = fake.push_interaction(FakeInteraction::slash("anything").unchecked());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, body) = raw_http(&fake, callback(late.id, &late.token, r#"{"type":5}"#)).await;
+    assert_eq!((status, body.contains("10062")), (404, true), "{body}");
+    let kinds: Vec<_> = fake
+        .interaction_responses(ix.id)
+        .iter()
+        .map(|r| (r.kind.clone(), r.status))
+        .collect();
+    assert_eq!(
+        kinds,
+        vec![
+            (ResponseKind::Callback(8), 400),
+            (ResponseKind::Callback(4), 204),
+            (ResponseKind::Callback(4), 400),
+            (ResponseKind::EditOriginal, 200),
+        ]
+    );
 }

@@ -477,6 +477,7 @@ pub struct FakeDiscordBuilder {
     send_guild_create: bool,
     allowed_privileged_intents: u64,
     attachment_size_limit: u64,
+    interaction_deadline: Option<Duration>,
 }
 
 impl Default for FakeDiscordBuilder {
@@ -489,6 +490,7 @@ impl Default for FakeDiscordBuilder {
             send_guild_create: true,
             allowed_privileged_intents: intents::PRIVILEGED,
             attachment_size_limit: 10 << 20,
+            interaction_deadline: None,
         }
     }
 }
@@ -528,6 +530,14 @@ impl FakeDiscordBuilder {
     }
     /// Largest attachment accepted (default 10 MiB, Discord's limit without boosts); larger ones
     /// get 413 / 40005.
+    /// Enforce Discord's deadline for the initial interaction response (3 s on Discord): a later
+    /// callback gets 404 / 10062 "Unknown interaction". Off by default, since debug builds on a
+    /// loaded CI machine can be slow for reasons a test does not mean to check.
+    pub fn interaction_deadline(mut self, deadline: Duration) -> Self {
+        self.interaction_deadline = Some(deadline);
+        self
+    }
+
     pub fn attachment_size_limit(mut self, bytes: u64) -> Self {
         self.attachment_size_limit = bytes;
         self
@@ -1074,6 +1084,7 @@ struct InteractionRec {
     original_message_id: Option<u64>,
     followups: Vec<u64>,
     responses: Vec<InteractionResponse>,
+    created: std::time::Instant,
 }
 
 struct CommandRec {
@@ -2181,6 +2192,7 @@ impl State_ {
                 original_message_id: None,
                 followups: Vec::new(),
                 responses: Vec::new(),
+                created: std::time::Instant::now(),
             },
         );
         self.dispatch("INTERACTION_CREATE", v);
@@ -4066,6 +4078,10 @@ fn interaction_callback(st: &mut State_, id: u64, token: &str, body: &ParsedBody
     };
     let (ix_kind, ix_channel, source, acked) =
         (ix.kind, ix.channel_id, ix.source_message_id, ix.acked);
+    let expired = st
+        .cfg
+        .interaction_deadline
+        .is_some_and(|d| ix.created.elapsed() > d);
     let kind = body
         .json
         .as_ref()
@@ -4073,6 +4089,9 @@ fn interaction_callback(st: &mut State_, id: u64, token: &str, body: &ParsedBody
         .and_then(Value::as_u64)
         .unwrap_or(0);
     let result = (|| -> Result<Option<u64>, ApiError> {
+        if expired && !acked {
+            return Err(api_error(404, 10062, "Unknown interaction"));
+        }
         if acked {
             return Err(api_error(
                 400,
