@@ -12,6 +12,26 @@
 //! definitions, answering an interaction twice) and never panics on malformed input: it answers
 //! with Discord's error bodies.
 //!
+//! ```ignore
+//! let fake = FakeDiscord::start().await;
+//! let http = HttpBuilder::new(fake.token()).proxy(fake.http_url()).ratelimiter_disabled(true).build();
+//! let mut client = ClientBuilder::new_with_http(http, intents).event_handler(bot).await?;
+//! tokio::spawn(async move { client.start().await });
+//! assert!(fake.wait_for_ready(Duration::from_secs(10)).await);
+//! let alice = fake.add_user("alice");
+//! fake.push_message_create(fake.channel_id(), &alice, "!board");
+//! let call = fake.wait_for_call("POST /channels/*/messages", 1, Duration::from_secs(10)).await;
+//! let ix = fake.push_interaction(
+//!     FakeInteraction::slash("xiangqi").option(CmdOpt::sub("move", vec![CmdOpt::string("move", "h2e2")])).by(&alice),
+//! );
+//! let answers = fake.wait_for_interaction_responses(ix.id, 2, Duration::from_secs(10)).await;
+//! fake.fail_next_with_attachments("POST /channels/*/messages", 403, FakeDiscord::missing_permissions());
+//! ```
+//!
+//! Shut the bot down (`shard_manager.shutdown_all()`) before dropping the fake: when the gateway
+//! goes away serenity reconnects, and without the fake's `GET /gateway` it falls back to
+//! `wss://gateway.discord.gg`.
+//!
 //! Serenity specifics (0.12.5), for whoever wires a bot to this fake:
 //! - `HttpBuilder::new(token).proxy(fake.http_url()).ratelimiter_disabled(true)`: serenity builds
 //!   every URL as `https://discord.com/api/v10/...` and replaces `https://discord.com` with the
@@ -19,6 +39,8 @@
 //! - `ClientBuilder::new_with_http(http, intents)` takes that `Http`; at start-up the client calls
 //!   `GET /api/v10/gateway` (not `/gateway/bot`) and connects to `{url}?v=10` (no `encoding`
 //!   parameter; JSON is implied). Plain `ws://` works. The application id is learned from READY.
+//! - With the rate limiter enabled serenity ignores the proxy (its ratelimiter builds requests with
+//!   no proxy), so `ratelimiter_disabled(true)` is required, not optional.
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, HashMap};
