@@ -712,19 +712,25 @@ async fn serenity_bot_round_trip() {
     assert_eq!(fake.identify_count(), 1);
 
     // A dropped connection (4000) is resumed, and events keep flowing.
+    // A message pushed while the bot is away is replayed on RESUME.
     fake.close_gateway(4000, "Unknown error");
-    assert!(
-        fake.wait_for(
-            |f| f.gateway_received().iter().any(|v| v["op"] == 6) && f.is_connected(),
-            WAIT
-        )
-        .await
-    );
     fake.push_message_create(channel, &alice, "!board");
     assert!(matches!(next_report(&mut rx).await, Report::Sent { .. }));
+    assert!(fake.gateway_received().iter().any(|v| v["op"] == 6));
     assert_eq!(fake.identify_count(), 1, "resumed, not re-identified");
+    let resumed = fake.dispatched().iter().any(|d| d.event == "RESUMED");
+    assert!(resumed);
+    check_shapes(&fake);
 
+    // serenity logs off with a 1000 close and waits for the fake's close reply.
+    let started = std::time::Instant::now();
     shards.shutdown_all().await;
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "shutdown took {:?}",
+        started.elapsed()
+    );
+    assert!(fake.wait_for(|f| !f.is_connected(), WAIT).await);
     let _ = tokio::time::timeout(WAIT, running).await;
 }
 

@@ -754,9 +754,10 @@ impl FakeDiscord {
 
     /// Close every gateway connection with `code` (4000 lets serenity resume, 4004 is fatal).
     pub fn close_gateway(&self, code: u16, reason: &str) {
-        let st = self.st();
-        for s in st.sessions.values() {
-            if let Some(tx) = &s.tx {
+        let mut st = self.st();
+        for s in st.sessions.values_mut() {
+            // Detach now, so that events pushed from here on wait for the RESUME.
+            if let Some(tx) = s.tx.take() {
                 let _ = tx.send(Outgoing::Close(code, reason.to_string()));
             }
         }
@@ -1018,11 +1019,17 @@ enum Outgoing {
     Close(u16, String),
 }
 
+/// How many dispatches a session keeps for replay on RESUME.
+const RESUME_HISTORY: usize = 1000;
+
 struct Session {
+    /// The connection's outbox; `None` while disconnected (the session can still be resumed).
     tx: Option<mpsc::UnboundedSender<Outgoing>>,
     conn: u64,
     seq: u64,
     intents: u64,
+    /// Recent dispatches (seq, event, data), replayed on RESUME after the client's seq.
+    history: std::collections::VecDeque<(u64, String, Value)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -1745,18 +1752,14 @@ impl State_ {
 
     // --- gateway -------------------------------------------------------------------------------
 
-    /// Send a dispatch to every identified session (or queue it until one identifies).
+    /// Send a dispatch to every session (a disconnected one gets it on RESUME), or queue it until
+    /// a bot identifies.
     fn dispatch(&mut self, event: &str, data: Value) {
-        if !self.sessions.values().any(|s| s.tx.is_some()) {
+        if self.sessions.is_empty() {
             self.pending.push((event.to_string(), data));
             return;
         }
-        let ids: Vec<String> = self
-            .sessions
-            .iter()
-            .filter(|(_, s)| s.tx.is_some())
-            .map(|(k, _)| k.clone())
-            .collect();
+        let ids: Vec<String> = self.sessions.keys().cloned().collect();
         for id in ids {
             self.deliver(&id, event, &data);
         }
@@ -1799,7 +1802,6 @@ impl State_ {
         let Some(s) = self.sessions.get_mut(session_id) else {
             return;
         };
-        let Some(tx) = s.tx.clone() else { return };
         if intent.is_some_and(|i| s.intents & i == 0) {
             return;
         }
@@ -1815,6 +1817,21 @@ impl State_ {
         }
         s.seq += 1;
         let seq = s.seq;
+        s.history.push_back((seq, event.to_string(), d.clone()));
+        if s.history.len() > RESUME_HISTORY {
+            s.history.pop_front();
+        }
+        let Some(tx) = s.tx.clone() else { return };
+        self.send_dispatch(&tx, seq, event, d);
+    }
+
+    fn send_dispatch(
+        &mut self,
+        tx: &mpsc::UnboundedSender<Outgoing>,
+        seq: u64,
+        event: &str,
+        d: Value,
+    ) {
         let frame = json!({"op": 0, "s": seq, "t": event, "d": d});
         let _ = tx.send(Outgoing::Text(frame.to_string()));
         self.dispatched.push(SentDispatch {
@@ -1911,6 +1928,7 @@ impl State_ {
                 conn,
                 seq: 0,
                 intents,
+                history: std::collections::VecDeque::new(),
             },
         );
         *session = Some(session_id.clone());
@@ -1965,11 +1983,22 @@ impl State_ {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_string();
+        let client_seq = d.get("seq").and_then(Value::as_u64).unwrap_or(0);
         match self.sessions.get_mut(&sid) {
-            Some(s) if s.tx.is_none() => {
+            // The old connection may not have noticed it is gone yet: the new one takes over.
+            Some(s) => {
                 s.tx = Some(tx.clone());
                 s.conn = conn;
                 *session = Some(sid.clone());
+                let missed: Vec<(u64, String, Value)> = s
+                    .history
+                    .iter()
+                    .filter(|(seq, _, _)| *seq > client_seq)
+                    .cloned()
+                    .collect();
+                for (seq, event, data) in missed {
+                    self.send_dispatch(tx, seq, &event, data);
+                }
                 self.flush_pending();
                 self.deliver(&sid, "RESUMED", &json!({}));
                 None
@@ -1983,7 +2012,12 @@ impl State_ {
         }
     }
 
-    fn detach(&mut self, conn: u64) {
+    /// A connection ended. Its session stays resumable unless the bot closed with 1000 or 1001
+    /// (a log-off, which on Discord invalidates the session).
+    fn end_connection(&mut self, conn: u64, logged_off: bool) {
+        if logged_off {
+            self.sessions.retain(|_, s| s.conn != conn);
+        }
         for s in self.sessions.values_mut() {
             if s.conn == conn {
                 s.tx = None;
@@ -4412,6 +4446,7 @@ async fn gateway_connection(inner: Arc<Inner>, socket: WebSocket, params_ok: boo
     let stop = shutdown_signal(inner.shutdown.subscribe());
     tokio::pin!(stop);
     let mut session: Option<String> = None;
+    let mut logged_off = false;
     loop {
         tokio::select! {
             incoming = stream.next() => {
@@ -4421,7 +4456,13 @@ async fn gateway_connection(inner: Arc<Inner>, socket: WebSocket, params_ok: boo
                         let _ = sink.send(close(4002, "Error while decoding payload.")).await;
                         break;
                     }
-                    Some(Ok(WsMessage::Close(_))) | None | Some(Err(_)) => break,
+                    Some(Ok(WsMessage::Close(frame))) => {
+                        logged_off = frame.is_some_and(|f| f.code == 1000 || f.code == 1001);
+                        // Flush the close reply serenity waits for before it calls the shard done.
+                        let _ = sink.close().await;
+                        break;
+                    }
+                    None | Some(Err(_)) => break,
                     Some(Ok(_)) => continue,
                 };
                 let closing = inner.lock().handle_gateway_frame(conn, &tx, &mut session, &text);
@@ -4449,6 +4490,6 @@ async fn gateway_connection(inner: Arc<Inner>, socket: WebSocket, params_ok: boo
             }
         }
     }
-    inner.lock().detach(conn);
+    inner.lock().end_connection(conn, logged_off);
     inner.bump();
 }
