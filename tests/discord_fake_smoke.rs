@@ -9,15 +9,15 @@ use std::time::Duration;
 
 use discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use serenity::all::{
-    AutoArchiveDuration, ButtonStyle, CacheHttp, Channel, ChannelType, Client, ClientBuilder,
-    Command, CommandInteraction, CommandOptionType, ComponentInteraction,
+    AutoArchiveDuration, ButtonStyle, CacheHttp, Channel, ChannelId, ChannelType, Client,
+    ClientBuilder, Command, CommandInteraction, CommandOptionType, ComponentInteraction,
     ComponentInteractionDataKind, Context, CreateActionRow, CreateAttachment,
     CreateAutocompleteResponse, CreateButton, CreateCommand, CreateCommandOption, CreateEmbed,
     CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
     CreateMessage, CreateSelectMenu, CreateSelectMenuKind, CreateSelectMenuOption, CreateThread,
-    CurrentApplicationInfo, CurrentUser, EditInteractionResponse, EventHandler, GatewayIntents,
-    GuildChannel, GuildId, HttpBuilder, HttpError, Interaction, Message, PrivateChannel, Ready,
-    ResolvedValue,
+    CurrentApplicationInfo, CurrentUser, EditInteractionResponse, EditMessage, EventHandler,
+    GatewayIntents, GuildChannel, GuildId, HttpBuilder, HttpError, Interaction, Message, MessageId,
+    PrivateChannel, Ready, ResolvedValue,
 };
 use serenity::async_trait;
 use serenity::model::event::GatewayEvent;
@@ -158,7 +158,8 @@ impl Bot {
             ComponentInteractionDataKind::Button => {
                 let update = CreateInteractionResponseMessage::new()
                     .content(format!("{} resigned", comp.user.name))
-                    .components(Vec::new());
+                    .components(Vec::new())
+                    .add_file(CreateAttachment::bytes(self.png.clone(), "final.png"));
                 comp.create_response(&ctx.http, CreateInteractionResponse::UpdateMessage(update))
                     .await
             }
@@ -580,6 +581,17 @@ async fn serenity_bot_round_trip() {
     assert_eq!(updated.content, "bob resigned");
     assert!(updated.components.is_empty());
     assert!(updated.edited);
+    let names: Vec<_> = updated
+        .attachments
+        .iter()
+        .map(|a| a.filename.as_str())
+        .collect();
+    assert_eq!(
+        names,
+        vec!["final.png"],
+        "a listed attachment set replaces the old one"
+    );
+    assert_eq!(responses[0].files[0].field, "files[0]");
     // The fake refuses a click on a component that is no longer there.
     assert!(fake
         .try_push_interaction(FakeInteraction::button(game_msg, "resign"))
@@ -691,6 +703,30 @@ async fn serenity_bot_round_trip() {
         fake.channel(dm.id.get()).expect("dm channel").recipient_id,
         Some(alice.id)
     );
+
+    // Editing keeps attachments unless the edit lists them; deleting sends MESSAGE_DELETE.
+    let (ch_id, sent_msg) = (ChannelId::new(channel), MessageId::new(sent_id));
+    let edited = ch_id
+        .edit_message(
+            &http,
+            sent_msg,
+            EditMessage::new().content("Board (edited)"),
+        )
+        .await
+        .expect("edit");
+    assert_eq!(
+        (edited.content.as_str(), edited.attachments.len()),
+        ("Board (edited)", 1)
+    );
+    assert!(edited.edited_timestamp.is_some());
+    ch_id.delete_message(&http, sent_msg).await.expect("delete");
+    assert!(fake.message(sent_id).expect("kept").deleted);
+    assert!(fake
+        .dispatched()
+        .iter()
+        .any(|d| d.event == "MESSAGE_DELETE"));
+    let gone = ch_id.message(&http, sent_msg).await.expect_err("deleted");
+    assert!(format!("{gone:?}").contains("10008"), "{gone:?}");
 
     // Every dispatch and every REST answer so far deserializes into serenity's own types.
     check_shapes(&fake);
