@@ -5,6 +5,9 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+
 use crate::adapters::console::{self, ConsoleOptions};
 use crate::app::{system_now, Service};
 use crate::config::Config;
@@ -71,8 +74,38 @@ async fn serve(config: Config) -> ExitCode {
         }
     }
     let timer = tokio::spawn(Arc::clone(&service).run_timer());
-    if config.telegram.is_some() || config.discord.is_some() {
-        tracing::warn!("platform adapters are not built yet; starting the console instead");
+    // Platform adapters run side by side, instead of the console, until ctrl-c.
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let mut adapters: JoinSet<Result<(), String>> = JoinSet::new();
+    // --- Discord (DISCORD_TOKEN) -------------------------------------------------------------
+    if let Some(discord) = config.discord.clone() {
+        let service = Arc::clone(&service);
+        let mut stop = stop_rx.clone();
+        adapters.spawn(async move {
+            let stop = async move {
+                let _ = stop.wait_for(|s| *s).await;
+            };
+            crate::adapters::discord::run(service, &discord, stop)
+                .await
+                .map_err(|e| e.to_string())
+        });
+    }
+    // --- end of Discord ----------------------------------------------------------------------
+    if config.telegram.is_some() {
+        tracing::warn!("the Telegram adapter is not built yet");
+    }
+    if !adapters.is_empty() {
+        let ok = run_adapters(adapters, &stop_tx).await;
+        timer.abort();
+        if let Err(e) = service.storage().flush().await {
+            eprintln!("final flush failed: {e}");
+            return ExitCode::from(1);
+        }
+        return if ok {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
     }
     let user = std::env::var("USER")
         .or_else(|_| std::env::var("USERNAME"))
@@ -90,4 +123,33 @@ async fn serve(config: Config) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+/// Wait for ctrl-c (then stop every adapter and wait for them) or for an adapter to stop on
+/// its own (then stop the others). Whether all ended without error.
+async fn run_adapters(
+    mut adapters: JoinSet<Result<(), String>>,
+    stop: &watch::Sender<bool>,
+) -> bool {
+    let mut ok = true;
+    let mut report = |r: Option<Result<Result<(), String>, tokio::task::JoinError>>| match r {
+        Some(Ok(Ok(()))) | None => {}
+        Some(Ok(Err(e))) => {
+            eprintln!("{e}");
+            ok = false;
+        }
+        Some(Err(e)) => {
+            eprintln!("an adapter failed: {e}");
+            ok = false;
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => tracing::info!("stopping"),
+        r = adapters.join_next() => report(r),
+    }
+    let _ = stop.send(true);
+    while let Some(r) = adapters.join_next().await {
+        report(Some(r));
+    }
+    ok
 }

@@ -1,0 +1,525 @@
+//! The slash commands: one top-level command per service command (`/play`, `/move`, ...), with
+//! choices for rulesets, notations and languages, a user option for the opponent, and
+//! autocomplete for time controls, rule topics and (through the service) legal moves. An
+//! invocation becomes the service's command text: `/play` with options is
+//! `/play <@id> 10+5 asian red`.
+
+use serenity::all::{
+    AutocompleteChoice, CommandDataOptionValue, CommandInteraction, CommandOptionType,
+    CreateCommand, CreateCommandOption, ResolvedValue,
+};
+
+use super::player;
+use crate::app::Cmd;
+use crate::game::{PlayerRef, TimeControl};
+use crate::i18n::rulebook::Topic;
+use crate::i18n::Lang;
+
+/// What kind of value an option takes.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// A guild member (the opponent).
+    User,
+    /// Free text.
+    Text,
+    /// Free text with suggestions while typing.
+    Suggested,
+    /// One of a fixed list: (shown name, value).
+    Choice(&'static [(&'static str, &'static str)]),
+}
+
+/// An option: its name, its description in English, Vietnamese and Chinese, its kind, and
+/// whether it is required.
+struct Opt {
+    name: &'static str,
+    about: [&'static str; 3],
+    kind: Kind,
+    required: bool,
+}
+
+const RULESETS: &[(&str, &str)] = &[
+    ("official — the WXF/AXF official rules", "official"),
+    ("asian — the Asian (AXF) rules", "asian"),
+    ("vietnam — Luật Cờ Tướng Việt Nam", "vietnam"),
+    ("cxq — club rules", "cxq"),
+    ("casual — no forfeits, fouls refused", "casual"),
+];
+const NOTATIONS: &[(&str, &str)] = &[
+    ("ICCS (h2e2)", "iccs"),
+    ("WXF (C2.5)", "wxf"),
+    ("中文 (炮二平五)", "chinese"),
+    ("Tiếng Việt (P2-5)", "vietnamese"),
+];
+const LANGUAGES: &[(&str, &str)] = &[("Tiếng Việt", "vi"), ("English", "en"), ("中文", "zh")];
+const COLOURS: &[(&str, &str)] = &[
+    ("red — you move first", "red"),
+    ("black", "black"),
+    ("random", "random"),
+];
+const ON_OFF: &[(&str, &str)] = &[("on", "on"), ("off", "off")];
+
+/// Time controls offered while typing `/play time:`: (value, what it means).
+const TIME_PRESETS: &[(&str, &str)] = &[
+    ("none", "no clock"),
+    ("5+3", "5 minutes + 3 seconds a move"),
+    ("10+5", "10 minutes + 5 seconds a move"),
+    ("15+10", "15 minutes + 10 seconds a move"),
+    ("30+0", "30 minutes, sudden death"),
+    ("20m/1m", "20 minutes, at most 1 minute a move"),
+    ("10m+3x30s", "10 minutes, then 3 periods of 30 seconds"),
+    ("1d", "correspondence: a day a move"),
+];
+
+const PLAY: &[Opt] = &[
+    Opt {
+        name: "opponent",
+        about: [
+            "Who to play (empty: anyone)",
+            "Đấu với ai (bỏ trống: bất kỳ ai)",
+            "对手（留空：任何人）",
+        ],
+        kind: Kind::User,
+        required: false,
+    },
+    Opt {
+        name: "time",
+        about: [
+            "Clock: none, 10+5, 20m/1m, 10m+3x30s, 1d",
+            "Đồng hồ: none, 10+5, 20m/1m, 10m+3x30s, 1d",
+            "时限：none、10+5、20m/1m、10m+3x30s、1d",
+        ],
+        kind: Kind::Suggested,
+        required: false,
+    },
+    Opt {
+        name: "ruleset",
+        about: [
+            "The rules (default: the channel's)",
+            "Luật (mặc định: của kênh)",
+            "规则（默认：本频道的）",
+        ],
+        kind: Kind::Choice(RULESETS),
+        required: false,
+    },
+    Opt {
+        name: "color",
+        about: ["Your side", "Bên của bạn", "你执哪方"],
+        kind: Kind::Choice(COLOURS),
+        required: false,
+    },
+    Opt {
+        name: "fen",
+        about: [
+            "Start from this position (FEN board and side)",
+            "Bắt đầu từ thế cờ này (FEN)",
+            "从此局面开始（FEN）",
+        ],
+        kind: Kind::Text,
+        required: false,
+    },
+];
+const MOVE: &[Opt] = &[Opt {
+    name: "move",
+    about: [
+        "Your move: h2e2, C2.5, 炮二平五, P2-5",
+        "Nước đi: h2e2, C2.5, 炮二平五, P2-5",
+        "着法：h2e2、C2.5、炮二平五、P2-5",
+    ],
+    kind: Kind::Suggested,
+    required: true,
+}];
+const RULES: &[Opt] = &[Opt {
+    name: "topic",
+    about: [
+        "A piece, rule or ruleset",
+        "Một quân, luật hoặc bộ luật",
+        "棋子、规则或规则集",
+    ],
+    kind: Kind::Suggested,
+    required: false,
+}];
+const RULESET: &[Opt] = &[Opt {
+    name: "name",
+    about: [
+        "The ruleset for new games",
+        "Bộ luật cho các ván mới",
+        "新对局的规则",
+    ],
+    kind: Kind::Choice(RULESETS),
+    required: false,
+}];
+const NOTATION: &[Opt] = &[Opt {
+    name: "name",
+    about: [
+        "How your moves are written",
+        "Cách ghi nước đi của bạn",
+        "你的记谱法",
+    ],
+    kind: Kind::Choice(NOTATIONS),
+    required: false,
+}];
+const LANG: &[Opt] = &[Opt {
+    name: "language",
+    about: [
+        "The channel's language",
+        "Ngôn ngữ của kênh",
+        "本频道的语言",
+    ],
+    kind: Kind::Choice(LANGUAGES),
+    required: false,
+}];
+const TAKEBACKS: &[Opt] = &[Opt {
+    name: "allow",
+    about: [
+        "Allow takebacks in new games",
+        "Cho phép đi lại trong ván mới",
+        "新对局是否允许悔棋",
+    ],
+    kind: Kind::Choice(ON_OFF),
+    required: false,
+}];
+
+/// A command's description (English, Vietnamese, Chinese) and options.
+fn spec(cmd: Cmd) -> ([&'static str; 3], &'static [Opt]) {
+    match cmd {
+        Cmd::Play => (
+            [
+                "Challenge someone (or anyone) to a game",
+                "Thách đấu một người (hoặc bất kỳ ai)",
+                "向某人（或任何人）发起挑战",
+            ],
+            PLAY,
+        ),
+        Cmd::Accept => (
+            [
+                "Accept the challenge, draw offer or takeback request",
+                "Nhận lời thách đấu, cầu hòa hoặc xin đi lại",
+                "接受挑战、和棋或悔棋请求",
+            ],
+            &[],
+        ),
+        Cmd::Decline => (
+            [
+                "Decline the challenge or offer",
+                "Từ chối lời thách đấu hoặc đề nghị",
+                "拒绝挑战或提议",
+            ],
+            &[],
+        ),
+        Cmd::Cancel => (
+            [
+                "Withdraw your challenge",
+                "Rút lại lời thách đấu",
+                "撤回你的挑战",
+            ],
+            &[],
+        ),
+        Cmd::Move => (
+            [
+                "Play a move in any notation",
+                "Đi một nước, ghi theo bất kỳ cách nào",
+                "走一步棋（任何记谱法）",
+            ],
+            MOVE,
+        ),
+        Cmd::Resign => (["Resign the game", "Xin thua", "认输"], &[]),
+        Cmd::Draw => (
+            [
+                "Offer, accept or claim a draw",
+                "Cầu hòa, nhận hòa hoặc đòi xử hòa",
+                "提和、接受或要求判和",
+            ],
+            &[],
+        ),
+        Cmd::Takeback => (
+            [
+                "Ask to take back your last move",
+                "Xin đi lại nước vừa rồi",
+                "请求悔棋",
+            ],
+            &[],
+        ),
+        Cmd::Abort => (
+            [
+                "Abort the game before both sides have moved",
+                "Hủy ván trước khi hai bên đều đã đi",
+                "在双方都走棋前取消对局",
+            ],
+            &[],
+        ),
+        Cmd::Board => (["Show the board", "Xem bàn cờ", "显示棋盘"], &[]),
+        Cmd::Flip => (
+            [
+                "Show the board the other way round",
+                "Xem bàn cờ từ phía bên kia",
+                "翻转棋盘",
+            ],
+            &[],
+        ),
+        Cmd::Moves => (
+            [
+                "List the legal moves",
+                "Liệt kê các nước đi hợp lệ",
+                "列出合法着法",
+            ],
+            &[],
+        ),
+        Cmd::Fen => (
+            ["The position as FEN", "Thế cờ dạng FEN", "局面的 FEN"],
+            &[],
+        ),
+        Cmd::Pgn => (["The game as PGN", "Ván cờ dạng PGN", "对局的 PGN"], &[]),
+        Cmd::Gif => (
+            [
+                "A replay of the game",
+                "Xem lại ván cờ (GIF)",
+                "对局回放（GIF）",
+            ],
+            &[],
+        ),
+        Cmd::Why => (
+            [
+                "Explain the last ruling, refusal or warning",
+                "Giải thích phán quyết, từ chối hoặc cảnh báo gần nhất",
+                "解释最近的裁决、拒绝或警告",
+            ],
+            &[],
+        ),
+        Cmd::Rules => (["The rulebook", "Luật chơi", "规则手册"], RULES),
+        Cmd::Ruleset => (
+            [
+                "The rules for new games in this channel",
+                "Bộ luật cho ván mới trong kênh này",
+                "本频道新对局的规则",
+            ],
+            RULESET,
+        ),
+        Cmd::Notation => (
+            [
+                "Your notation for moves",
+                "Cách ghi nước đi của bạn",
+                "你的记谱法",
+            ],
+            NOTATION,
+        ),
+        Cmd::Lang => (
+            [
+                "The channel's language",
+                "Ngôn ngữ của kênh",
+                "本频道的语言",
+            ],
+            LANG,
+        ),
+        Cmd::Takebacks => (
+            [
+                "Allow takebacks in this channel's new games",
+                "Cho phép đi lại trong kênh này",
+                "本频道是否允许悔棋",
+            ],
+            TAKEBACKS,
+        ),
+        Cmd::Time => (["The clocks", "Đồng hồ", "时钟"], &[]),
+        Cmd::Games => (["Your games", "Các ván của bạn", "你的对局"], &[]),
+        Cmd::Help => (
+            ["What the bot can do", "Bot làm được gì", "机器人能做什么"],
+            &[],
+        ),
+    }
+}
+
+/// Describe in every language Discord's clients use for ours.
+fn localized_command(mut c: CreateCommand, about: [&str; 3]) -> CreateCommand {
+    c = c
+        .description(about[0])
+        .description_localized("vi", about[1]);
+    for zh in ["zh-CN", "zh-TW"] {
+        c = c.description_localized(zh, about[2]);
+    }
+    c
+}
+
+fn option(o: &Opt) -> CreateCommandOption {
+    let kind = match o.kind {
+        Kind::User => CommandOptionType::User,
+        _ => CommandOptionType::String,
+    };
+    let mut c = CreateCommandOption::new(kind, o.name, o.about[0])
+        .description_localized("vi", o.about[1])
+        .description_localized("zh-CN", o.about[2])
+        .description_localized("zh-TW", o.about[2])
+        .required(o.required);
+    match o.kind {
+        Kind::Suggested => c = c.set_autocomplete(true).max_length(100),
+        Kind::Text => c = c.max_length(120),
+        Kind::Choice(list) => {
+            for (name, value) in list {
+                c = c.add_string_choice(*name, *value);
+            }
+        }
+        Kind::User => {}
+    }
+    c
+}
+
+/// Every command, as registered with Discord.
+#[must_use]
+pub(super) fn definitions() -> Vec<CreateCommand> {
+    Cmd::ALL
+        .iter()
+        .map(|&(cmd, name)| {
+            let (about, opts) = spec(cmd);
+            let mut c = localized_command(CreateCommand::new(name), about);
+            for o in opts {
+                c = c.add_option(option(o));
+            }
+            c
+        })
+        .collect()
+}
+
+/// The service's command text for an invocation, and the users it names. Options are written
+/// in the order they are declared; a user becomes the token `<@id>`.
+pub(super) fn command_text(cmd: &CommandInteraction) -> (String, Vec<(String, PlayerRef)>) {
+    let name = cmd.data.name.as_str();
+    let declared = Cmd::ALL
+        .iter()
+        .find(|(_, n)| *n == name)
+        .map_or(&[][..], |(c, _)| spec(*c).1);
+    let given = cmd.data.options();
+    let mut text = format!("/{name}");
+    let mut mentions = Vec::new();
+    for o in declared {
+        let Some(value) = given.iter().find(|g| g.name == o.name).map(|g| &g.value) else {
+            continue;
+        };
+        let word = match value {
+            ResolvedValue::User(user, member) => {
+                let token = format!("<@{}>", user.id);
+                let nick = member.and_then(|m| m.nick.as_deref());
+                mentions.push((token.clone(), player(user, nick)));
+                token
+            }
+            // A full FEN's move counters are not part of a set-up start.
+            ResolvedValue::String(s) if o.name == "fen" => {
+                s.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+            }
+            // One word: a time control typed with spaces (`10 + 5`) stays one.
+            ResolvedValue::String(s) if o.name == "time" => s.split_whitespace().collect(),
+            ResolvedValue::String(s) => s.trim().to_string(),
+            _ => continue,
+        };
+        if !word.is_empty() {
+            text.push(' ');
+            text.push_str(&word);
+        }
+    }
+    (text, mentions)
+}
+
+/// The option being typed in an autocomplete request: its name and text so far.
+pub(super) fn focused(cmd: &CommandInteraction) -> Option<(String, String)> {
+    cmd.data.options.iter().find_map(|o| match &o.value {
+        CommandDataOptionValue::Autocomplete { value, .. } => Some((o.name.clone(), value.clone())),
+        _ => None,
+    })
+}
+
+/// Suggestions for the options that do not need the service: time controls and rule topics.
+pub(super) fn static_suggestions(option: &str, typed: &str, lang: Lang) -> Vec<AutocompleteChoice> {
+    let typed = typed.trim();
+    let lower = typed.to_lowercase();
+    match option {
+        "time" => {
+            let mut out: Vec<AutocompleteChoice> = Vec::new();
+            let compact: String = typed.split_whitespace().collect();
+            if !compact.is_empty()
+                && compact.parse::<TimeControl>().is_ok()
+                && !TIME_PRESETS.iter().any(|(v, _)| *v == compact)
+            {
+                out.push(AutocompleteChoice::new(compact.clone(), compact));
+            }
+            out.extend(
+                TIME_PRESETS
+                    .iter()
+                    .filter(|(v, about)| v.starts_with(&lower) || about.contains(&lower))
+                    .map(|(v, about)| AutocompleteChoice::new(format!("{v} — {about}"), *v)),
+            );
+            out
+        }
+        "topic" => Topic::ALL
+            .iter()
+            .filter(|t| t.slug().contains(&lower) || t.title(lang).to_lowercase().contains(&lower))
+            .take(25)
+            .map(|t| {
+                let name = format!("{} ({})", t.title(lang), t.slug());
+                AutocompleteChoice::new(name.chars().take(100).collect::<String>(), t.slug())
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Move suggestions as choices (at most 25, each at most 100 characters).
+pub(super) fn move_choices(moves: Vec<String>) -> Vec<AutocompleteChoice> {
+    moves
+        .into_iter()
+        .filter(|m| !m.is_empty() && m.chars().count() <= 100)
+        .take(25)
+        .map(|m| AutocompleteChoice::new(m.clone(), m))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arbiter::RulesetName;
+    use crate::notation::Notation;
+
+    #[test]
+    fn every_service_command_is_defined_within_discords_limits() {
+        let defs = definitions();
+        assert_eq!(defs.len(), Cmd::ALL.len());
+        for (cmd, _) in Cmd::ALL {
+            let (about, opts) = spec(cmd);
+            for a in about {
+                assert!((1..=100).contains(&a.chars().count()), "{a}");
+            }
+            assert!(opts.len() <= 25);
+            for o in opts {
+                for a in o.about {
+                    assert!((1..=100).contains(&a.chars().count()), "{a}");
+                }
+                if let Kind::Choice(list) = o.kind {
+                    assert!(list.len() <= 25);
+                    for (n, v) in list {
+                        assert!(n.chars().count() <= 100 && v.len() <= 100);
+                    }
+                }
+            }
+        }
+        // The choices are values the service reads.
+        for (_, v) in RULESETS {
+            assert!(v.parse::<RulesetName>().is_ok(), "{v}");
+        }
+        for (_, v) in NOTATIONS {
+            assert!(v.parse::<Notation>().is_ok(), "{v}");
+        }
+        for (_, v) in LANGUAGES {
+            assert!(Lang::from_tag(v).is_some(), "{v}");
+        }
+        for (v, _) in TIME_PRESETS {
+            assert!(v.parse::<TimeControl>().is_ok(), "{v}");
+        }
+    }
+
+    #[test]
+    fn time_and_topic_suggestions() {
+        let t = static_suggestions("time", "10", Lang::En);
+        assert!(t.len() >= 2, "{t:?}");
+        let t = static_suggestions("time", "7 + 2", Lang::En);
+        assert_eq!(t.len(), 1);
+        let t = static_suggestions("topic", "chase", Lang::En);
+        assert!(t.len() >= 2 && t.len() <= 25, "{t:?}");
+        assert_eq!(static_suggestions("topic", "", Lang::Vi).len(), 25);
+    }
+}

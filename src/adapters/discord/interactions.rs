@@ -1,0 +1,179 @@
+//! Interactions and messages in, replies out. Every interaction is acknowledged first (a slash
+//! command deferred with "thinking…", a click acknowledged without a visible change), then the
+//! service runs and renders, then the answer replaces the deferred response or follows it, so
+//! no answer misses Discord's 3-second window however long a board takes to draw.
+
+use serenity::all::{
+    CommandInteraction, ComponentInteraction, ComponentInteractionDataKind,
+    CreateAutocompleteResponse, CreateInteractionResponse, Http, Message,
+};
+
+use super::send::{clear_components, delete_original, send_reply, Via};
+use super::{channel_key, commands, player, Handler};
+use crate::app::{Action, Incoming, Reply};
+use crate::i18n::Lang;
+
+fn lang_of(locale: &str) -> Option<Lang> {
+    Lang::from_tag(locale)
+}
+
+/// On Discord, a menu is only for the player who opened it (nobody else may use it anyway).
+fn visible(r: &Reply) -> bool {
+    !(r.private || r.menu)
+}
+
+/// A slash command: defer, run, then the first public reply fills the deferred response and
+/// the rest follow (private ones only for the user).
+pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteraction) {
+    if let Err(e) = cmd.defer(http).await {
+        tracing::warn!(error = %e, "cannot defer a command");
+        return;
+    }
+    let (text, mentions) = commands::command_text(cmd);
+    let nick = cmd.member.as_ref().and_then(|m| m.nick.as_deref());
+    let lang = lang_of(&cmd.locale);
+    let inc = Incoming {
+        channel: channel_key(cmd.channel_id),
+        user: player(&cmd.user, nick),
+        handle: Some(cmd.user.name.to_lowercase()),
+        text,
+        action: None,
+        mentions,
+        lang_hint: lang,
+    };
+    let replies = h.service.handle(inc).await;
+    let lang = lang.unwrap_or_default();
+    let first_public = replies.iter().position(visible);
+    if first_public.is_none() {
+        // Nothing for everyone: the "thinking…" message goes, private notes follow.
+        delete_original(http, &cmd.token).await;
+    }
+    let token = cmd.token.as_str();
+    for (i, r) in replies.iter().enumerate() {
+        let first = if Some(i) == first_public {
+            Via::Original(token)
+        } else {
+            Via::Followup(token)
+        };
+        send_reply(http, first, Via::Followup(token), r, !visible(r), lang).await;
+    }
+}
+
+/// A button or menu choice: acknowledge, run the action it carries, answer with follow-ups.
+/// A choice in a menu replaces that menu with the next step, or removes it once used.
+pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInteraction) {
+    let (action, from_menu) = match &comp.data.kind {
+        ComponentInteractionDataKind::Button => (Action::decode(&comp.data.custom_id), false),
+        ComponentInteractionDataKind::StringSelect { values } => {
+            (values.first().and_then(|v| Action::decode(v)), true)
+        }
+        _ => (None, false),
+    };
+    if let Err(e) = comp
+        .create_response(http, CreateInteractionResponse::Acknowledge)
+        .await
+    {
+        tracing::warn!(error = %e, "cannot acknowledge a click");
+        return;
+    }
+    let Some(action) = action else {
+        // Not one of ours (or forged): nothing to do.
+        return;
+    };
+    let nick = comp.member.as_ref().and_then(|m| m.nick.as_deref());
+    let lang = lang_of(&comp.locale);
+    let inc = Incoming {
+        channel: channel_key(comp.channel_id),
+        user: player(&comp.user, nick),
+        handle: Some(comp.user.name.to_lowercase()),
+        text: String::new(),
+        action: Some(action),
+        mentions: Vec::new(),
+        lang_hint: lang,
+    };
+    let replies = h.service.handle(inc).await;
+    let lang = lang.unwrap_or_default();
+    let token = comp.token.as_str();
+    let mut menu_replaced = false;
+    for r in &replies {
+        let first = if r.menu && from_menu && !menu_replaced {
+            menu_replaced = true;
+            Via::Original(token)
+        } else {
+            Via::Followup(token)
+        };
+        send_reply(http, first, Via::Followup(token), r, !visible(r), lang).await;
+    }
+    if from_menu && !menu_replaced {
+        clear_components(http, token).await;
+    }
+}
+
+/// Autocomplete: legal moves from the service for `/move`, presets for the rest. Answered
+/// directly (autocomplete cannot be deferred); an empty list is a valid answer.
+pub(super) async fn on_autocomplete(h: &Handler, http: &Http, ac: &CommandInteraction) {
+    let Some((option, typed)) = commands::focused(ac) else {
+        return;
+    };
+    let lang = lang_of(&ac.locale).unwrap_or_default();
+    let choices = if ac.data.name == "move" && option == "move" {
+        let user = player(&ac.user, None);
+        let moves = h
+            .service
+            .suggestions(&channel_key(ac.channel_id), &user.id, &typed)
+            .await;
+        commands::move_choices(moves)
+    } else {
+        commands::static_suggestions(&option, &typed, lang)
+    };
+    let answer = CreateInteractionResponse::Autocomplete(
+        CreateAutocompleteResponse::new().set_choices(choices),
+    );
+    if let Err(e) = ac.create_response(http, answer).await {
+        tracing::warn!(error = %e, "cannot answer an autocomplete request");
+    }
+}
+
+/// A message in a channel the bot reads: a bare move (`炮二平五`), a command typed as text,
+/// or a message addressed to the bot (`@Xiangqi h2e2`, which Discord delivers even without
+/// the Message Content intent). Other conversation gets no answer from the service.
+pub(super) async fn on_message(h: &Handler, http: &Http, msg: &Message) {
+    if msg.author.bot || msg.webhook_id.is_some() {
+        return;
+    }
+    let me = h.bot_id();
+    let mut text = msg.content.trim();
+    for prefix in [format!("<@{me}>"), format!("<@!{me}>")] {
+        if let Some(rest) = text.strip_prefix(prefix.as_str()) {
+            text = rest.trim();
+        }
+    }
+    if text.is_empty() {
+        return;
+    }
+    let mut mentions = Vec::new();
+    for u in msg.mentions.iter().filter(|u| u.id.get() != me) {
+        let p = player(u, None);
+        mentions.push((format!("<@{}>", u.id), p.clone()));
+        mentions.push((format!("<@!{}>", u.id), p));
+    }
+    let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
+    let inc = Incoming {
+        channel: channel_key(msg.channel_id),
+        user: player(&msg.author, nick),
+        handle: Some(msg.author.name.to_lowercase()),
+        text: text.to_string(),
+        action: None,
+        mentions,
+        lang_hint: None,
+    };
+    let replies = h.service.handle(inc).await;
+    for r in &replies {
+        // A private note cannot be hidden in a channel: it answers the user's message.
+        let via = Via::Channel {
+            channel: msg.channel_id,
+            reference: r.private.then_some(msg.id),
+        };
+        send_reply(http, via, via, r, false, Lang::default()).await;
+    }
+}

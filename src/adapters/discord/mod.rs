@@ -1,0 +1,266 @@
+//! The Discord adapter, on serenity: slash commands, buttons and select menus in, boards as
+//! PNG attachments in embeds out. It only translates between Discord and the chat service
+//! ([`crate::app::Service`]); games, rules, clocks and languages live there.
+//!
+//! * Channels are `dc:{channel_id}` (a thread is its own channel, with its own game), users
+//!   `dc:{user_id}`.
+//! * Slash commands mirror the service's commands (`/play`, `/move`, …, see [`commands`]); they
+//!   are registered to `DISCORD_GUILD_ID` when set (instant updates), otherwise globally.
+//! * Buttons and menu entries carry the service's encoded [`crate::app::Action`] (game id and
+//!   ply) as their custom id, so a stale click is refused and old messages keep working after
+//!   a restart: the adapter keeps no state of its own.
+//! * Bare moves typed in a channel are read when the Message Content intent is enabled for the
+//!   bot; without it the adapter falls back to slash commands, buttons, and messages that
+//!   mention the bot.
+//! * The service's unsolicited messages (a flag fell, a challenge lapsed, a time warning) are
+//!   posted to their channel.
+//!
+//! In production serenity's ratelimiter paces every request. `DISCORD_API_URL` (tests) points
+//! serenity at another server through its proxy setting, which requires the ratelimiter off.
+
+mod commands;
+mod interactions;
+mod send;
+
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serenity::all::{
+    ChannelId, ClientBuilder, Command, Context, EventHandler, GatewayError, GatewayIntents,
+    GuildId, Http, HttpBuilder, Interaction, Message, Ready, User,
+};
+use serenity::async_trait;
+use tokio::sync::{mpsc, watch};
+
+use crate::app::{Outgoing, Service};
+use crate::config::DiscordConfig;
+use crate::game::PlayerRef;
+use crate::i18n::Lang;
+use send::{send_reply, Via};
+
+/// The service's channel key for a Discord channel or thread.
+#[must_use]
+pub fn channel_key(channel: ChannelId) -> String {
+    format!("dc:{channel}")
+}
+
+/// The Discord channel of a service channel key, if it is one.
+#[must_use]
+pub fn channel_of(key: &str) -> Option<ChannelId> {
+    let id: u64 = key.strip_prefix("dc:")?.parse().ok()?;
+    (id != 0).then(|| ChannelId::new(id))
+}
+
+/// A Discord user as a player: `dc:{id}`, named by their server nickname, else their display
+/// name, else their user name.
+#[must_use]
+pub fn player(user: &User, nick: Option<&str>) -> PlayerRef {
+    let name = nick
+        .or(user.global_name.as_deref())
+        .unwrap_or(user.name.as_str());
+    PlayerRef::new(format!("dc:{}", user.id), name)
+}
+
+/// The gateway events the bot asks for. Message Content is privileged: it must be enabled in
+/// the developer portal, and is dropped (with a warning) when Discord refuses it.
+fn intents(message_content: bool) -> GatewayIntents {
+    let base =
+        GatewayIntents::GUILDS | GatewayIntents::GUILD_MESSAGES | GatewayIntents::DIRECT_MESSAGES;
+    if message_content {
+        base | GatewayIntents::MESSAGE_CONTENT
+    } else {
+        base
+    }
+}
+
+/// serenity's HTTP client: the real Discord with its ratelimiter, or (`DISCORD_API_URL`) a
+/// Discord-compatible server. serenity's proxy setting replaces `https://discord.com` in every
+/// URL, and is ignored by the ratelimiter, which is therefore off then.
+fn http_for(config: &DiscordConfig) -> Http {
+    let builder = HttpBuilder::new(config.token.expose());
+    match config.api_url.as_deref() {
+        Some(url) => builder
+            .proxy(url.trim_end_matches('/'))
+            .ratelimiter_disabled(true)
+            .build(),
+        None => builder.build(),
+    }
+}
+
+/// The event handler serenity calls (each event on its own task).
+pub(crate) struct Handler {
+    service: Arc<Service>,
+    guild: Option<GuildId>,
+    me: AtomicU64,
+}
+
+impl Handler {
+    fn bot_id(&self) -> u64 {
+        self.me.load(Ordering::Relaxed)
+    }
+}
+
+#[async_trait]
+impl EventHandler for Handler {
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        self.me.store(ready.user.id.get(), Ordering::Relaxed);
+        tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
+        let defs = commands::definitions();
+        let registered = match self.guild {
+            Some(g) => g.set_commands(&ctx.http, defs).await,
+            None => Command::set_global_commands(&ctx.http, defs).await,
+        };
+        match registered {
+            Ok(list) => tracing::info!(
+                commands = list.len(),
+                guild = ?self.guild.map(GuildId::get),
+                "slash commands registered"
+            ),
+            Err(e) => tracing::error!(error = %e, "cannot register the slash commands"),
+        }
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        let http = ctx.http.as_ref();
+        match &interaction {
+            Interaction::Command(cmd) => interactions::on_command(self, http, cmd).await,
+            Interaction::Component(comp) => interactions::on_component(self, http, comp).await,
+            Interaction::Autocomplete(ac) => interactions::on_autocomplete(self, http, ac).await,
+            _ => {}
+        }
+    }
+
+    async fn message(&self, ctx: Context, msg: Message) {
+        interactions::on_message(self, ctx.http.as_ref(), &msg).await;
+    }
+}
+
+/// Why the adapter stopped.
+#[derive(Debug)]
+pub struct DiscordError(serenity::Error);
+
+impl std::fmt::Display for DiscordError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            serenity::Error::Gateway(GatewayError::InvalidAuthentication) => {
+                f.write_str("Discord refused the token (DISCORD_TOKEN)")
+            }
+            e => write!(f, "Discord: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for DiscordError {}
+
+/// Post the service's unsolicited messages (timer events) to their channels.
+async fn forward(mut outbox: mpsc::UnboundedReceiver<Outgoing>, http: Arc<Http>) {
+    while let Some(Outgoing { channel, replies }) = outbox.recv().await {
+        let Some(id) = channel_of(&channel) else {
+            continue;
+        };
+        let via = Via::Channel {
+            channel: id,
+            reference: None,
+        };
+        for r in &replies {
+            send_reply(&http, via, via, r, false, Lang::default()).await;
+        }
+    }
+}
+
+/// Run clients until `stop` turns true or one fails. A refused Message Content intent (close
+/// code 4014) restarts the client without it.
+async fn run_clients(
+    service: Arc<Service>,
+    config: DiscordConfig,
+    stop: watch::Receiver<bool>,
+) -> Result<(), DiscordError> {
+    let mut message_content = true;
+    loop {
+        if *stop.borrow() {
+            return Ok(());
+        }
+        let handler = Handler {
+            service: Arc::clone(&service),
+            guild: config.guild_id.filter(|&g| g != 0).map(GuildId::new),
+            me: AtomicU64::new(0),
+        };
+        let mut client = ClientBuilder::new_with_http(http_for(&config), intents(message_content))
+            .event_handler(handler)
+            .await
+            .map_err(DiscordError)?;
+        let shards = Arc::clone(&client.shard_manager);
+        let mut stopped = stop.clone();
+        let stopper = tokio::spawn(async move {
+            let _ = stopped.wait_for(|s| *s).await;
+            // Again and again: a shard still booting is not yet known to the manager.
+            loop {
+                shards.shutdown_all().await;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        });
+        let result = client.start().await;
+        stopper.abort();
+        match result {
+            Err(serenity::Error::Gateway(GatewayError::DisallowedGatewayIntents))
+                if message_content =>
+            {
+                tracing::warn!(
+                    "the Message Content intent is not enabled for this bot in the developer \
+                     portal: bare moves typed in channels will not be read (slash commands, \
+                     buttons and messages that mention the bot work)"
+                );
+                client.shard_manager.shutdown_all().await;
+                message_content = false;
+            }
+            Ok(()) => return Ok(()),
+            Err(e) => return Err(DiscordError(e)),
+        }
+    }
+}
+
+/// Run the Discord adapter until `stop` completes (then shut the gateway down cleanly) or the
+/// connection fails for good (a refused token, for one).
+///
+/// # Errors
+/// [`DiscordError`] when Discord refuses the bot.
+pub async fn run(
+    service: Arc<Service>,
+    config: &DiscordConfig,
+    stop: impl Future<Output = ()> + Send,
+) -> Result<(), DiscordError> {
+    let outbox = tokio::spawn(forward(
+        service.subscribe("dc:"),
+        Arc::new(http_for(config)),
+    ));
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let clients = run_clients(service, config.clone(), stop_rx);
+    tokio::pin!(clients);
+    tokio::pin!(stop);
+    let result = tokio::select! {
+        r = &mut clients => r,
+        () = &mut stop => {
+            let _ = stop_tx.send(true);
+            clients.await
+        }
+    };
+    outbox.abort();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn channel_keys_round_trip() {
+        let c = ChannelId::new(123_456_789_012_345_678);
+        assert_eq!(channel_key(c), "dc:123456789012345678");
+        assert_eq!(channel_of(&channel_key(c)), Some(c));
+        assert_eq!(channel_of("tg:5"), None);
+        assert_eq!(channel_of("dc:0"), None);
+        assert_eq!(channel_of("dc:x"), None);
+    }
+}
