@@ -1,0 +1,261 @@
+//! The real bot (sled storage, the service, the Discord adapter on serenity) against the fake
+//! Discord, and the checks the end-to-end tests share: every interaction answered without an
+//! error, every attachment a PNG shown in its message's embed.
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use xiangqi_bot::adapters::discord::{self, DiscordError};
+use xiangqi_bot::app::{system_now, Service, ServiceConfig};
+use xiangqi_bot::config::Config;
+use xiangqi_bot::render::Renderer;
+use xiangqi_bot::storage::SledStorage;
+
+use super::discord_fake::{
+    FakeDiscord, FakeInteraction, FakeMessage, InjectedInteraction, InteractionResponse,
+    ResponseKind,
+};
+
+/// How long anything may take (a debug build renders boards slowly on a loaded machine).
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// The set-up start that ends in a perpetual chase by Red: Black to move.
+pub const CHASE_FEN: &str = "2bak4/RC2arN2/4b1n2/2p5p/6p2/2P6/4p1P1c/4B4/4A4/4KAB2 b";
+
+/// A fake Discord that enforces the 3-second rule for the first answer to an interaction.
+pub async fn fake() -> FakeDiscord {
+    FakeDiscord::builder()
+        .interaction_deadline(Duration::from_secs(3))
+        .start()
+        .await
+}
+
+/// Service settings for tests: no rate limit in the way.
+pub fn service_config() -> ServiceConfig {
+    ServiceConfig {
+        rate_burst: 10_000,
+        rate_per_sec: 1_000.0,
+        ..ServiceConfig::default()
+    }
+}
+
+/// A running bot.
+pub struct Bot {
+    pub service: Arc<Service>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<Result<(), DiscordError>>>,
+    timer: Option<JoinHandle<()>>,
+}
+
+fn registrations(fake: &FakeDiscord) -> usize {
+    fake.calls()
+        .iter()
+        .filter(|c| {
+            c.method == "PUT" && c.path.ends_with("/commands") && (200..300).contains(&c.status)
+        })
+        .count()
+}
+
+/// Start the bot on the sled database in `dir` and wait until it is connected and has
+/// registered its commands. `guild`: `DISCORD_GUILD_ID`.
+pub async fn start(
+    fake: &FakeDiscord,
+    dir: &Path,
+    guild: Option<u64>,
+    config: ServiceConfig,
+    timer: bool,
+) -> Bot {
+    let mut vars: HashMap<String, String> = HashMap::new();
+    vars.insert("DISCORD_TOKEN".into(), fake.token());
+    vars.insert("DISCORD_API_URL".into(), fake.http_url());
+    if let Some(g) = guild {
+        vars.insert("DISCORD_GUILD_ID".into(), g.to_string());
+    }
+    let dc = Config::from_vars(&vars)
+        .expect("config")
+        .discord
+        .expect("discord config");
+    let storage = Arc::new(SledStorage::open(dir).expect("sled"));
+    let service = Arc::new(Service::new(
+        storage,
+        Arc::new(Renderer::new()),
+        system_now(),
+        config,
+    ));
+    service.recover().await.expect("recover");
+    let timer = timer.then(|| tokio::spawn(Arc::clone(&service).run_timer()));
+    let before = registrations(fake);
+    let (tx, rx) = oneshot::channel::<()>();
+    let svc = Arc::clone(&service);
+    let task = tokio::spawn(async move {
+        discord::run(svc, &dc, async move {
+            let _ = rx.await;
+        })
+        .await
+    });
+    assert!(fake.wait_for_ready(WAIT).await, "the bot did not connect");
+    assert!(
+        fake.wait_for(|f| registrations(f) > before, WAIT).await,
+        "the bot did not register its commands"
+    );
+    Bot {
+        service,
+        stop: Some(tx),
+        task: Some(task),
+        timer,
+    }
+}
+
+impl Bot {
+    /// Stop the bot as ctrl-c does (the gateway closed cleanly), and drop the service.
+    pub async fn stop(mut self, fake: &FakeDiscord) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let result = tokio::time::timeout(WAIT, task)
+                .await
+                .expect("the bot stopped in time")
+                .expect("the bot task did not panic");
+            assert!(result.is_ok(), "the bot stopped with {result:?}");
+        }
+        if let Some(t) = self.timer.take() {
+            t.abort();
+        }
+        assert!(fake.wait_for(|f| !f.is_connected(), WAIT).await);
+        self.service.storage().flush().await.expect("flush");
+    }
+}
+
+/// Every answer the tests expected, to check at the end that nothing more came.
+#[derive(Default)]
+pub struct Ledger {
+    expected: Mutex<Vec<(u64, usize)>>,
+}
+
+impl Ledger {
+    /// Push an interaction and wait for exactly `kinds` answers, each successful.
+    pub async fn answers(
+        &self,
+        fake: &FakeDiscord,
+        ix: FakeInteraction,
+        kinds: &[ResponseKind],
+    ) -> (InjectedInteraction, Vec<InteractionResponse>) {
+        let ix = fake.push_interaction(ix);
+        let got = fake
+            .wait_for_interaction_responses(ix.id, kinds.len(), WAIT)
+            .await;
+        let shown: Vec<_> = got.iter().map(|r| (&r.kind, r.status)).collect();
+        assert!(
+            got.len() >= kinds.len(),
+            "answers {shown:?}, expected {kinds:?}"
+        );
+        for r in &got {
+            assert!(r.is_ok(), "a failed answer: {r:?}");
+        }
+        let got_kinds: Vec<ResponseKind> = got.iter().map(|r| r.kind.clone()).collect();
+        assert_eq!(got_kinds, kinds, "answers to interaction {}", ix.id);
+        self.expected
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((ix.id, kinds.len()));
+        (ix, got)
+    }
+
+    /// After a pause: no interaction got more answers than expected.
+    pub async fn check(&self, fake: &FakeDiscord) {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        for (id, n) in self
+            .expected
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+        {
+            let all = fake.interaction_responses(*id);
+            assert_eq!(all.len(), *n, "interaction {id}: {all:?}");
+        }
+    }
+}
+
+pub fn decode_png(bytes: &[u8]) -> (u32, u32) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("buffer size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    (info.width, info.height)
+}
+
+/// Every attachment the bot sent decodes as a PNG and is the image of its message's embed.
+/// Returns how many there were.
+pub fn check_every_attachment(fake: &FakeDiscord) -> usize {
+    let mut n = 0;
+    for m in fake.bot_messages() {
+        for a in &m.attachments {
+            let (w, h) = decode_png(&a.data);
+            assert!(w > 100 && h > 100, "{}: {w}x{h}", a.filename);
+            assert_eq!(a.content_type.as_deref(), Some("image/png"));
+            assert!(
+                a.description.as_deref().is_some_and(|d| !d.is_empty()),
+                "alt text"
+            );
+            let shown = m.embeds.iter().any(|e| {
+                e.pointer("/image/url")
+                    .and_then(Value::as_str)
+                    .is_some_and(|u| u.ends_with(&format!("/{}", a.filename)))
+            });
+            assert!(shown, "message {} shows {} in its embed", m.id, a.filename);
+            n += 1;
+        }
+    }
+    n
+}
+
+/// The message an answer created or edited.
+pub fn message_of(fake: &FakeDiscord, r: &InteractionResponse) -> FakeMessage {
+    let id = r.message_id.expect("the answer names its message");
+    fake.message(id).expect("stored message")
+}
+
+/// A board message: one PNG attachment shown in the embed; returns the embed's text.
+pub fn board_text(m: &FakeMessage) -> String {
+    assert_eq!(m.attachments.len(), 1, "one board in {m:?}");
+    decode_png(&m.attachments[0].data);
+    assert!(m.attachments[0].filename.starts_with("board-"));
+    m.embeds[0]["description"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The custom id of the button whose id starts with `prefix` (`xq:P:` is the picker).
+pub fn button(m: &FakeMessage, prefix: &str) -> String {
+    m.custom_ids()
+        .into_iter()
+        .find(|id| id.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} button in {:?}", m.custom_ids()))
+}
+
+/// A select menu's custom id and the value of its option whose value ends with `suffix`.
+pub fn menu_option(m: &FakeMessage, suffix: &str) -> (String, String) {
+    for row in &m.components {
+        for c in row["components"].as_array().into_iter().flatten() {
+            if c["type"] != 3 {
+                continue;
+            }
+            for o in c["options"].as_array().into_iter().flatten() {
+                let v = o["value"].as_str().unwrap_or_default();
+                if v.ends_with(suffix) {
+                    let id = c["custom_id"].as_str().unwrap_or_default();
+                    return (id.to_string(), v.to_string());
+                }
+            }
+        }
+    }
+    panic!("no menu option ending in {suffix}: {:?}", m.components)
+}
