@@ -11,82 +11,11 @@ mod discord_harness;
 
 use discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, FakeUser, ResponseKind};
 use discord_harness::{
-    board_text, button, check_every_attachment, fake, menu_option, message_of, service_config,
-    start, Ledger, CHASE_FEN, WAIT,
+    board_text, button, check_every_attachment, fake, latest_board, message_of, pick_move,
+    service_config, slash_move, start, Ledger, CHASE_FEN, WAIT,
 };
 
 use ResponseKind::{Callback, EditOriginal, Followup};
-
-/// `/move` as `user`: deferred, then the board in the original response.
-async fn slash_move(fake: &FakeDiscord, log: &Ledger, user: &FakeUser, text: &str) -> String {
-    let (_, r) = log
-        .answers(
-            fake,
-            FakeInteraction::slash("move")
-                .option(CmdOpt::string("move", text))
-                .by(user),
-            &[Callback(5), EditOriginal],
-        )
-        .await;
-    let m = message_of(fake, &r[1]);
-    assert!(!m.is_ephemeral());
-    board_text(&m)
-}
-
-/// The picker: the Pick button of `board` opens a menu only `user` sees; the piece on `from`,
-/// then the move `mv`, are chosen from it; the board follows and the menu is put away.
-async fn pick_move(
-    fake: &FakeDiscord,
-    log: &Ledger,
-    user: &FakeUser,
-    board: u64,
-    from: &str,
-    mv: &str,
-) -> (u64, String) {
-    let board_msg = fake.message(board).expect("board");
-    let pick = button(&board_msg, "xq:P:");
-    let (_, r) = log
-        .answers(
-            fake,
-            FakeInteraction::button(board, &pick).by(user),
-            &[Callback(6), Followup],
-        )
-        .await;
-    let menu = message_of(fake, &r[1]);
-    assert!(menu.is_ephemeral(), "the picker is only for the player");
-    assert_eq!(menu.content, "Pick the piece to move:");
-    let (menu_id, value) = menu_option(&menu, &format!(":{from}"));
-    assert!(menu_id.starts_with("mxq:") && menu_id.len() <= 100);
-    let (_, r) = log
-        .answers(
-            fake,
-            FakeInteraction::select(menu.id, &menu_id, &[&value]).by(user),
-            &[Callback(6), EditOriginal],
-        )
-        .await;
-    let targets = message_of(fake, &r[1]);
-    assert_eq!(targets.id, menu.id, "the same menu shows the targets");
-    assert!(
-        targets.content.starts_with("Where should the"),
-        "{}",
-        targets.content
-    );
-    let (menu_id, value) = menu_option(&targets, &format!(":{mv}"));
-    let (_, r) = log
-        .answers(
-            fake,
-            FakeInteraction::select(menu.id, &menu_id, &[&value]).by(user),
-            &[Callback(6), Followup, EditOriginal],
-        )
-        .await;
-    let board = message_of(fake, &r[1]);
-    assert!(!board.is_ephemeral());
-    assert!(
-        fake.message(menu.id).expect("menu").components.is_empty(),
-        "a used menu is put away"
-    );
-    (board.id, board_text(&board))
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_whole_game_to_a_perpetual_chase() {
@@ -176,12 +105,7 @@ async fn a_whole_game_to_a_perpetual_chase() {
     );
 
     // 2. alice picks b8 then b8b9 from the menus under the latest board.
-    let latest = fake
-        .bot_messages()
-        .into_iter()
-        .rev()
-        .find(|m| !m.attachments.is_empty())
-        .expect("a board");
+    let latest = latest_board(&fake);
     let (board, text) = pick_move(&fake, &log, &alice, latest.id, "b8", "b8b9").await;
     assert!(text.starts_with("2. alice: C8+1 (b8b9)"), "{text}");
 
@@ -205,12 +129,7 @@ async fn a_whole_game_to_a_perpetual_chase() {
     assert!(text.starts_with("4. alice: C8-1 (b9b8)"), "{text}");
 
     // 5. bob with the picker.
-    let latest = fake
-        .bot_messages()
-        .into_iter()
-        .rev()
-        .find(|m| !m.attachments.is_empty())
-        .expect("a board");
+    let latest = latest_board(&fake);
     let (_, text) = pick_move(&fake, &log, &bob, latest.id, "e8", "e8f9").await;
     assert!(text.starts_with("5. bob: A5-6 (e8f9)"), "{text}");
 
@@ -361,6 +280,322 @@ async fn commands_are_registered_globally_or_to_the_guild() {
         )
         .await;
     assert!(!message_of(&fake, &r[1]).content.is_empty());
+    log.check(&fake).await;
+    bot.stop(&fake).await;
+}
+
+/// alice (Red) and bob, in a game from the start position; returns the start board.
+async fn new_game(fake: &FakeDiscord, log: &Ledger, alice: &FakeUser, bob: &FakeUser) -> u64 {
+    let (_, r) = log
+        .answers(
+            fake,
+            FakeInteraction::slash("play")
+                .option(CmdOpt::user("opponent", bob))
+                .option(CmdOpt::string("time", "10+5"))
+                .option(CmdOpt::string("color", "red"))
+                .by(alice),
+            &[Callback(5), EditOriginal],
+        )
+        .await;
+    let challenge = message_of(fake, &r[1]);
+    let accept = button(&challenge, "xq:A:");
+    let (_, r) = log
+        .answers(
+            fake,
+            FakeInteraction::button(challenge.id, &accept).by(bob),
+            &[Callback(6), Followup],
+        )
+        .await;
+    let board = message_of(fake, &r[1]);
+    let text = board_text(&board);
+    assert!(text.contains("alice (Red) to move"), "{text}");
+    assert!(text.contains("10:00"), "the clocks: {text}");
+    board.id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn missing_attach_files_gives_the_text_board_and_a_hint() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bot = start(&fake, dir.path(), None, service_config(), false).await;
+    let log = Ledger::default();
+    let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
+    new_game(&fake, &log, &alice, &bob).await;
+
+    // The deferred answer to /move cannot carry the picture: it is edited to the text board.
+    let route = "PATCH /webhooks/*/*/messages/@original";
+    fake.fail_next_with_attachments(route, 403, FakeDiscord::missing_permissions());
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::slash("move")
+                .option(CmdOpt::string("move", "h2e2"))
+                .by(&alice),
+            &[Callback(5), EditOriginal],
+        )
+        .await;
+    let m = message_of(&fake, &r[1]);
+    assert!(m.attachments.is_empty() && m.embeds.is_empty());
+    assert!(m.content.starts_with("```\n"), "{}", m.content);
+    assert!(m.content.contains("炮"), "the Unicode board: {}", m.content);
+    assert!(m.content.contains("1. alice: h2e2 (h2e2)"), "{}", m.content);
+    assert!(
+        m.content.contains("**Attach Files** and **Embed Links**"),
+        "{}",
+        m.content
+    );
+    assert!(
+        m.custom_ids().iter().any(|c| c.starts_with("xq:P:")),
+        "buttons kept"
+    );
+    let refused: Vec<_> = fake
+        .calls_matching(route)
+        .into_iter()
+        .map(|c| c.status)
+        .collect();
+    assert_eq!(refused[refused.len() - 2..], [403, 200], "{refused:?}");
+
+    // A typed move answered in the channel: the same fallback for a channel message.
+    let route = "POST /channels/*/messages";
+    fake.fail_next_with_attachments(route, 403, FakeDiscord::missing_permissions());
+    fake.push_message_create(fake.channel_id(), &bob, "H8+7");
+    let sent = fake
+        .wait_for_call(route, 2, WAIT)
+        .await
+        .expect("the fallback");
+    assert_eq!(sent.status, 200);
+    assert!(sent.files.is_empty());
+    let calls = fake.calls_matching(route);
+    assert_eq!((calls[0].status, calls[0].files.len()), (403, 1));
+    let content = sent.json.as_ref().expect("json")["content"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(content.contains("2. bob: H8+7 (h9g7)"), "{content}");
+    assert!(content.contains("Attach Files"), "{content}");
+    assert!(content.chars().count() <= 2000);
+
+    // Permissions back: pictures again.
+    let text = slash_move(&fake, &log, &alice, "h0g2").await;
+    assert!(text.starts_with("3. alice:"), "{text}");
+    log.check(&fake).await;
+    check_every_attachment(&fake);
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn buttons_for_draws_takebacks_flip_and_resignation() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bot = start(&fake, dir.path(), None, service_config(), false).await;
+    let log = Ledger::default();
+    let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
+    log.answers(
+        &fake,
+        FakeInteraction::slash("takebacks")
+            .option(CmdOpt::string("allow", "on"))
+            .by(&alice),
+        &[Callback(5), EditOriginal],
+    )
+    .await;
+    new_game(&fake, &log, &alice, &bob).await;
+    slash_move(&fake, &log, &alice, "h2e2").await;
+
+    // bob offers a draw by button; alice declines by button.
+    let board = latest_board(&fake);
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::button(board.id, &button(&board, "xq:=:")).by(&bob),
+            &[Callback(6), Followup],
+        )
+        .await;
+    let offer = message_of(&fake, &r[1]);
+    assert!(
+        offer.content.starts_with("bob offers a draw"),
+        "{}",
+        offer.content
+    );
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::button(offer.id, &button(&offer, "xq:N:")).by(&alice),
+            &[Callback(6), Followup],
+        )
+        .await;
+    assert!(message_of(&fake, &r[1]).content.contains("alice"));
+
+    // alice asks to take h2e2 back; bob allows it by button.
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::slash("takeback").by(&alice),
+            &[Callback(5), EditOriginal],
+        )
+        .await;
+    let request = message_of(&fake, &r[1]);
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::button(request.id, &button(&request, "xq:K:")).by(&bob),
+            &[Callback(6), Followup],
+        )
+        .await;
+    let text = board_text(&message_of(&fake, &r[1]));
+    assert!(text.contains("alice (Red) to move"), "{text}");
+
+    // Flip: the board the other way round, for everyone.
+    let board = latest_board(&fake);
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::button(board.id, &button(&board, "xq:F:")).by(&alice),
+            &[Callback(6), Followup],
+        )
+        .await;
+    let flipped = message_of(&fake, &r[1]);
+    board_text(&flipped);
+    assert_ne!(flipped.attachments[0].data, board.attachments[0].data);
+
+    // Resign asks first, only the player; confirming ends the game with the PGN.
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::button(board.id, &button(&board, "xq:R:")).by(&bob),
+            &[Callback(6), Followup],
+        )
+        .await;
+    let confirm = message_of(&fake, &r[1]);
+    assert!(confirm.is_ephemeral());
+    assert_eq!(confirm.content, "Do you really want to resign?");
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::button(confirm.id, &button(&confirm, "xq:Y:")).by(&bob),
+            &[Callback(6), Followup, Followup],
+        )
+        .await;
+    let text = board_text(&message_of(&fake, &r[1]));
+    assert!(
+        text.contains("bob resigned") && text.contains("(1-0)"),
+        "{text}"
+    );
+    assert!(message_of(&fake, &r[2])
+        .content
+        .contains("[Result \"1-0\"]"));
+    log.check(&fake).await;
+    check_every_attachment(&fake);
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_restart_mid_game_resumes_it_and_old_buttons_still_work() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bot = start(&fake, dir.path(), None, service_config(), false).await;
+    let log = Ledger::default();
+    let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
+    new_game(&fake, &log, &alice, &bob).await;
+    slash_move(&fake, &log, &alice, "炮二平五").await;
+    let before = latest_board(&fake);
+    bot.stop(&fake).await;
+
+    // A new client and a new service on the same database.
+    let bot = start(&fake, dir.path(), None, service_config(), false).await;
+    let (board, text) = pick_move(&fake, &log, &bob, before.id, "h9", "h9g7").await;
+    assert!(text.starts_with("2. bob: H8+7 (h9g7)"), "{text}");
+    assert!(text.contains("alice (Red) to move"), "{text}");
+    let text = slash_move(&fake, &log, &alice, "h0g2").await;
+    assert!(text.starts_with("3. alice:"), "{text}");
+    // The pre-restart board is stale now.
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::button(board, &button(&fake.message(board).expect("b"), "xq:P:"))
+                .by(&bob),
+            &[Callback(6), Followup],
+        )
+        .await;
+    assert!(message_of(&fake, &r[1])
+        .content
+        .contains("earlier position"));
+    log.check(&fake).await;
+    check_every_attachment(&fake);
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn without_the_message_content_intent_mentions_and_commands_still_work() {
+    let fake = FakeDiscord::builder()
+        .interaction_deadline(std::time::Duration::from_secs(3))
+        .allowed_privileged_intents(0)
+        .start()
+        .await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bot = start(&fake, dir.path(), None, service_config(), false).await;
+    assert!(
+        fake.identify_count() >= 2,
+        "identified again without the intent"
+    );
+    let intents = fake.identify_payload().expect("identify")["intents"]
+        .as_u64()
+        .expect("intents");
+    assert_eq!(intents & (1 << 15), 0);
+    let log = Ledger::default();
+    let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
+    new_game(&fake, &log, &alice, &bob).await;
+    let posted = fake.calls_matching("POST /channels/*/messages").len();
+    // A bare move arrives without its text: nothing to answer.
+    fake.push_message_create(fake.channel_id(), &alice, "h2e2");
+    // Addressed to the bot, the text arrives.
+    let me = fake.bot_user().id;
+    fake.push_message_create(fake.channel_id(), &alice, &format!("<@{me}> h2e2"));
+    let call = fake
+        .wait_for_call("POST /channels/*/messages", posted + 1, WAIT)
+        .await
+        .expect("an answer");
+    let id: u64 = call.response["id"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .expect("id");
+    let text = board_text(&fake.message(id).expect("posted"));
+    assert!(text.starts_with("1. alice: h2e2 (h2e2)"), "{text}");
+    log.check(&fake).await;
+    assert_eq!(
+        fake.calls_matching("POST /channels/*/messages").len(),
+        posted + 1
+    );
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_lapsed_challenge_is_announced_in_its_channel() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = xiangqi_bot::app::ServiceConfig {
+        challenge_ttl_ms: 1_000,
+        ..service_config()
+    };
+    let bot = start(&fake, dir.path(), None, config, true).await;
+    let log = Ledger::default();
+    let alice = fake.add_user("alice");
+    log.answers(
+        &fake,
+        FakeInteraction::slash("play").by(&alice),
+        &[Callback(5), EditOriginal],
+    )
+    .await;
+    let call = fake
+        .wait_for_call("POST /channels/*/messages", 1, WAIT)
+        .await
+        .expect("the timer's message");
+    assert_eq!(
+        call.path,
+        format!("/channels/{}/messages", fake.channel_id())
+    );
+    let content = call.json.as_ref().expect("json")["content"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(content.contains("lapsed"), "{content}");
     log.check(&fake).await;
     bot.stop(&fake).await;
 }

@@ -18,9 +18,10 @@ use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 
 use super::discord_fake::{
-    FakeDiscord, FakeInteraction, FakeMessage, InjectedInteraction, InteractionResponse,
-    ResponseKind,
+    CmdOpt, FakeDiscord, FakeInteraction, FakeMessage, FakeUser, InjectedInteraction,
+    InteractionResponse, ResponseKind,
 };
+use ResponseKind::{Callback, EditOriginal, Followup};
 
 /// How long anything may take (a debug build renders boards slowly on a loaded machine).
 pub const WAIT: Duration = Duration::from_secs(30);
@@ -258,4 +259,84 @@ pub fn menu_option(m: &FakeMessage, suffix: &str) -> (String, String) {
         }
     }
     panic!("no menu option ending in {suffix}: {:?}", m.components)
+}
+
+/// `/move` as `user`: deferred, then the board in the original response.
+pub async fn slash_move(fake: &FakeDiscord, log: &Ledger, user: &FakeUser, text: &str) -> String {
+    let (_, r) = log
+        .answers(
+            fake,
+            FakeInteraction::slash("move")
+                .option(CmdOpt::string("move", text))
+                .by(user),
+            &[Callback(5), EditOriginal],
+        )
+        .await;
+    let m = message_of(fake, &r[1]);
+    assert!(!m.is_ephemeral());
+    board_text(&m)
+}
+
+/// The picker: the Pick button of `board` opens a menu only `user` sees; the piece on `from`,
+/// then the move `mv`, are chosen from it; the board follows and the menu is put away.
+pub async fn pick_move(
+    fake: &FakeDiscord,
+    log: &Ledger,
+    user: &FakeUser,
+    board: u64,
+    from: &str,
+    mv: &str,
+) -> (u64, String) {
+    let board_msg = fake.message(board).expect("board");
+    let pick = button(&board_msg, "xq:P:");
+    let (_, r) = log
+        .answers(
+            fake,
+            FakeInteraction::button(board, &pick).by(user),
+            &[Callback(6), Followup],
+        )
+        .await;
+    let menu = message_of(fake, &r[1]);
+    assert!(menu.is_ephemeral(), "the picker is only for the player");
+    assert_eq!(menu.content, "Pick the piece to move:");
+    let (menu_id, value) = menu_option(&menu, &format!(":{from}"));
+    assert!(menu_id.starts_with("mxq:") && menu_id.len() <= 100);
+    let (_, r) = log
+        .answers(
+            fake,
+            FakeInteraction::select(menu.id, &menu_id, &[&value]).by(user),
+            &[Callback(6), EditOriginal],
+        )
+        .await;
+    let targets = message_of(fake, &r[1]);
+    assert_eq!(targets.id, menu.id, "the same menu shows the targets");
+    assert!(
+        targets.content.starts_with("Where should the"),
+        "{}",
+        targets.content
+    );
+    let (menu_id, value) = menu_option(&targets, &format!(":{mv}"));
+    let (_, r) = log
+        .answers(
+            fake,
+            FakeInteraction::select(menu.id, &menu_id, &[&value]).by(user),
+            &[Callback(6), Followup, EditOriginal],
+        )
+        .await;
+    let board = message_of(fake, &r[1]);
+    assert!(!board.is_ephemeral());
+    assert!(
+        fake.message(menu.id).expect("menu").components.is_empty(),
+        "a used menu is put away"
+    );
+    (board.id, board_text(&board))
+}
+
+/// The newest message of the bot with a board.
+pub fn latest_board(fake: &FakeDiscord) -> FakeMessage {
+    fake.bot_messages()
+        .into_iter()
+        .rev()
+        .find(|m| !m.attachments.is_empty())
+        .expect("a board")
 }
