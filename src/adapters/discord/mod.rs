@@ -212,7 +212,10 @@ async fn run_clients(
                      portal: bare moves typed in channels will not be read (slash commands, \
                      buttons and messages that mention the bot work)"
                 );
-                client.shard_manager.shutdown_all().await;
+                // Let the old client's shard queuer go, without waiting for the shard that
+                // already ended to confirm (serenity waits 5 s for that).
+                let old = Arc::clone(&client.shard_manager);
+                tokio::spawn(async move { old.shutdown_all().await });
                 message_content = false;
             }
             Ok(()) => return Ok(()),
