@@ -11,8 +11,8 @@ mod discord_harness;
 
 use discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, FakeUser, ResponseKind};
 use discord_harness::{
-    board_text, button, check_every_attachment, fake, latest_board, message_of, pick_move,
-    service_config, slash_move, start, Ledger, CHASE_FEN, WAIT,
+    board_text, button, check_every_attachment, fake, latest_board, message_of, new_game,
+    pick_move, service_config, slash_move, start, Ledger, CHASE_FEN, WAIT,
 };
 
 use ResponseKind::{Callback, EditOriginal, Followup};
@@ -282,35 +282,6 @@ async fn commands_are_registered_globally_or_to_the_guild() {
     assert!(!message_of(&fake, &r[1]).content.is_empty());
     log.check(&fake).await;
     bot.stop(&fake).await;
-}
-
-/// alice (Red) and bob, in a game from the start position; returns the start board.
-async fn new_game(fake: &FakeDiscord, log: &Ledger, alice: &FakeUser, bob: &FakeUser) -> u64 {
-    let (_, r) = log
-        .answers(
-            fake,
-            FakeInteraction::slash("play")
-                .option(CmdOpt::user("opponent", bob))
-                .option(CmdOpt::string("time", "10+5"))
-                .option(CmdOpt::string("color", "red"))
-                .by(alice),
-            &[Callback(5), EditOriginal],
-        )
-        .await;
-    let challenge = message_of(fake, &r[1]);
-    let accept = button(&challenge, "xq:A:");
-    let (_, r) = log
-        .answers(
-            fake,
-            FakeInteraction::button(challenge.id, &accept).by(bob),
-            &[Callback(6), Followup],
-        )
-        .await;
-    let board = message_of(fake, &r[1]);
-    let text = board_text(&board);
-    assert!(text.contains("alice (Red) to move"), "{text}");
-    assert!(text.contains("10:00"), "the clocks: {text}");
-    board.id
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
@@ -598,4 +569,45 @@ async fn a_lapsed_challenge_is_announced_in_its_channel() {
     assert!(content.contains("lapsed"), "{content}");
     log.check(&fake).await;
     bot.stop(&fake).await;
+}
+
+/// The binary itself: `DISCORD_TOKEN` starts Discord instead of the console, and ctrl-c
+/// (SIGINT) closes the gateway and exits 0 with everything on disk.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_binary_runs_on_discord_and_stops_on_ctrl_c() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"))
+        .env_clear()
+        .env("DISCORD_TOKEN", fake.token())
+        .env("DISCORD_API_URL", fake.http_url())
+        .env("DATA_DIR", dir.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the bot starts");
+    assert!(fake.wait_for_ready(WAIT).await);
+    assert!(
+        fake.wait_for(|f| !f.global_commands().is_empty(), WAIT)
+            .await
+    );
+    let log = Ledger::default();
+    let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
+    new_game(&fake, &log, &alice, &bob).await;
+    let pid = child.id().expect("pid").to_string();
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let exit = tokio::time::timeout(WAIT, child.wait())
+        .await
+        .expect("the bot stopped in time")
+        .expect("exit status");
+    assert!(exit.success(), "{exit:?}");
+    assert!(fake.wait_for(|f| !f.is_connected(), WAIT).await);
+    assert!(dir.path().join("db").exists());
+    log.check(&fake).await;
 }

@@ -340,3 +340,32 @@ pub fn latest_board(fake: &FakeDiscord) -> FakeMessage {
         .find(|m| !m.attachments.is_empty())
         .expect("a board")
 }
+
+/// alice (Red) and bob, in a game from the start position; returns the start board.
+pub async fn new_game(fake: &FakeDiscord, log: &Ledger, alice: &FakeUser, bob: &FakeUser) -> u64 {
+    let (_, r) = log
+        .answers(
+            fake,
+            FakeInteraction::slash("play")
+                .option(CmdOpt::user("opponent", bob))
+                .option(CmdOpt::string("time", "10+5"))
+                .option(CmdOpt::string("color", "red"))
+                .by(alice),
+            &[Callback(5), EditOriginal],
+        )
+        .await;
+    let challenge = message_of(fake, &r[1]);
+    let accept = button(&challenge, "xq:A:");
+    let (_, r) = log
+        .answers(
+            fake,
+            FakeInteraction::button(challenge.id, &accept).by(bob),
+            &[Callback(6), Followup],
+        )
+        .await;
+    let board = message_of(fake, &r[1]);
+    let text = board_text(&board);
+    assert!(text.contains("alice (Red) to move"), "{text}");
+    assert!(text.contains("10:00"), "the clocks: {text}");
+    board.id
+}

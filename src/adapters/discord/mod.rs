@@ -23,7 +23,7 @@ mod interactions;
 mod send;
 
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -94,6 +94,9 @@ pub(crate) struct Handler {
     service: Arc<Service>,
     guild: Option<GuildId>,
     me: AtomicU64,
+    /// Commands are registered on the first READY only (a new session after a dropped
+    /// connection brings another READY).
+    registered: AtomicBool,
 }
 
 impl Handler {
@@ -107,6 +110,9 @@ impl EventHandler for Handler {
     async fn ready(&self, ctx: Context, ready: Ready) {
         self.me.store(ready.user.id.get(), Ordering::Relaxed);
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
+        if self.registered.swap(true, Ordering::SeqCst) {
+            return;
+        }
         let defs = commands::definitions();
         let registered = match self.guild {
             Some(g) => g.set_commands(&ctx.http, defs).await,
@@ -118,7 +124,11 @@ impl EventHandler for Handler {
                 guild = ?self.guild.map(GuildId::get),
                 "slash commands registered"
             ),
-            Err(e) => tracing::error!(error = %e, "cannot register the slash commands"),
+            Err(e) => {
+                tracing::error!(error = %e, "cannot register the slash commands");
+                // Try again on the next READY.
+                self.registered.store(false, Ordering::SeqCst);
+            }
         }
     }
 
@@ -186,6 +196,7 @@ async fn run_clients(
             service: Arc::clone(&service),
             guild: config.guild_id.filter(|&g| g != 0).map(GuildId::new),
             me: AtomicU64::new(0),
+            registered: AtomicBool::new(false),
         };
         let mut client = ClientBuilder::new_with_http(http_for(&config), intents(message_content))
             .event_handler(handler)
