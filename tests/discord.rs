@@ -9,7 +9,7 @@ mod discord_fake;
 #[path = "support/discord_harness.rs"]
 mod discord_harness;
 
-use discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, FakeUser, ResponseKind};
+use discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use discord_harness::{
     board_text, button, check_every_attachment, fake, latest_board, message_of, new_game,
     pick_move, service_config, slash_move, start, Ledger, CHASE_FEN, WAIT,
