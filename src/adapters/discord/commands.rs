@@ -26,6 +26,8 @@ enum Kind {
     Suggested,
     /// One of a fixed list: (shown name, value).
     Choice(&'static [(&'static str, &'static str)]),
+    /// A yes/no switch for the adapter itself (not part of the service's command text).
+    Flag,
 }
 
 /// An option: its name, its description in English, Vietnamese and Chinese, its kind, and
@@ -105,6 +107,16 @@ const PLAY: &[Opt] = &[
         name: "color",
         about: ["Your side", "Bên của bạn", "你执哪方"],
         kind: Kind::Choice(COLOURS),
+        required: false,
+    },
+    Opt {
+        name: "thread",
+        about: [
+            "Play in a new thread of this channel",
+            "Chơi trong một luồng mới của kênh này",
+            "在本频道的新子区中对局",
+        ],
+        kind: Kind::Flag,
         required: false,
     },
     Opt {
@@ -341,6 +353,7 @@ fn localized_command(mut c: CreateCommand, about: [&str; 3]) -> CreateCommand {
 fn option(o: &Opt) -> CreateCommandOption {
     let kind = match o.kind {
         Kind::User => CommandOptionType::User,
+        Kind::Flag => CommandOptionType::Boolean,
         _ => CommandOptionType::String,
     };
     let mut c = CreateCommandOption::new(kind, o.name, o.about[0])
@@ -356,7 +369,7 @@ fn option(o: &Opt) -> CreateCommandOption {
                 c = c.add_string_choice(*name, *value);
             }
         }
-        Kind::User => {}
+        Kind::User | Kind::Flag => {}
     }
     c
 }
@@ -414,6 +427,16 @@ pub(super) fn command_text(cmd: &CommandInteraction) -> (String, Vec<(String, Pl
         }
     }
     (text, mentions)
+}
+
+/// Whether `/play` asked for a thread of its own.
+pub(super) fn wants_thread(cmd: &CommandInteraction) -> bool {
+    cmd.data.name == "play"
+        && cmd
+            .data
+            .options()
+            .iter()
+            .any(|o| o.name == "thread" && matches!(o.value, ResolvedValue::Boolean(true)))
 }
 
 /// The option being typed in an autocomplete request: its name and text so far.

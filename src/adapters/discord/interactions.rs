@@ -4,8 +4,9 @@
 //! no answer misses Discord's 3-second window however long a board takes to draw.
 
 use serenity::all::{
-    CommandInteraction, ComponentInteraction, ComponentInteractionDataKind,
-    CreateAutocompleteResponse, CreateInteractionResponse, Http, Message,
+    AutoArchiveDuration, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
+    ComponentInteractionDataKind, CreateAutocompleteResponse, CreateInteractionResponse,
+    CreateThread, Http, Message,
 };
 
 use super::send::{clear_components, delete_original, send_reply, Via};
@@ -23,7 +24,9 @@ fn visible(r: &Reply) -> bool {
 }
 
 /// A slash command: defer, run, then the first public reply fills the deferred response and
-/// the rest follow (private ones only for the user).
+/// the rest follow (private ones only for the user). `/play thread:True` opens a public thread
+/// for the game first (the thread is the game's channel); the deferred response then points
+/// to it and the public replies go there.
 pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteraction) {
     if let Err(e) = cmd.defer(http).await {
         tracing::warn!(error = %e, "cannot defer a command");
@@ -31,10 +34,17 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     }
     let (text, mentions) = commands::command_text(cmd);
     let nick = cmd.member.as_ref().and_then(|m| m.nick.as_deref());
+    let user = player(&cmd.user, nick);
     let lang = lang_of(&cmd.locale);
+    let thread = if commands::wants_thread(cmd) {
+        let opponent = mentions.first().map(|(_, p)| p.name.as_str());
+        open_thread(http, cmd, &user.name, opponent).await
+    } else {
+        None
+    };
     let inc = Incoming {
-        channel: channel_key(cmd.channel_id),
-        user: player(&cmd.user, nick),
+        channel: channel_key(thread.unwrap_or(cmd.channel_id)),
+        user,
         handle: Some(cmd.user.name.to_lowercase()),
         text,
         action: None,
@@ -43,12 +53,44 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     };
     let replies = h.service.handle(inc).await;
     let lang = lang.unwrap_or_default();
+    let token = cmd.token.as_str();
+    if let Some(t) = thread {
+        let pointer = Reply::text(format!("🧵 <#{t}>"));
+        send_reply(
+            http,
+            Via::Original(token),
+            Via::Followup(token),
+            &pointer,
+            false,
+            lang,
+        )
+        .await;
+        let there = Via::Channel {
+            channel: t,
+            reference: None,
+        };
+        for r in &replies {
+            if visible(r) {
+                send_reply(http, there, there, r, false, lang).await;
+            } else {
+                send_reply(
+                    http,
+                    Via::Followup(token),
+                    Via::Followup(token),
+                    r,
+                    true,
+                    lang,
+                )
+                .await;
+            }
+        }
+        return;
+    }
     let first_public = replies.iter().position(visible);
     if first_public.is_none() {
         // Nothing for everyone: the "thinking…" message goes, private notes follow.
-        delete_original(http, &cmd.token).await;
+        delete_original(http, token).await;
     }
-    let token = cmd.token.as_str();
     for (i, r) in replies.iter().enumerate() {
         let first = if Some(i) == first_public {
             Via::Original(token)
@@ -56,6 +98,38 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
             Via::Followup(token)
         };
         send_reply(http, first, Via::Followup(token), r, !visible(r), lang).await;
+    }
+}
+
+/// A public thread for a new game, named after its players; `None` (play in the channel
+/// itself) inside a thread or when Discord refuses (no Create Public Threads permission).
+async fn open_thread(
+    http: &Http,
+    cmd: &CommandInteraction,
+    challenger: &str,
+    opponent: Option<&str>,
+) -> Option<ChannelId> {
+    let kind = cmd.channel.as_ref().map(|c| c.kind);
+    if matches!(
+        kind,
+        Some(ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::Private)
+    ) || cmd.guild_id.is_none()
+    {
+        return None;
+    }
+    let name: String = format!("象棋 {challenger} – {}", opponent.unwrap_or("?"))
+        .chars()
+        .take(100)
+        .collect();
+    let builder = CreateThread::new(name)
+        .kind(ChannelType::PublicThread)
+        .auto_archive_duration(AutoArchiveDuration::OneWeek);
+    match cmd.channel_id.create_thread(http, builder).await {
+        Ok(t) => Some(t.id),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot open a thread for a game; playing in the channel");
+            None
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use xiangqi_bot::config::Config;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 
-use super::discord_fake::{
+use crate::discord_fake::{
     CmdOpt, FakeDiscord, FakeInteraction, FakeMessage, FakeUser, InjectedInteraction,
     InteractionResponse, ResponseKind,
 };
