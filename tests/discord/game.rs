@@ -312,6 +312,19 @@ async fn buttons_for_draws_takebacks_flip_and_resignation() {
     assert!(message_of(&fake, &r[2])
         .content
         .contains("[Result \"1-0\"]"));
+    // The replay of the finished game, as a GIF in an embed.
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::slash("gif").by(&alice),
+            &[Callback(5), EditOriginal],
+        )
+        .await;
+    let replay = message_of(&fake, &r[1]);
+    assert!(
+        replay.attachments[0].filename.ends_with(".gif"),
+        "{replay:?}"
+    );
     log.check(&fake).await;
     check_every_attachment(&fake);
     bot.stop(&fake).await;

@@ -192,15 +192,36 @@ pub fn decode_png(bytes: &[u8]) -> (u32, u32) {
     (info.width, info.height)
 }
 
-/// Every attachment the bot sent decodes as a PNG and is the image of its message's embed.
+/// A replay: every frame decodes; the size of the first.
+pub fn decode_gif(bytes: &[u8]) -> (u32, u32) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = options
+        .read_info(std::io::Cursor::new(bytes))
+        .expect("a GIF");
+    let size = (u32::from(decoder.width()), u32::from(decoder.height()));
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a frame").is_some() {
+        frames += 1;
+    }
+    assert!(frames >= 1, "a replay has frames");
+    size
+}
+
+/// Every attachment the bot sent decodes (boards as PNG, replays as GIF) and is the image of its message's embed.
 /// Returns how many there were.
 pub fn check_every_attachment(fake: &FakeDiscord) -> usize {
     let mut n = 0;
     for m in fake.bot_messages() {
         for a in &m.attachments {
-            let (w, h) = decode_png(&a.data);
+            let (w, h) = if a.filename.ends_with(".gif") {
+                assert_eq!(a.content_type.as_deref(), Some("image/gif"));
+                decode_gif(&a.data)
+            } else {
+                assert_eq!(a.content_type.as_deref(), Some("image/png"));
+                decode_png(&a.data)
+            };
             assert!(w > 100 && h > 100, "{}: {w}x{h}", a.filename);
-            assert_eq!(a.content_type.as_deref(), Some("image/png"));
             assert!(
                 a.description.as_deref().is_some_and(|d| !d.is_empty()),
                 "alt text"
