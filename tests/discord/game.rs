@@ -56,6 +56,20 @@ async fn a_whole_game_to_a_perpetual_chase() {
     let note = message_of(&fake, &r[1]);
     assert!(note.is_ephemeral());
     assert_eq!(note.content, "This challenge is for bob, not you.");
+    // Nor cancel it: an answer only for her, so the public "thinking…" message goes.
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::slash("cancel").by(&carol),
+            &[Callback(5), ResponseKind::DeleteOriginal, Followup],
+        )
+        .await;
+    let note = message_of(&fake, &r[2]);
+    assert!(note.is_ephemeral());
+    assert_eq!(
+        note.content,
+        "Only the player who made the challenge can cancel it."
+    );
 
     // bob accepts by button: the board, Black (bob) to move.
     let (_, r) = log
