@@ -4,7 +4,7 @@
 //!
 //! * Channels are `dc:{channel_id}` (a thread is its own channel, with its own game), users
 //!   `dc:{user_id}`.
-//! * Slash commands mirror the service's commands (`/play`, `/move`, …, see [`commands`]); they
+//! * Slash commands mirror the service's commands (`/play`, `/move`, …, see `commands.rs`); they
 //!   are registered to `DISCORD_GUILD_ID` when set (instant updates), otherwise globally.
 //! * Buttons and menu entries carry the service's encoded [`crate::app::Action`] (game id and
 //!   ply) as their custom id, so a stale click is refused and old messages keep working after
