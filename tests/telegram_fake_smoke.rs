@@ -231,6 +231,18 @@ async fn long_poll_receives_a_pushed_message_once() {
         "held for the timeout"
     );
     assert_eq!(fake.pending_updates(), 0);
+
+    // A negative offset keeps only the newest updates (teloxide's drop_pending_updates).
+    for text in ["a", "b", "c"] {
+        fake.push_message(&chat, &user, text, None);
+    }
+    let last = bot.get_updates().offset(-1).await.unwrap();
+    assert_eq!(last.len(), 1);
+    let UpdateKind::Message(msg) = &last[0].kind else {
+        panic!()
+    };
+    assert_eq!(msg.text(), Some("c"));
+    assert_eq!(fake.pending_updates(), 1);
 }
 
 #[tokio::test]
@@ -865,6 +877,12 @@ async fn dispatcher_echoes_a_pushed_message() {
         "{methods:?}"
     );
     assert!(fake.poll_count() >= 2);
+    // teloxide derives allowed_updates from the handler tree: this one only takes messages,
+    // so a button press is never even queued (as on Telegram).
+    assert_eq!(fake.polls()[0]["allowed_updates"], json!(["message"]));
+    fake.push_callback(&forum, &user, 1, "ignored");
+    assert_eq!(fake.dropped_updates().len(), 1);
+    assert_eq!(fake.pending_updates(), 0);
 
     shutdown
         .shutdown()
@@ -879,4 +897,68 @@ async fn dispatcher_echoes_a_pushed_message() {
         2,
         "each message was handled once"
     );
+}
+
+/// Messages and button presses through one `Dispatcher`, as the adapter will handle a game.
+#[tokio::test]
+async fn dispatcher_handles_button_presses() {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let bot = bot_for(&fake);
+    let handler = dptree::entry()
+        .branch(
+            Update::filter_message().endpoint(|bot: Bot, msg: Message| async move {
+                bot.send_message(msg.chat.id, "Board")
+                    .reply_markup(keyboard())
+                    .await?;
+                respond(())
+            }),
+        )
+        .branch(Update::filter_callback_query().endpoint(
+            |bot: Bot, q: CallbackQuery| async move {
+                bot.answer_callback_query(q.id.clone()).text("ok").await?;
+                if let (Some(message), Some(data)) = (q.message, q.data) {
+                    bot.edit_message_text(
+                        message.chat().id,
+                        message.id(),
+                        format!("Board after {data}"),
+                    )
+                    .await?;
+                }
+                respond(())
+            },
+        ));
+    let mut dispatcher = Dispatcher::builder(bot, handler).build();
+    let shutdown = dispatcher.shutdown_token();
+    let running = tokio::spawn(async move { dispatcher.dispatch().await });
+
+    let user = alice();
+    let chat = FakeChat::private(&user);
+    fake.push_message(&chat, &user, "/new", None);
+    let board = fake.wait_for(|c| c.is("sendMessage"), WAIT).await.unwrap();
+    let message_id = board.message_id.unwrap();
+    fake.push_callback(&chat, &user, message_id, "undo:1");
+    fake.wait_for(|c| c.is("editMessageText"), WAIT)
+        .await
+        .unwrap();
+    let stored = fake.message(chat.id, message_id).unwrap();
+    assert_eq!(stored.text.as_deref(), Some("Board after undo:1"));
+    assert!(stored.reply_markup.is_none(), "the edit passed no keyboard");
+    assert_eq!(fake.answered_callbacks()[0].text.as_deref(), Some("ok"));
+    let allowed = &fake.polls()[0]["allowed_updates"];
+    assert!(
+        allowed
+            .as_array()
+            .unwrap()
+            .contains(&json!("callback_query")),
+        "{allowed}"
+    );
+
+    shutdown
+        .shutdown()
+        .expect("the dispatcher is running")
+        .await;
+    tokio::time::timeout(WAIT, running)
+        .await
+        .expect("dispatcher stops")
+        .unwrap();
 }

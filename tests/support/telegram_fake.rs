@@ -18,8 +18,10 @@
 //!   with the HTTP status equal to `error_code` and the descriptions Telegram uses, so teloxide
 //!   maps them to the same `ApiError` variants;
 //! - `getUpdates` long polling with `offset` (confirming, negative offsets too), `limit`,
-//!   `timeout` (held until an update arrives; at most 50 s), persistent `allowed_updates`, and
-//!   `409 Conflict` for a poll that is superseded by a newer one;
+//!   `timeout` (held until an update arrives; at most 50 s), `allowed_updates` (kept until the
+//!   next call that gives it; updates of other kinds pushed later are dropped, as Telegram
+//!   never stores them: see [`FakeTelegram::dropped_updates`]), and `409 Conflict` for a poll
+//!   that a newer one supersedes;
 //! - sending to a chat the fake has never seen is `400 Bad Request: chat not found` (a chat is
 //!   known once a test pushes an update from it or calls [`FakeTelegram::register_chat`]);
 //! - text 1..=4096 characters (whitespace-only is empty), captions up to 1024, inline keyboard
@@ -113,6 +115,10 @@ const CHAT_ACTIONS: &[&str] = &[
     "record_video_note",
     "upload_video_note",
 ];
+
+/// Update kinds Telegram leaves out when the bot never set `allowed_updates`.
+const DEFAULT_EXCLUDED_UPDATES: &[&str] =
+    &["chat_member", "message_reaction", "message_reaction_count"];
 
 const BUTTON_ACTIONS: &[&str] = &[
     "url",
@@ -582,17 +588,17 @@ impl FakeTelegram {
     }
 
     /// Enqueues any update; `update_id` is filled in. Returns the update id.
-    pub fn push_raw_update(&self, mut update: Value) -> i64 {
-        let mut st = self.lock();
-        st.next_update_id += 1;
-        let id = st.next_update_id;
-        if let Some(obj) = update.as_object_mut() {
-            obj.insert("update_id".into(), json!(id));
-        }
-        st.updates.push_back((id, update));
-        drop(st);
+    pub fn push_raw_update(&self, update: Value) -> i64 {
+        let id = self.lock().enqueue_update(update);
         self.shared.changed.notify_waiters();
         id
+    }
+
+    /// Updates that were pushed but not queued because the bot's `allowed_updates` (set by
+    /// its `getUpdates` calls; teloxide derives it from the handler tree) leaves their kind
+    /// out, as Telegram would. A pushed callback that never arrives is probably here.
+    pub fn dropped_updates(&self) -> Vec<Value> {
+        self.lock().dropped_updates.clone()
     }
 
     /// Updates not yet confirmed by the bot (through a later `offset`).
@@ -608,8 +614,14 @@ impl FakeTelegram {
     }
 
     /// How many `getUpdates` calls arrived.
-    pub fn poll_count(&self) -> u64 {
-        self.lock().polls
+    pub fn poll_count(&self) -> usize {
+        self.lock().polls.len()
+    }
+
+    /// The parameters of every `getUpdates` call, in order (`offset`, `timeout`, `limit`,
+    /// `allowed_updates` as the bot sent them).
+    pub fn polls(&self) -> Vec<Value> {
+        self.lock().polls.clone()
     }
 
     /// Successful calls, in order (every method but `getUpdates`).
@@ -887,10 +899,11 @@ struct FakeState {
     messages: BTreeMap<(i64, i32), Msg>,
     last_message_id: HashMap<i64, i32>,
     updates: VecDeque<(i64, Value)>,
+    dropped_updates: Vec<Value>,
     next_update_id: i64,
     allowed_updates: Option<Vec<String>>,
     poll_generation: u64,
-    polls: u64,
+    polls: Vec<Value>,
     webhook_url: Option<String>,
     calls: Vec<SentCall>,
     failures: HashMap<String, VecDeque<Injected>>,
@@ -1084,7 +1097,11 @@ async fn parse_params(req: Request) -> Result<Params, ApiErr> {
 
 async fn get_updates(shared: &Shared, p: &Params) -> Result<Value, ApiErr> {
     let offset = p.int("offset")?;
-    let limit = p.int("limit")?.unwrap_or(100).clamp(1, 100) as usize;
+    // Telegram accepts 1..=100 and uses 100 otherwise.
+    let limit = match p.int("limit")? {
+        Some(n @ 1..=100) => n as usize,
+        _ => 100,
+    };
     let timeout = p
         .int("timeout")?
         .unwrap_or(0)
@@ -1099,7 +1116,7 @@ async fn get_updates(shared: &Shared, p: &Params) -> Result<Value, ApiErr> {
                 retry_after: None,
             });
         }
-        st.polls += 1;
+        st.polls.push(Value::Object(p.fields.clone()));
         st.confirm(offset);
         if let Some(allowed) = allowed {
             let list = allowed
@@ -1156,10 +1173,11 @@ impl FakeState {
             messages: BTreeMap::new(),
             last_message_id: HashMap::new(),
             updates: VecDeque::new(),
+            dropped_updates: Vec::new(),
             next_update_id: 0,
             allowed_updates: None,
             poll_generation: 0,
-            polls: 0,
+            polls: Vec::new(),
             webhook_url: None,
             calls: Vec::new(),
             failures: HashMap::new(),
@@ -1762,11 +1780,33 @@ impl FakeState {
         json
     }
 
-    fn enqueue(&mut self, kind: &str, payload: Value) {
+    fn enqueue(&mut self, kind: &str, payload: Value) -> i64 {
+        self.enqueue_update(json!({ kind: payload }))
+    }
+
+    /// Gives `update` the next id and queues it, unless the bot's `allowed_updates` (or
+    /// Telegram's default, which leaves out `chat_member` and reactions) excludes its kind:
+    /// Telegram does not even store those.
+    fn enqueue_update(&mut self, mut update: Value) -> i64 {
         self.next_update_id += 1;
         let id = self.next_update_id;
-        self.updates
-            .push_back((id, json!({ "update_id": id, kind: payload })));
+        if let Some(obj) = update.as_object_mut() {
+            obj.insert("update_id".into(), json!(id));
+        }
+        let kind = update
+            .as_object()
+            .and_then(|o| o.keys().find(|k| *k != "update_id").cloned())
+            .unwrap_or_default();
+        let wanted = match &self.allowed_updates {
+            Some(allowed) => allowed.contains(&kind),
+            None => !DEFAULT_EXCLUDED_UPDATES.contains(&kind.as_str()),
+        };
+        if wanted {
+            self.updates.push_back((id, update));
+        } else {
+            self.dropped_updates.push(update);
+        }
+        id
     }
 
     /// Forgets the updates `offset` confirms, as Telegram does.
@@ -1786,10 +1826,6 @@ impl FakeState {
     fn select_updates(&self, limit: usize) -> Vec<Value> {
         self.updates
             .iter()
-            .filter(|(_, update)| match &self.allowed_updates {
-                None => true,
-                Some(allowed) => allowed.iter().any(|kind| update.get(kind).is_some()),
-            })
             .take(limit)
             .map(|(_, update)| update.clone())
             .collect()
@@ -1828,7 +1864,10 @@ impl FakeState {
     fn register_photo(&mut self, bytes: &[u8]) -> Result<Vec<String>, ApiErr> {
         let (width, height, ext) = image_info(bytes).ok_or_else(|| bad("IMAGE_PROCESS_FAILED"))?;
         let (long, short) = (width.max(height), width.min(height));
-        if short == 0 || u64::from(width) + u64::from(height) > 10_000 || long > 20 * short {
+        if short == 0
+            || u64::from(width) + u64::from(height) > 10_000
+            || u64::from(long) > 20 * u64::from(short)
+        {
             return Err(bad("PHOTO_INVALID_DIMENSIONS"));
         }
         self.next_file += 1;
