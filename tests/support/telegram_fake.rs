@@ -7,7 +7,22 @@
 //! messages the bot sent (edits apply), the commands it registered and the callbacks it answered.
 //!
 //! Include it from an integration test with
-//! `#[path = "support/telegram_fake.rs"] mod telegram_fake;`.
+//! `#[path = "support/telegram_fake.rs"] mod telegram_fake;`, then:
+//!
+//! ```ignore
+//! let fake = FakeTelegram::start("123:TOKEN").await;
+//! let bot = teloxide::Bot::new("123:TOKEN").set_api_url(fake.url().parse().unwrap());
+//! // ... start the adapter's Dispatcher with `bot` in a task ...
+//! let alice = FakeUser::new(1001, "Alice").username("alice").language_code("vi");
+//! let chat = FakeChat::private(&alice); // or ::group / ::supergroup / ::forum(id, title)
+//! fake.push_message(&chat, &alice, "/new", None);
+//! let board = fake
+//!     .wait_for(|c| c.is("sendPhoto") && c.chat_id == Some(chat.id), Duration::from_secs(5))
+//!     .await
+//!     .expect("the bot sent a board");
+//! fake.push_callback(&chat, &alice, board.message_id.unwrap(), "resign");
+//! fake.fail_next("sendMessage", 429, Some(3)); // the next sendMessage gets RetryAfter(3)
+//! ```
 //!
 //! Fidelity notes (what behaves like the real Bot API, on purpose):
 //! - routes `/bot<TOKEN>/<method>` with the method name matched case-insensitively; a wrong
