@@ -962,3 +962,147 @@ async fn dispatcher_handles_button_presses() {
         .expect("dispatcher stops")
         .unwrap();
 }
+
+/// Malformed requests get a Telegram-style 400, never a panic (a panic would reset the
+/// connection and the JSON decode below would fail).
+#[tokio::test]
+async fn malformed_requests_get_bad_request() {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let chat = FakeChat::private(&alice());
+    fake.register_chat(&chat);
+    let (_, sent) = raw_post_json(
+        &fake,
+        "sendMessage",
+        json!({"chat_id": chat.id, "text": "x"}),
+    )
+    .await;
+    let mid = sent["result"]["message_id"].clone();
+    let id = chat.id;
+    let cases = [
+        ("sendMessage", json!({"chat_id": {"a": 1}, "text": "x"})),
+        ("sendMessage", json!({"chat_id": id, "text": ["x"]})),
+        (
+            "sendMessage",
+            json!({"chat_id": id, "text": "x", "reply_markup": 5}),
+        ),
+        (
+            "sendMessage",
+            json!({"chat_id": id, "text": "x", "reply_markup": {"inline_keyboard": 1}}),
+        ),
+        (
+            "sendMessage",
+            json!({"chat_id": id, "text": "x", "reply_markup": {"inline_keyboard": [[{"text": "t"}]]}}),
+        ),
+        (
+            "sendMessage",
+            json!({"chat_id": id, "text": "x", "message_thread_id": 1e30}),
+        ),
+        (
+            "sendMessage",
+            json!({"chat_id": id, "text": "x", "reply_parameters": {"message_id": 99}}),
+        ),
+        (
+            "sendMessage",
+            json!({"chat_id": id, "text": "x", "reply_parameters": "nope"}),
+        ),
+        (
+            "sendPhoto",
+            json!({"chat_id": id, "photo": "attach://missing"}),
+        ),
+        (
+            "sendPhoto",
+            json!({"chat_id": id, "photo": "https://example.com/x.png"}),
+        ),
+        ("sendPhoto", json!({"chat_id": id})),
+        (
+            "editMessageText",
+            json!({"chat_id": id, "message_id": "abc", "text": "y"}),
+        ),
+        (
+            "editMessageText",
+            json!({"chat_id": id, "message_id": 99999999999i64, "text": "y"}),
+        ),
+        (
+            "editMessageText",
+            json!({"chat_id": id, "message_id": mid, "text": ""}),
+        ),
+        (
+            "editMessageCaption",
+            json!({"chat_id": id, "message_id": mid, "caption": "c"}),
+        ),
+        (
+            "editMessageMedia",
+            json!({"chat_id": id, "message_id": mid, "media": {"type": "video"}}),
+        ),
+        (
+            "editMessageMedia",
+            json!({"chat_id": id, "message_id": mid, "media": "{"}),
+        ),
+        (
+            "editMessageMedia",
+            json!({"chat_id": id, "message_id": mid, "media": {"type": "photo"}}),
+        ),
+        ("deleteMessage", json!({"chat_id": id})),
+        ("answerCallbackQuery", json!({})),
+        (
+            "answerCallbackQuery",
+            json!({"callback_query_id": "1", "show_alert": "maybe"}),
+        ),
+        ("setMyCommands", json!({"commands": "nope"})),
+        ("setMyCommands", json!({"commands": [1, 2]})),
+        ("setMyCommands", json!({"commands": [], "scope": {}})),
+        ("getMyCommands", json!({"scope": 3})),
+        (
+            "sendChatAction",
+            json!({"chat_id": id, "action": "dancing"}),
+        ),
+        ("getChat", json!({})),
+        ("getFile", json!({"file_id": "nope"})),
+        ("getUpdates", json!({"allowed_updates": "{}"})),
+        ("getUpdates", json!({"limit": [1]})),
+        ("deleteWebhook", json!({"drop_pending_updates": "perhaps"})),
+    ];
+    for (method, body) in cases {
+        let (status, answer) = raw_post_json(&fake, method, body.clone()).await;
+        assert_eq!(status, 400, "{method} {body} -> {answer}");
+        assert_eq!(answer["ok"], false);
+        assert_eq!(answer["error_code"], 400);
+        assert!(
+            answer["description"]
+                .as_str()
+                .unwrap()
+                .starts_with("Bad Request: "),
+            "{answer}"
+        );
+    }
+    // Odd but valid: limit 0 means 100, a negative timeout means 0.
+    let (status, _) = raw_post_json(&fake, "getUpdates", json!({"limit": 0, "timeout": -5})).await;
+    assert_eq!(status, 200);
+    // Non-UTF-8 text part, and a multipart body cut short.
+    let form = reqwest::multipart::Form::new()
+        .part("chat_id", reqwest::multipart::Part::bytes(vec![0xff, 0xfe]));
+    let url = format!("{}bot{TOKEN}/sendMessage", fake.url());
+    let response = reqwest::Client::new()
+        .post(&url)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let response = reqwest::Client::new()
+        .post(&url)
+        .header("content-type", "multipart/form-data; boundary=XYZ")
+        .body("--XYZ\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\nunfinished")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    // The fake still works afterwards.
+    let (status, _) = raw_post_json(
+        &fake,
+        "sendMessage",
+        json!({"chat_id": id, "text": "still here"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+}

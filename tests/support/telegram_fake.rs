@@ -1358,7 +1358,7 @@ impl FakeState {
                 "pending_update_count": self.updates.len(),
             })),
             "setWebhook" => {
-                let url = p.str("url").unwrap_or_default();
+                let url = p.string("url")?.unwrap_or_default();
                 self.webhook_url = if url.is_empty() { None } else { Some(url) };
                 if p.bool("drop_pending_updates")?.unwrap_or(false) {
                     self.updates.clear();
@@ -1391,7 +1391,7 @@ impl FakeState {
             "getMyCommands" => {
                 let key = command_key(
                     &scope_param(p)?,
-                    &p.str("language_code").unwrap_or_default(),
+                    &p.string("language_code")?.unwrap_or_default(),
                 );
                 let commands = self.commands.get(&key).map(|set| {
                     set.commands
@@ -1404,14 +1404,14 @@ impl FakeState {
             "deleteMyCommands" => {
                 let key = command_key(
                     &scope_param(p)?,
-                    &p.str("language_code").unwrap_or_default(),
+                    &p.string("language_code")?.unwrap_or_default(),
                 );
                 self.commands.remove(&key);
                 Ok(json!(true))
             }
             "sendChatAction" => {
                 self.resolve_chat(p)?;
-                let action = p.str("action").unwrap_or_default();
+                let action = p.string("action")?.unwrap_or_default();
                 if !CHAT_ACTIONS.contains(&action.as_str()) {
                     return Err(bad("wrong parameter action in request"));
                 }
@@ -1426,7 +1426,7 @@ impl FakeState {
                 Ok(chat.full_info_json())
             }
             "getFile" => {
-                let file_id = p.str("file_id").unwrap_or_default();
+                let file_id = p.string("file_id")?.unwrap_or_default();
                 let file = self
                     .files
                     .get(&file_id)
@@ -1449,11 +1449,11 @@ impl FakeState {
 
     fn send_message(&mut self, p: &Params) -> Result<Value, ApiErr> {
         let chat_id = self.resolve_chat(p)?;
-        let text = p.str("text").unwrap_or_default();
+        let text = p.string("text")?.unwrap_or_default();
         if text.trim().is_empty() {
             return Err(bad("message text is empty"));
         }
-        let parse_mode = p.str("parse_mode");
+        let parse_mode = p.string("parse_mode")?;
         if visible_len(&text, parse_mode.as_deref()) > MAX_TEXT_LEN {
             return Err(bad("message is too long"));
         }
@@ -1482,13 +1482,13 @@ impl FakeState {
 
     fn send_photo(&mut self, p: &Params) -> Result<Value, ApiErr> {
         let chat_id = self.resolve_chat(p)?;
-        let caption = p.str("caption").filter(|c| !c.is_empty());
-        let parse_mode = p.str("parse_mode");
+        let caption = p.string("caption")?.filter(|c| !c.is_empty());
+        let parse_mode = p.string("parse_mode")?;
         check_caption(caption.as_deref(), parse_mode.as_deref())?;
         let reply_markup = reply_markup_param(p)?;
         let reply_to = self.reply_to(chat_id, p)?;
         let thread_id = thread_param(p)?;
-        let reference = p.str("photo");
+        let reference = p.string("photo")?;
         let sizes = self.resolve_photo(p, "photo", reference.as_deref())?;
         let message_id = self.next_message_id(chat_id);
         let msg = Msg {
@@ -1512,11 +1512,11 @@ impl FakeState {
 
     fn edit_text(&mut self, p: &Params) -> Result<Value, ApiErr> {
         let target = self.edit_target(p)?;
-        let text = p.str("text").unwrap_or_default();
+        let text = p.string("text")?.unwrap_or_default();
         if text.trim().is_empty() {
             return Err(bad("text must be non-empty"));
         }
-        let parse_mode = p.str("parse_mode");
+        let parse_mode = p.string("parse_mode")?;
         if visible_len(&text, parse_mode.as_deref()) > MAX_TEXT_LEN {
             return Err(bad("MESSAGE_TOO_LONG"));
         }
@@ -1546,8 +1546,8 @@ impl FakeState {
 
     fn edit_caption(&mut self, p: &Params) -> Result<Value, ApiErr> {
         let target = self.edit_target(p)?;
-        let caption = p.str("caption").filter(|c| !c.is_empty());
-        let parse_mode = p.str("parse_mode");
+        let caption = p.string("caption")?.filter(|c| !c.is_empty());
+        let parse_mode = p.string("parse_mode")?;
         check_caption(caption.as_deref(), parse_mode.as_deref())?;
         let markup = echoed_markup(reply_markup_param(p)?);
         let EditTarget::Message(chat_id, message_id) = target else {
@@ -1635,7 +1635,7 @@ impl FakeState {
     }
 
     fn answer_callback(&mut self, p: &Params) -> Result<Value, ApiErr> {
-        let query_id = p.str("callback_query_id").unwrap_or_default();
+        let query_id = p.string("callback_query_id")?.unwrap_or_default();
         let pending = self
             .pending_callbacks
             .remove(&query_id)
@@ -1646,9 +1646,9 @@ impl FakeState {
             chat_id: pending.chat_id,
             message_id: pending.message_id,
             from_user_id: pending.from_user_id,
-            text: p.str("text"),
+            text: p.string("text")?,
             show_alert: p.bool("show_alert")?.unwrap_or(false),
-            url: p.str("url"),
+            url: p.string("url")?,
             cache_time: p.int("cache_time")?,
         });
         Ok(json!(true))
@@ -1687,7 +1687,7 @@ impl FakeState {
             commands.push((command.to_owned(), description.to_owned()));
         }
         let scope = scope_param(p)?;
-        let language_code = p.str("language_code").unwrap_or_default();
+        let language_code = p.string("language_code")?.unwrap_or_default();
         let key = command_key(&scope, &language_code);
         if commands.is_empty() {
             self.commands.remove(&key);
@@ -2068,6 +2068,17 @@ impl Params {
             Value::Number(n) => Some(n.to_string()),
             Value::Bool(b) => Some(b.to_string()),
             other => Some(other.to_string()),
+        }
+    }
+
+    /// A string parameter, strictly: numbers and booleans are taken as their text (Telegram
+    /// does too), arrays and objects are a Bad Request.
+    fn string(&self, key: &str) -> Result<Option<String>, ApiErr> {
+        match self.get(key) {
+            Some(Value::Array(_) | Value::Object(_)) => {
+                Err(bad(format!("field \"{key}\" must be of type String")))
+            }
+            _ => Ok(self.str(key)),
         }
     }
 
