@@ -2,6 +2,7 @@
 
 pub mod app;
 pub mod arbiter;
+pub mod commands;
 pub mod notation;
 pub mod rulebook;
 
