@@ -2,3 +2,4 @@
 //! [`crate::app::Incoming`] and sends the service's replies back; none holds game logic.
 
 pub mod console;
+pub mod telegram;
