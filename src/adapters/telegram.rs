@@ -26,7 +26,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use teloxide::dispatching::{Dispatcher, UpdateFilterExt};
-use teloxide::error_handlers::LoggingErrorHandler;
 use teloxide::payloads::setters::*;
 use teloxide::prelude::Requester;
 use teloxide::types::{CallbackQuery, InlineKeyboardButtonKind, MessageEntityKind, Update, User};
@@ -157,7 +156,11 @@ pub async fn run(
             .delete_webhook()
             .await
             .build();
-        let errors = LoggingErrorHandler::with_custom_text("Telegram: polling failed");
+        let polling_bot = bot.clone();
+        let errors = Arc::new(move |e: RequestError| {
+            let shown = redacted(&e, &polling_bot);
+            async move { tracing::warn!(error = %shown, "Telegram: getUpdates failed") }
+        });
         let dispatch = dispatcher.try_dispatch_with_listener(listener, errors);
         tokio::pin!(dispatch);
         tokio::select! {
@@ -497,7 +500,8 @@ mod tests {
         let from = user();
         let id = teloxide::types::MessageId(9);
         let private = Reply::private("not yours");
-        let (notice, ops) = press_jobs(&[private.clone()], Pressed::Question, id, &from);
+        let (notice, ops) =
+            press_jobs(std::slice::from_ref(&private), Pressed::Question, id, &from);
         assert_eq!(notice, "not yours");
         assert!(ops.is_empty(), "a refusal leaves the buttons");
 
@@ -506,13 +510,13 @@ mod tests {
             menu: true,
             ..Reply::default()
         };
-        let (_, ops) = press_jobs(&[menu.clone()], Pressed::Picker, id, &from);
+        let (_, ops) = press_jobs(std::slice::from_ref(&menu), Pressed::Picker, id, &from);
         assert!(matches!(&ops[..], [Op::Edit { .. }]));
         let (_, ops) = press_jobs(&[menu], Pressed::Board, id, &from);
         assert!(matches!(&ops[..], [Op::Text { .. }]));
 
         let public = Reply::text("accepted");
-        let (_, ops) = press_jobs(&[public.clone()], Pressed::Question, id, &from);
+        let (_, ops) = press_jobs(std::slice::from_ref(&public), Pressed::Question, id, &from);
         assert!(matches!(
             &ops[..],
             [Op::ClearKeyboard { .. }, Op::Text { .. }]
