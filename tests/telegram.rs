@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use telegram_fake::{FakeChat, FakeTelegram, FakeUser, SentCall};
 use telegram_harness::{
-    button, check_every_call, expect_call, png_size, said, since, Running, TOKEN,
+    board_after, button, check_every_call, expect_call, play, said, say, since, start_game, tap,
+    Running, TOKEN,
 };
 use xiangqi_bot::app::{Action, ServiceConfig};
 
@@ -29,63 +30,6 @@ fn bob() -> FakeUser {
 }
 fn carol() -> FakeUser {
     user(1003, "Carol", "en")
-}
-
-/// `who` says `text` in `chat` (topic `thread`); waits for the bot's call that `pred` picks.
-async fn say(
-    fake: &FakeTelegram,
-    chat: &FakeChat,
-    thread: Option<i32>,
-    who: &FakeUser,
-    text: &str,
-    pred: impl Fn(&SentCall) -> bool,
-) -> SentCall {
-    let mark = fake.mark();
-    fake.push_message(chat, who, text, thread);
-    expect_call(fake, mark, text, |c| c.chat_id == Some(chat.id) && pred(c)).await
-}
-
-/// `who` presses the button with `data` under message `message_id`; returns the text of the
-/// answer to the press (empty when there was nothing to say privately).
-async fn tap(
-    fake: &FakeTelegram,
-    chat: &FakeChat,
-    who: &FakeUser,
-    message_id: i32,
-    data: &str,
-) -> String {
-    let mark = fake.mark();
-    let query = fake.push_callback(chat, who, message_id, data);
-    let answer = expect_call(fake, mark, data, |c| {
-        c.is("answerCallbackQuery") && c.params["callback_query_id"] == json!(query)
-    })
-    .await;
-    answer.params["text"].as_str().unwrap_or("").to_string()
-}
-
-/// Waits for the board photo whose caption has every `|`-separated part of `line`.
-async fn board_after(fake: &FakeTelegram, mark: u64, chat: &FakeChat, line: &str) -> SentCall {
-    let photo = expect_call(fake, mark, line, |c| {
-        c.is("sendPhoto")
-            && c.chat_id == Some(chat.id)
-            && line.split('|').all(|part| said(c).contains(part))
-    })
-    .await;
-    png_size(photo.photo.as_deref().expect("photo bytes"));
-    photo
-}
-
-/// Plays `text` as `who` and returns the board that follows.
-async fn play(
-    fake: &FakeTelegram,
-    chat: &FakeChat,
-    who: &FakeUser,
-    text: &str,
-    line: &str,
-) -> SentCall {
-    let mark = fake.mark();
-    fake.push_message(chat, who, text, None);
-    board_after(fake, mark, chat, line).await
 }
 
 const PERPETUAL: &str = "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w";
@@ -297,28 +241,6 @@ async fn a_whole_game_in_a_group_with_commands_buttons_and_the_picker() {
             .contains(&json!("callback_query")),
         "{allowed}"
     );
-}
-
-/// Start a game from the usual position in `chat` (topic `thread`): `red` challenges
-/// `black`, who accepts with /accept. Returns the first board.
-async fn start_game(
-    fake: &FakeTelegram,
-    chat: &FakeChat,
-    thread: Option<i32>,
-    red: &FakeUser,
-    black: &FakeUser,
-) -> SentCall {
-    let handle = black.username.clone().unwrap();
-    say(
-        fake,
-        chat,
-        thread,
-        red,
-        &format!("/play @{handle} red"),
-        |c| c.is("sendMessage"),
-    )
-    .await;
-    say(fake, chat, thread, black, "/accept", |c| c.is("sendPhoto")).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -579,4 +501,51 @@ async fn a_garbled_answer_is_retried_and_a_lapsed_challenge_is_announced() {
     assert_eq!(lapsed.chat_id, Some(group.id));
     bot.stop().await;
     check_every_call(&fake.sent());
+}
+
+/// The binary with `TELEGRAM_BOT_TOKEN` set runs the adapter (not the console), answers, and
+/// stops cleanly on ctrl-c (SIGINT) without ever printing the token.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_runs_telegram_and_stops_on_ctrl_c() {
+    use std::process::{Command, Stdio};
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"))
+        .env("TELEGRAM_BOT_TOKEN", TOKEN)
+        .env("TELEGRAM_API_URL", fake.url())
+        .env("DATA_DIR", dir.path())
+        .env("RUST_LOG", "debug")
+        .env_remove("DISCORD_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start the binary");
+    let alice = alice();
+    let dm = FakeChat::private(&alice);
+    let help = say(&fake, &dm, None, &alice, "/help", |c| c.is("sendMessage")).await;
+    assert!(said(&help).starts_with("Xiangqi bot"), "{}", said(&help));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill -INT");
+    assert!(sent.success());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "the bot did not stop on ctrl-c");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let out = child.wait_with_output().expect("output");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(status.success(), "{status:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "no console chat");
+    assert!(stderr.contains("Telegram: stopped"), "{stderr}");
+    assert!(
+        !stderr.contains("TEST-token_abc"),
+        "the token leaked: {stderr}"
+    );
 }

@@ -47,7 +47,8 @@ use outbox::{redacted, Outbox};
 /// Tuning of the adapter.
 #[derive(Clone, Copy, Debug)]
 pub struct TelegramOptions {
-    /// How long one `getUpdates` call waits for news.
+    /// How long one `getUpdates` call waits for news (below teloxide's 17-second HTTP
+    /// timeout, or every quiet poll would fail).
     pub poll_timeout: Duration,
     /// How long shutdown keeps sending what is queued.
     pub drain_timeout: Duration,
@@ -58,7 +59,7 @@ pub struct TelegramOptions {
 impl Default for TelegramOptions {
     fn default() -> Self {
         TelegramOptions {
-            poll_timeout: Duration::from_secs(25),
+            poll_timeout: Duration::from_secs(10),
             drain_timeout: Duration::from_secs(20),
             retry: RetryPolicy::default(),
         }

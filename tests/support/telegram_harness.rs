@@ -14,7 +14,9 @@ use xiangqi_bot::app::{system_now, Action, Service, ServiceConfig};
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 
-use super::telegram_fake::{FakeTelegram, SentCall};
+use serde_json::json;
+
+use super::telegram_fake::{FakeChat, FakeTelegram, FakeUser, SentCall};
 
 pub const TOKEN: &str = "123456:TEST-token_abc";
 pub const WAIT: Duration = Duration::from_secs(20);
@@ -184,4 +186,83 @@ pub fn check_every_call(calls: &[SentCall]) {
             );
         }
     }
+}
+
+/// `who` says `text` in `chat` (topic `thread`); waits for the bot's call that `pred` picks.
+pub async fn say(
+    fake: &FakeTelegram,
+    chat: &FakeChat,
+    thread: Option<i32>,
+    who: &FakeUser,
+    text: &str,
+    pred: impl Fn(&SentCall) -> bool,
+) -> SentCall {
+    let mark = fake.mark();
+    fake.push_message(chat, who, text, thread);
+    expect_call(fake, mark, text, |c| c.chat_id == Some(chat.id) && pred(c)).await
+}
+
+/// `who` presses the button with `data` under message `message_id`; returns the text of the
+/// answer to the press (empty when there was nothing to say privately).
+pub async fn tap(
+    fake: &FakeTelegram,
+    chat: &FakeChat,
+    who: &FakeUser,
+    message_id: i32,
+    data: &str,
+) -> String {
+    let mark = fake.mark();
+    let query = fake.push_callback(chat, who, message_id, data);
+    let answer = expect_call(fake, mark, data, |c| {
+        c.is("answerCallbackQuery") && c.params["callback_query_id"] == json!(query)
+    })
+    .await;
+    answer.params["text"].as_str().unwrap_or("").to_string()
+}
+
+/// Waits for the board photo whose caption has every `|`-separated part of `line`.
+pub async fn board_after(fake: &FakeTelegram, mark: u64, chat: &FakeChat, line: &str) -> SentCall {
+    let photo = expect_call(fake, mark, line, |c| {
+        c.is("sendPhoto")
+            && c.chat_id == Some(chat.id)
+            && line.split('|').all(|part| said(c).contains(part))
+    })
+    .await;
+    png_size(photo.photo.as_deref().expect("photo bytes"));
+    photo
+}
+
+/// Plays `text` as `who` and returns the board that follows.
+pub async fn play(
+    fake: &FakeTelegram,
+    chat: &FakeChat,
+    who: &FakeUser,
+    text: &str,
+    line: &str,
+) -> SentCall {
+    let mark = fake.mark();
+    fake.push_message(chat, who, text, None);
+    board_after(fake, mark, chat, line).await
+}
+
+/// Start a game from the usual position in `chat` (topic `thread`): `red` challenges
+/// `black`, who accepts with /accept. Returns the first board.
+pub async fn start_game(
+    fake: &FakeTelegram,
+    chat: &FakeChat,
+    thread: Option<i32>,
+    red: &FakeUser,
+    black: &FakeUser,
+) -> SentCall {
+    let handle = black.username.clone().unwrap();
+    say(
+        fake,
+        chat,
+        thread,
+        red,
+        &format!("/play @{handle} red"),
+        |c| c.is("sendMessage"),
+    )
+    .await;
+    say(fake, chat, thread, black, "/accept", |c| c.is("sendPhoto")).await
 }
