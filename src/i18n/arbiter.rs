@@ -10,20 +10,8 @@ use crate::arbiter::{
 use crate::core::{Color, Move, Piece, PieceId, Position, Role};
 use crate::notation::{format_move, Notation};
 
+pub use super::side_name;
 use super::Lang;
-
-/// "red"/"black" in `lang`.
-#[must_use]
-pub fn side_name(c: Color, lang: Lang) -> &'static str {
-    match (lang, c) {
-        (Lang::En, Color::Red) => "Red",
-        (Lang::En, Color::Black) => "Black",
-        (Lang::Vi, Color::Red) => "Đỏ",
-        (Lang::Vi, Color::Black) => "Đen",
-        (Lang::Zh, Color::Red) => "红方",
-        (Lang::Zh, Color::Black) => "黑方",
-    }
-}
 
 /// A piece kind's name in `lang`.
 #[must_use]
