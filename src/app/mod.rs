@@ -6,7 +6,9 @@
 //! a challenge lapsing, a time warning) go to the adapter through [`Service::subscribe`].
 
 mod action;
+mod challenge;
 mod command;
+mod endings;
 mod info;
 mod pgn;
 mod play;

@@ -199,18 +199,7 @@ impl Arbiter {
                 needed: rule.plies,
             });
         }
-        let r = self.ruling_with(
-            Outcome::Draw,
-            Reason::NoProgress,
-            Clause::NoProgress {
-                counted,
-                needed: rule.plies,
-                soldier_advance: rule.soldier_advance_is_progress,
-                checks_counted: rule.checks_counted_per_side,
-                claimed: true,
-            },
-            self.tail_evidence(1),
-        );
+        let r = self.no_progress_ruling(&rule, counted, true);
         self.ended = Some(r.clone());
         Ok(r)
     }
@@ -430,6 +419,26 @@ impl Arbiter {
         ))
     }
 
+    fn no_progress_ruling(
+        &self,
+        rule: &super::ruleset::NoProgress,
+        counted: u32,
+        claimed: bool,
+    ) -> Ruling {
+        self.ruling_with(
+            Outcome::Draw,
+            Reason::NoProgress,
+            Clause::NoProgress {
+                counted,
+                needed: rule.plies,
+                soldier_advance: rule.soldier_advance_is_progress,
+                checks_counted: rule.checks_counted_per_side,
+                claimed,
+            },
+            self.tail_evidence(1),
+        )
+    }
+
     fn no_progress_counted(&self, rule: &super::ruleset::NoProgress) -> u32 {
         let facts: Vec<PlyFacts> = self.plies.iter().map(|p| p.facts).collect();
         let classes: Vec<&PlyClass> = self.plies.iter().map(|p| &p.class).collect();
@@ -441,18 +450,7 @@ impl Arbiter {
         if let Some(rule) = self.rules.no_progress.filter(|r| !r.claim_only) {
             let counted = self.no_progress_counted(&rule);
             if counted >= rule.plies {
-                return Some(self.ruling_with(
-                    Outcome::Draw,
-                    Reason::NoProgress,
-                    Clause::NoProgress {
-                        counted,
-                        needed: rule.plies,
-                        soldier_advance: rule.soldier_advance_is_progress,
-                        checks_counted: rule.checks_counted_per_side,
-                        claimed: false,
-                    },
-                    self.tail_evidence(1),
-                ));
+                return Some(self.no_progress_ruling(&rule, counted, false));
             }
         }
         if let Some(per_side) = self.rules.effective_moves_per_side {

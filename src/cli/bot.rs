@@ -1,14 +1,15 @@
-//! Running the bot: configuration, logging, storage, the timer, and the adapters (the
-//! console when no platform token is set).
+//! Running the bot: configuration, logging, storage, the timer, and the adapters (Telegram
+//! when `TELEGRAM_BOT_TOKEN` is set, and Discord alongside; the console when no platform
+//! token is set). Ctrl-c stops the adapters, which deliver what they have queued, and the
+//! storage is flushed last.
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use tokio::sync::watch;
-use tokio::task::JoinSet;
-
 use crate::adapters::console::{self, ConsoleOptions};
+use crate::adapters::discord;
+use crate::adapters::telegram::{self, TelegramOptions};
 use crate::app::{system_now, Service};
 use crate::config::Config;
 use crate::render::Renderer;
@@ -74,39 +75,99 @@ async fn serve(config: Config) -> ExitCode {
         }
     }
     let timer = tokio::spawn(Arc::clone(&service).run_timer());
-    // Platform adapters run side by side, instead of the console, until ctrl-c.
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let mut adapters: JoinSet<Result<(), String>> = JoinSet::new();
-    // --- Discord (DISCORD_TOKEN) -------------------------------------------------------------
-    if let Some(discord) = config.discord.clone() {
-        let service = Arc::clone(&service);
-        let mut stop = stop_rx.clone();
-        adapters.spawn(async move {
-            let stop = async move {
-                let _ = stop.wait_for(|s| *s).await;
-            };
-            crate::adapters::discord::run(service, &discord, stop)
-                .await
-                .map_err(|e| e.to_string())
-        });
-    }
-    // --- end of Discord ----------------------------------------------------------------------
-    if config.telegram.is_some() {
-        tracing::warn!("the Telegram adapter is not built yet");
-    }
-    if !adapters.is_empty() {
-        let ok = run_adapters(adapters, &stop_tx).await;
-        timer.abort();
-        if let Err(e) = service.storage().flush().await {
-            eprintln!("final flush failed: {e}");
-            return ExitCode::from(1);
+    // Platform adapters run until ctrl-c; each gets the same stop signal.
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let stopped = move || {
+        let mut rx = stop_rx.clone();
+        async move {
+            let _ = rx.wait_for(|stop| *stop).await;
         }
-        return if ok {
-            ExitCode::SUCCESS
-        } else {
-            ExitCode::from(1)
+    };
+    // Each adapter task says when it ends (a refused token ends one early and stops the bot).
+    let (ended_tx, mut ended_rx) = tokio::sync::mpsc::unbounded_channel::<()>();
+    let mut platforms: Vec<(&str, tokio::task::JoinHandle<Result<(), String>>)> = Vec::new();
+
+    // ---- Telegram ------------------------------------------------------------------------
+    if let Some(tg) = &config.telegram {
+        let bot = match telegram::bot(tg) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
         };
+        let run = telegram::run(
+            Arc::clone(&service),
+            bot,
+            TelegramOptions::default(),
+            stopped(),
+        );
+        let ended = ended_tx.clone();
+        platforms.push((
+            "telegram",
+            tokio::spawn(async move {
+                let r = run.await.map_err(|e| e.to_string());
+                let _ = ended.send(());
+                r
+            }),
+        ));
     }
+
+    // ---- Discord -------------------------------------------------------------------------
+    if let Some(dc) = config.discord.clone() {
+        let service = Arc::clone(&service);
+        let stop = stopped();
+        let ended = ended_tx.clone();
+        platforms.push((
+            "discord",
+            tokio::spawn(async move {
+                let r = discord::run(service, &dc, stop)
+                    .await
+                    .map_err(|e| e.to_string());
+                let _ = ended.send(());
+                r
+            }),
+        ));
+    }
+
+    let mut status = ExitCode::SUCCESS;
+    if platforms.is_empty() {
+        run_console(&service, &config).await;
+    } else {
+        tokio::select! {
+            r = tokio::signal::ctrl_c() => {
+                if let Err(e) = r {
+                    tracing::error!(error = %e, "cannot listen for ctrl-c; stopping");
+                }
+                tracing::info!("stopping");
+            }
+            _ = ended_rx.recv() => {}
+        }
+        let _ = stop_tx.send(true);
+        for (name, handle) in platforms {
+            match handle.await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => {
+                    eprintln!("{name}: {e}");
+                    status = ExitCode::from(1);
+                }
+                Err(e) => {
+                    eprintln!("{name}: the adapter failed: {e}");
+                    status = ExitCode::from(1);
+                }
+            }
+        }
+    }
+    timer.abort();
+    if let Err(e) = service.storage().flush().await {
+        eprintln!("final flush failed: {e}");
+        return ExitCode::from(1);
+    }
+    status
+}
+
+/// The console chat on standard input and output, until the input ends.
+async fn run_console(service: &Arc<Service>, config: &Config) {
     let user = std::env::var("USER")
         .or_else(|_| std::env::var("USERNAME"))
         .unwrap_or_else(|_| "me".into());
@@ -116,40 +177,5 @@ async fn serve(config: Config) -> ExitCode {
         text_boards: std::io::stdout().is_terminal(),
     };
     let stdin = tokio::io::BufReader::new(tokio::io::stdin());
-    console::run(Arc::clone(&service), stdin, tokio::io::stdout(), opts).await;
-    timer.abort();
-    if let Err(e) = service.storage().flush().await {
-        eprintln!("final flush failed: {e}");
-        return ExitCode::from(1);
-    }
-    ExitCode::SUCCESS
-}
-
-/// Wait for ctrl-c (then stop every adapter and wait for them) or for an adapter to stop on
-/// its own (then stop the others). Whether all ended without error.
-async fn run_adapters(
-    mut adapters: JoinSet<Result<(), String>>,
-    stop: &watch::Sender<bool>,
-) -> bool {
-    let mut ok = true;
-    let mut report = |r: Option<Result<Result<(), String>, tokio::task::JoinError>>| match r {
-        Some(Ok(Ok(()))) | None => {}
-        Some(Ok(Err(e))) => {
-            eprintln!("{e}");
-            ok = false;
-        }
-        Some(Err(e)) => {
-            eprintln!("an adapter failed: {e}");
-            ok = false;
-        }
-    };
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => tracing::info!("stopping"),
-        r = adapters.join_next() => report(r),
-    }
-    let _ = stop.send(true);
-    while let Some(r) = adapters.join_next().await {
-        report(Some(r));
-    }
-    ok
+    console::run(Arc::clone(service), stdin, tokio::io::stdout(), opts).await;
 }

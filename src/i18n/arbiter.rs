@@ -10,20 +10,8 @@ use crate::arbiter::{
 use crate::core::{Color, Move, Piece, PieceId, Position, Role};
 use crate::notation::{format_move, Notation};
 
+pub use super::side_name;
 use super::Lang;
-
-/// "red"/"black" in `lang`.
-#[must_use]
-pub fn side_name(c: Color, lang: Lang) -> &'static str {
-    match (lang, c) {
-        (Lang::En, Color::Red) => "Red",
-        (Lang::En, Color::Black) => "Black",
-        (Lang::Vi, Color::Red) => "Đỏ",
-        (Lang::Vi, Color::Black) => "Đen",
-        (Lang::Zh, Color::Red) => "红方",
-        (Lang::Zh, Color::Black) => "黑方",
-    }
-}
 
 /// A piece kind's name in `lang`.
 #[must_use]
@@ -575,6 +563,169 @@ mod tests {
         for r in Reason::ALL {
             let t: Vec<&str> = Lang::ALL.iter().map(|&l| reason_text(r, l)).collect();
             assert!(t[0] != t[1] && t[1] != t[2] && t[0] != t[2], "{r:?}");
+        }
+    }
+
+    /// A ruling for every reason, with a clause that fits it.
+    fn every_ruling() -> Vec<Ruling> {
+        use crate::arbiter::{Clause, Conduct, VerdictTable};
+        let victim = Position::startpos()
+            .id_at(crate::core::Square::parse("b9").unwrap())
+            .unwrap();
+        let mixed = Conduct::Mixed {
+            check: true,
+            chase: false,
+            idle: true,
+        };
+        let idle = Conduct::Mixed {
+            check: false,
+            chase: false,
+            idle: true,
+        };
+        let rep = |table, red, black| Clause::Repetition { table, red, black };
+        let cases: Vec<(Outcome, Reason, Clause)> = vec![
+            (Outcome::RedWins, Reason::Checkmate, Clause::Checkmate),
+            (Outcome::BlackWins, Reason::Stalemate, Clause::Stalemate),
+            (
+                Outcome::BlackWins,
+                Reason::PerpetualCheck,
+                rep(VerdictTable::A, Conduct::PerpetualCheck, idle.clone()),
+            ),
+            (
+                Outcome::RedWins,
+                Reason::PerpetualChase,
+                rep(
+                    VerdictTable::A,
+                    idle.clone(),
+                    Conduct::PerpetualChase { victim },
+                ),
+            ),
+            (
+                Outcome::Draw,
+                Reason::Repetition,
+                rep(VerdictTable::A, mixed.clone(), idle.clone()),
+            ),
+            (
+                Outcome::BlackWins,
+                Reason::Repetition,
+                rep(VerdictTable::O, mixed, idle),
+            ),
+            (
+                Outcome::BlackWins,
+                Reason::CheckLimit,
+                Clause::CheckCount {
+                    count: 7,
+                    limit: 6,
+                    pieces: 1,
+                },
+            ),
+            (
+                Outcome::RedWins,
+                Reason::ChaseLimit,
+                Clause::ChaseCount {
+                    count: 7,
+                    limit: 6,
+                    pieces: 1,
+                    victim,
+                },
+            ),
+            (
+                Outcome::Draw,
+                Reason::NoProgress,
+                Clause::NoProgress {
+                    counted: 120,
+                    needed: 120,
+                    soldier_advance: true,
+                    checks_counted: Some(10),
+                    claimed: true,
+                },
+            ),
+            (
+                Outcome::Draw,
+                Reason::EffectiveMoves,
+                Clause::EffectiveMoves { per_side: 120 },
+            ),
+            (
+                Outcome::Draw,
+                Reason::MoveLimit,
+                Clause::MoveCap { plies: 300 },
+            ),
+            (
+                Outcome::Draw,
+                Reason::InsufficientMaterial,
+                Clause::InsufficientMaterial,
+            ),
+        ];
+        cases
+            .into_iter()
+            .map(|(outcome, reason, clause)| Ruling {
+                outcome,
+                reason,
+                ruleset: RulesetName::Official,
+                clause,
+                source: Source::Seed000Official,
+                ply: 10,
+                evidence: Vec::new(),
+                all_moves_refused: false,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_ruling_is_explained_in_every_language() {
+        let rulings = every_ruling();
+        for r in Reason::ALL {
+            assert!(rulings.iter().any(|x| x.reason == r), "{r:?} has no sample");
+        }
+        for r in &rulings {
+            let texts: Vec<String> = Lang::ALL
+                .iter()
+                .map(|&l| explain_ruling(r, l, Notation::Wxf))
+                .collect();
+            for (t, l) in texts.iter().zip(Lang::ALL) {
+                assert!(t.lines().count() >= 3, "{:?} in {l}: {t}", r.reason);
+                assert!(!t.contains("{}"), "{t}");
+            }
+            assert!(texts[0] != texts[1] && texts[1] != texts[2] && texts[0] != texts[2]);
+            let refusal: Vec<String> = Lang::ALL
+                .iter()
+                .map(|&l| explain_refusal(r, l, Notation::Wxf))
+                .collect();
+            assert!(refusal[0] != refusal[1] && refusal[1] != refusal[2]);
+        }
+    }
+
+    #[test]
+    fn every_warning_is_explained_in_every_language() {
+        let pos = Position::startpos();
+        let victim = pos
+            .id_at(crate::core::Square::parse("b9").unwrap())
+            .unwrap();
+        let warnings = [
+            Warning::CheckLimitNear {
+                side: Color::Red,
+                count: 6,
+                limit: 6,
+            },
+            Warning::ChaseLimitNear {
+                side: Color::Black,
+                count: 6,
+                limit: 6,
+                victim,
+            },
+            Warning::RepetitionLooming {
+                side: Color::Red,
+                moves: vec![Move::parse_iccs("h2e2").unwrap()],
+                reason: Reason::PerpetualCheck,
+            },
+        ];
+        for w in &warnings {
+            let t: Vec<String> = Lang::ALL
+                .iter()
+                .map(|&l| explain_warning(w, &pos, l, Notation::Chinese))
+                .collect();
+            assert!(t.iter().all(|x| !x.is_empty()));
+            assert!(t[0] != t[1] && t[1] != t[2] && t[0] != t[2], "{t:?}");
         }
     }
 

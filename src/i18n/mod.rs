@@ -2,11 +2,26 @@
 
 pub mod app;
 pub mod arbiter;
+pub mod commands;
 pub mod notation;
 pub mod rulebook;
 
 use std::fmt;
 use std::str::FromStr;
+
+/// "Red"/"Black" in `lang` (the side, as a noun).
+#[must_use]
+pub fn side_name(c: crate::core::Color, lang: Lang) -> &'static str {
+    use crate::core::Color;
+    match (lang, c) {
+        (Lang::En, Color::Red) => "Red",
+        (Lang::En, Color::Black) => "Black",
+        (Lang::Vi, Color::Red) => "Đỏ",
+        (Lang::Vi, Color::Black) => "Đen",
+        (Lang::Zh, Color::Red) => "红方",
+        (Lang::Zh, Color::Black) => "黑方",
+    }
+}
 
 /// A language the bot speaks.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

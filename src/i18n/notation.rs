@@ -54,14 +54,7 @@ fn piece_full(p: Piece, lang: Lang) -> String {
 }
 
 fn color_name(c: Color, lang: Lang) -> &'static str {
-    match (lang, c) {
-        (Lang::En, Color::Red) => "Red",
-        (Lang::En, Color::Black) => "Black",
-        (Lang::Vi, Color::Red) => "Đỏ",
-        (Lang::Vi, Color::Black) => "Đen",
-        (Lang::Zh, Color::Red) => "红方",
-        (Lang::Zh, Color::Black) => "黑方",
-    }
+    super::side_name(c, lang)
 }
 
 fn notation_name(n: Notation, lang: Lang) -> &'static str {

@@ -157,14 +157,7 @@ pub fn describe(position: &Position, lang: Lang) -> String {
 }
 
 fn side(color: Color, lang: Lang) -> &'static str {
-    match (lang, color) {
-        (Lang::En, Color::Red) => "Red",
-        (Lang::En, Color::Black) => "Black",
-        (Lang::Vi, Color::Red) => "Đỏ",
-        (Lang::Vi, Color::Black) => "Đen",
-        (Lang::Zh, Color::Red) => "红方",
-        (Lang::Zh, Color::Black) => "黑方",
-    }
+    crate::i18n::side_name(color, lang)
 }
 
 fn role_name(piece: Piece, count: usize, lang: Lang) -> &'static str {

@@ -79,6 +79,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::NoGames => "You have no games yet. Start one with /play.".into(),
         Msg::StaleButton => "That button belongs to an earlier position; use the latest message.".into(),
         Msg::NotYourButton => "That button is for the players of this game.".into(),
+        Msg::ButtonForSomeoneElse => "That button is meant for someone else, not you.".into(),
         Msg::PickPiece => "Pick the piece to move:".into(),
         Msg::PickTarget { piece } => format!("Where should the {piece} go?"),
         Msg::ConfirmResign => "Do you really want to resign?".into(),

@@ -296,6 +296,9 @@ pub enum Msg {
     StaleButton,
     /// Only players can press this.
     NotYourButton,
+    /// A button the platform could only show to everyone, meant for one other user (a
+    /// confirmation asked of someone else).
+    ButtonForSomeoneElse,
     /// Move picker: choose a piece.
     PickPiece,
     /// Move picker: choose a target for the piece on `from`.

@@ -154,6 +154,7 @@ fn samples() -> Vec<Msg> {
         Msg::BadTimeControl { text: "q".into() },
         Msg::Raw("raw".into()),
         Msg::BadStart { detail: "d".into() },
+        Msg::ButtonForSomeoneElse,
     ]
 }
 
@@ -228,10 +229,11 @@ fn index(m: &Msg) -> usize {
         Msg::BadTimeControl { .. } => 66,
         Msg::Raw(_) => 67,
         Msg::BadStart { .. } => 68,
+        Msg::ButtonForSomeoneElse => 69,
     }
 }
 
-const VARIANTS: usize = 69;
+const VARIANTS: usize = 70;
 
 #[test]
 fn every_message_in_every_language() {

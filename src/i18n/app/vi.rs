@@ -79,6 +79,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::NoGames => "Bạn chưa có ván nào. Bắt đầu bằng /play.".into(),
         Msg::StaleButton => "Nút này thuộc về thế cờ cũ; hãy dùng tin nhắn mới nhất.".into(),
         Msg::NotYourButton => "Nút này chỉ dành cho người chơi của ván.".into(),
+        Msg::ButtonForSomeoneElse => "Nút này dành cho người khác, không phải bạn.".into(),
         Msg::PickPiece => "Chọn quân muốn đi:".into(),
         Msg::PickTarget { piece } => format!("Đi {piece} đến đâu?"),
         Msg::ConfirmResign => "Bạn thật sự muốn xin thua?".into(),

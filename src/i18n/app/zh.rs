@@ -79,6 +79,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::NoGames => "你还没有对局。用 /play 开始一局。".into(),
         Msg::StaleButton => "这个按钮属于之前的局面，请使用最新的消息。".into(),
         Msg::NotYourButton => "这个按钮只供本局棋手使用。".into(),
+        Msg::ButtonForSomeoneElse => "这个按钮是给别人的，不是给你的。".into(),
         Msg::PickPiece => "请选择要走的棋子：".into(),
         Msg::PickTarget { piece } => format!("{piece}走到哪里？"),
         Msg::ConfirmResign => "你确定要认输吗？".into(),

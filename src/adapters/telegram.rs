@@ -1,0 +1,553 @@
+//! The Telegram adapter: long polling with teloxide, translating messages and button presses
+//! into [`Incoming`] events for the chat service and its [`Reply`]s into Bot API calls. It
+//! holds no game logic and no game state: buttons carry the game id and ply, so they keep
+//! working after a restart.
+//!
+//! * A channel is a chat (`tg:{chat_id}`) or a forum topic in it (`tg:{chat_id}:{thread}`);
+//!   users are `tg:{user_id}`, with their lower-case username as the handle.
+//! * A reply with a picture is a photo (a GIF replay an animation) with the text as its
+//!   caption (at most 1024 characters; the rest follows as a message); texts over 4096
+//!   characters are split; buttons become inline keyboards of at most 8 a row.
+//! * A private reply to a button press is the press's answer (`answerCallbackQuery`); one
+//!   with buttons (confirm resignation) is posted in the chat with its buttons reserved for
+//!   the user who pressed. A private reply to a message answers that message.
+//! * The move picker edits its own message from step to step; a used challenge, offer or
+//!   picker keyboard is removed once it took effect.
+//! * Every send goes through [`outbox::Outbox`]: one queue per chat, `retry_after` honoured
+//!   for that chat only, network errors retried with backoff.
+
+mod commands;
+pub mod ops;
+pub mod outbox;
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use teloxide::dispatching::{Dispatcher, UpdateFilterExt};
+use teloxide::payloads::setters::*;
+use teloxide::prelude::Requester;
+use teloxide::types::{CallbackQuery, InlineKeyboardButtonKind, MessageEntityKind, Update, User};
+use teloxide::update_listeners::Polling;
+use teloxide::{dptree, ApiError, Bot, RequestError};
+
+pub use commands::command_list;
+pub use ops::Target;
+pub use outbox::RetryPolicy;
+
+use crate::app::{Action, Incoming, Outgoing, Reply, Service};
+use crate::config::TelegramConfig;
+use crate::game::PlayerRef;
+use crate::i18n::app::{text, Msg};
+use crate::i18n::Lang;
+use ops::{callback_text, keyboard, read_callback_data, reply_ops, Job, Op};
+use outbox::{redacted, Outbox};
+
+/// Tuning of the adapter.
+#[derive(Clone, Copy, Debug)]
+pub struct TelegramOptions {
+    /// How long one `getUpdates` call waits for news (below teloxide's 17-second HTTP
+    /// timeout, or every quiet poll would fail).
+    pub poll_timeout: Duration,
+    /// How long shutdown keeps sending what is queued.
+    pub drain_timeout: Duration,
+    /// Retries of sends.
+    pub retry: RetryPolicy,
+}
+
+impl Default for TelegramOptions {
+    fn default() -> Self {
+        TelegramOptions {
+            poll_timeout: Duration::from_secs(10),
+            drain_timeout: Duration::from_secs(20),
+            retry: RetryPolicy::default(),
+        }
+    }
+}
+
+/// Why the adapter cannot run.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TelegramError {
+    /// `TELEGRAM_API_URL` is not a URL.
+    BadApiUrl(String),
+    /// Telegram refused the token.
+    InvalidToken,
+}
+
+impl std::fmt::Display for TelegramError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TelegramError::BadApiUrl(e) => write!(f, "TELEGRAM_API_URL is not a usable URL: {e}"),
+            TelegramError::InvalidToken => {
+                f.write_str("Telegram refused TELEGRAM_BOT_TOKEN (check it with @BotFather)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TelegramError {}
+
+/// The bot client for `config` (its API server, if one is set).
+///
+/// # Errors
+/// [`TelegramError::BadApiUrl`] when `TELEGRAM_API_URL` cannot be read.
+pub fn bot(config: &TelegramConfig) -> Result<Bot, TelegramError> {
+    let bot = Bot::new(config.token.expose());
+    match config.api_url.as_deref() {
+        None => Ok(bot),
+        Some(url) => url
+            .parse()
+            .map(|u| bot.set_api_url(u))
+            .map_err(|e| TelegramError::BadApiUrl(format!("{e}"))),
+    }
+}
+
+/// What the update handlers share.
+struct Adapter {
+    service: Arc<Service>,
+    bot: Bot,
+    outbox: Outbox,
+    /// The bot's username, lower case (commands for other bots are left alone).
+    username: String,
+}
+
+/// Run the bot until `stop` completes: register the command menus, poll for updates, answer
+/// them, forward the service's own messages; then deliver what is queued (for at most
+/// `drain_timeout`) and return.
+///
+/// # Errors
+/// [`TelegramError::InvalidToken`] when Telegram refuses the token.
+pub async fn run(
+    service: Arc<Service>,
+    bot: Bot,
+    options: TelegramOptions,
+    stop: impl Future<Output = ()> + Send,
+) -> Result<(), TelegramError> {
+    tokio::pin!(stop);
+    let me = tokio::select! {
+        me = who_am_i(&bot, options.retry) => me?,
+        () = &mut stop => return Ok(()),
+    };
+    let username = me.username.clone().unwrap_or_default().to_lowercase();
+    tracing::info!(bot = %username, "Telegram: connected");
+    let outbox = Outbox::new(bot.clone(), options.retry);
+    let menus = tokio::spawn(commands::register(bot.clone(), options.retry));
+    let forwarder = tokio::spawn(forward(service.subscribe("tg:"), outbox.clone()));
+    let adapter = Arc::new(Adapter {
+        service,
+        bot: bot.clone(),
+        outbox: outbox.clone(),
+        username,
+    });
+    let mut backoff = options.retry.first_backoff;
+    loop {
+        // teloxide derives `allowed_updates` from this tree: without the callback branch
+        // Telegram would never deliver button presses.
+        let handler = dptree::entry()
+            .branch(Update::filter_message().endpoint(on_message))
+            .branch(Update::filter_callback_query().endpoint(on_callback));
+        let mut dispatcher = Dispatcher::builder(bot.clone(), handler)
+            .dependencies(dptree::deps![Arc::clone(&adapter)])
+            .default_handler(|_| async {})
+            .build();
+        let shutdown = dispatcher.shutdown_token();
+        let listener = Polling::builder(bot.clone())
+            .timeout(options.poll_timeout)
+            .delete_webhook()
+            .await
+            .build();
+        let polling_bot = bot.clone();
+        let errors = Arc::new(move |e: RequestError| {
+            let shown = redacted(&e, &polling_bot);
+            async move { tracing::warn!(error = %shown, "Telegram: getUpdates failed") }
+        });
+        let dispatch = dispatcher.try_dispatch_with_listener(listener, errors);
+        tokio::pin!(dispatch);
+        tokio::select! {
+            done = &mut dispatch => match done {
+                Ok(()) => break,
+                Err(e) => {
+                    tracing::warn!(error = %redacted(&e, &bot), "Telegram: cannot start polling; retrying");
+                    tokio::select! {
+                        () = tokio::time::sleep(backoff) => {}
+                        () = &mut stop => break,
+                    }
+                    backoff = (backoff * 2).min(options.retry.max_backoff);
+                }
+            },
+            () = &mut stop => {
+                // Running: let the updates in hand finish. Idle (still starting): nothing to wait for.
+                if shutdown.shutdown().is_ok() {
+                    dispatch.await.ok();
+                }
+                break;
+            }
+        }
+    }
+    forwarder.abort();
+    menus.abort();
+    outbox.drain(options.drain_timeout).await;
+    tracing::info!("Telegram: stopped");
+    Ok(())
+}
+
+/// `getMe`, retried while the network fails.
+async fn who_am_i(bot: &Bot, policy: RetryPolicy) -> Result<teloxide::types::Me, TelegramError> {
+    let mut backoff = policy.first_backoff;
+    loop {
+        match bot.get_me().await {
+            Ok(me) => return Ok(me),
+            Err(RequestError::Api(ApiError::InvalidToken)) => {
+                return Err(TelegramError::InvalidToken)
+            }
+            Err(RequestError::RetryAfter(s)) => tokio::time::sleep(s.duration()).await,
+            Err(e) => {
+                tracing::warn!(error = %redacted(&e, bot), "Telegram: getMe failed; retrying");
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(policy.max_backoff);
+            }
+        }
+    }
+}
+
+/// The service's own messages (flags, lapsed challenges, warnings) into the queues.
+async fn forward(mut rx: tokio::sync::mpsc::UnboundedReceiver<Outgoing>, outbox: Outbox) {
+    while let Some(out) = rx.recv().await {
+        let Some(target) = Target::from_channel(&out.channel) else {
+            continue;
+        };
+        for reply in &out.replies {
+            for op in reply_ops(reply, None, None) {
+                outbox.push(Job { target, op });
+            }
+        }
+    }
+}
+
+fn player(user: &User) -> PlayerRef {
+    let name = user.full_name();
+    let name = if name.trim().is_empty() {
+        user.username.clone().unwrap_or_else(|| user.id.to_string())
+    } else {
+        name
+    };
+    PlayerRef::new(format!("tg:{}", user.id.0), &name)
+}
+
+fn lang_of(user: &User) -> Option<Lang> {
+    user.language_code.as_deref().and_then(Lang::from_tag)
+}
+
+/// Whether `text` is a command addressed to another bot (`/play@OtherBot`).
+fn for_another_bot(text: &str, me: &str) -> bool {
+    let Some(rest) = text.trim_start().strip_prefix('/') else {
+        return false;
+    };
+    let word = rest.split_whitespace().next().unwrap_or("");
+    match word.split_once('@') {
+        Some((_, bot)) => !bot.eq_ignore_ascii_case(me),
+        None => false,
+    }
+}
+
+/// The text with each `text_mention` (a user without a username, picked from the list) made
+/// one word, and who those words are.
+fn with_mentions(msg: &teloxide::types::Message, text: &str) -> (String, Vec<(String, PlayerRef)>) {
+    let Some(entities) = msg.parse_entities() else {
+        return (text.to_string(), Vec::new());
+    };
+    let mut out = String::new();
+    let mut mentions = Vec::new();
+    let mut at = 0;
+    for e in entities {
+        let MessageEntityKind::TextMention { user } = e.kind() else {
+            continue;
+        };
+        let range = e.range();
+        if range.start < at || range.end > text.len() {
+            continue;
+        }
+        let word: String = e.text().split_whitespace().collect::<Vec<_>>().join("_");
+        if word.is_empty() {
+            continue;
+        }
+        out.push_str(&text[at..range.start]);
+        out.push_str(&word);
+        at = range.end;
+        mentions.push((word, player(user)));
+    }
+    out.push_str(&text[at..]);
+    (out, mentions)
+}
+
+async fn on_message(msg: teloxide::types::Message, tg: Arc<Adapter>) -> Result<(), Infallible> {
+    let (Some(raw), Some(from)) = (msg.text(), msg.from.as_ref()) else {
+        return Ok(());
+    };
+    if from.is_bot || for_another_bot(raw, &tg.username) {
+        return Ok(());
+    }
+    let target = Target {
+        chat: msg.chat.id,
+        thread: msg.thread_id.filter(|_| msg.is_topic_message),
+    };
+    let (text, mentions) = with_mentions(&msg, raw);
+    let inc = Incoming {
+        channel: target.channel(),
+        user: player(from),
+        handle: from.username.as_deref().map(str::to_lowercase),
+        text,
+        action: None,
+        mentions,
+        lang_hint: lang_of(from),
+    };
+    for reply in tg.service.handle(inc).await {
+        // Telegram cannot show a message to one member only: a private reply answers the
+        // user's message, and its buttons are theirs alone.
+        let (only_for, reply_to) = if reply.private {
+            (Some(from.id), Some(msg.id))
+        } else {
+            (None, None)
+        };
+        for op in reply_ops(&reply, only_for, reply_to) {
+            tg.outbox.push(Job { target, op });
+        }
+    }
+    Ok(())
+}
+
+/// What kind of message a button was pressed under, judged by its buttons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pressed {
+    /// A board (its buttons stay while they are current).
+    Board,
+    /// The move picker (edited step by step).
+    Picker,
+    /// A one-time question: a challenge, an offer, a confirmation.
+    Question,
+    /// No message or no keyboard we know.
+    Other,
+}
+
+fn pressed_kind(msg: Option<&teloxide::types::Message>) -> Pressed {
+    let Some(kb) = msg.and_then(teloxide::types::Message::reply_markup) else {
+        return Pressed::Other;
+    };
+    let actions: Vec<Action> = kb
+        .inline_keyboard
+        .iter()
+        .flatten()
+        .filter_map(|b| match &b.kind {
+            InlineKeyboardButtonKind::CallbackData(d) => read_callback_data(d).0,
+            _ => None,
+        })
+        .collect();
+    if actions
+        .iter()
+        .any(|a| matches!(a, Action::PickFrom { .. } | Action::PickTo { .. }))
+    {
+        Pressed::Picker
+    } else if actions
+        .iter()
+        .any(|a| matches!(a, Action::Pick { .. } | Action::Flip { .. }))
+    {
+        Pressed::Board
+    } else if actions.is_empty() {
+        Pressed::Other
+    } else {
+        Pressed::Question
+    }
+}
+
+async fn on_callback(q: CallbackQuery, tg: Arc<Adapter>) -> Result<(), Infallible> {
+    let lang = lang_of(&q.from);
+    let say = |m: Msg| text(&m, lang.unwrap_or_default());
+    let (action, only_for) = read_callback_data(q.data.as_deref().unwrap_or(""));
+    let Some(message) = q.message.as_ref() else {
+        answer(&tg.bot, &q, &say(Msg::StaleButton)).await;
+        return Ok(());
+    };
+    if only_for.is_some_and(|u| u != q.from.id) {
+        answer(&tg.bot, &q, &say(Msg::ButtonForSomeoneElse)).await;
+        return Ok(());
+    }
+    let Some(action) = action else {
+        answer(&tg.bot, &q, &say(Msg::StaleButton)).await;
+        return Ok(());
+    };
+    let regular = message.regular_message();
+    let target = Target {
+        chat: message.chat().id,
+        thread: regular
+            .filter(|m| m.is_topic_message)
+            .and_then(|m| m.thread_id),
+    };
+    let inc = Incoming {
+        channel: target.channel(),
+        user: player(&q.from),
+        handle: q.from.username.as_deref().map(str::to_lowercase),
+        text: String::new(),
+        action: Some(action),
+        mentions: Vec::new(),
+        lang_hint: lang,
+    };
+    let replies = tg.service.handle(inc).await;
+    let kind = pressed_kind(regular);
+    let (notice, jobs) = press_jobs(&replies, kind, message.id(), &q.from);
+    answer(&tg.bot, &q, &notice).await;
+    for op in jobs {
+        tg.outbox.push(Job { target, op });
+    }
+    Ok(())
+}
+
+/// The answer to a button press (the private notices) and the calls for the rest.
+fn press_jobs(
+    replies: &[Reply],
+    pressed: Pressed,
+    message_id: teloxide::types::MessageId,
+    from: &User,
+) -> (String, Vec<Op>) {
+    let mut notice: Vec<&str> = Vec::new();
+    let mut ops = Vec::new();
+    let mut took_effect = false;
+    let mut edited = false;
+    for r in replies {
+        if r.private && r.buttons.is_empty() && r.image.is_none() {
+            notice.push(&r.text);
+        } else if r.private {
+            // A question for the presser alone (confirm resignation): shown to the chat,
+            // answerable only by them.
+            let named = Reply {
+                text: format!("{}: {}", player(from).name, r.text),
+                ..r.clone()
+            };
+            ops.extend(reply_ops(&named, Some(from.id), None));
+        } else if r.menu && pressed == Pressed::Picker && !edited {
+            edited = true;
+            ops.push(Op::Edit {
+                message_id,
+                text: ops::split_at_limit(&r.text, ops::MAX_TEXT).0.to_string(),
+                keyboard: keyboard(&r.buttons, None),
+            });
+        } else {
+            took_effect |= !r.menu;
+            ops.extend(reply_ops(r, None, None));
+        }
+    }
+    if took_effect && !edited && matches!(pressed, Pressed::Picker | Pressed::Question) {
+        ops.insert(0, Op::ClearKeyboard { message_id });
+    }
+    (callback_text(&notice.join("\n")), ops)
+}
+
+/// Answer a button press (always, or the user's client keeps spinning); a few quick retries,
+/// since Telegram forgets a query after some seconds.
+async fn answer(bot: &Bot, q: &CallbackQuery, notice: &str) {
+    for attempt in 1..=3u64 {
+        let mut req = bot.answer_callback_query(q.id.clone());
+        if !notice.is_empty() {
+            req = req
+                .text(notice.to_string())
+                .show_alert(ops::tg_len(notice) > 100);
+        }
+        match req.await {
+            Ok(_) => return,
+            Err(RequestError::RetryAfter(s)) if s.seconds() <= 5 => {
+                tokio::time::sleep(s.duration()).await;
+            }
+            Err(e @ (RequestError::Network(_) | RequestError::Io(_))) => {
+                tracing::warn!(error = %redacted(&e, bot), "answerCallbackQuery failed; retrying");
+                tokio::time::sleep(Duration::from_millis(300 * attempt)).await;
+            }
+            Err(e) => {
+                tracing::warn!(error = %redacted(&e, bot), "answerCallbackQuery failed");
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use teloxide::types::UserId;
+
+    #[test]
+    fn commands_for_other_bots_are_left_alone() {
+        assert!(!for_another_bot("/play @bob", "xiangqi_bot"));
+        assert!(!for_another_bot("/play@Xiangqi_Bot @bob", "xiangqi_bot"));
+        assert!(for_another_bot("/play@other_bot", "xiangqi_bot"));
+        assert!(!for_another_bot("h2e2", "xiangqi_bot"));
+        assert!(!for_another_bot("mail me@x.org", "xiangqi_bot"));
+    }
+
+    fn user() -> User {
+        User {
+            id: UserId(7),
+            is_bot: false,
+            first_name: "An".into(),
+            last_name: None,
+            username: Some("An_1".into()),
+            language_code: None,
+            is_premium: false,
+            added_to_attachment_menu: false,
+        }
+    }
+
+    #[test]
+    fn presses_map_to_answers_edits_and_cleared_keyboards() {
+        let from = user();
+        let id = teloxide::types::MessageId(9);
+        let private = Reply::private("not yours");
+        let (notice, ops) =
+            press_jobs(std::slice::from_ref(&private), Pressed::Question, id, &from);
+        assert_eq!(notice, "not yours");
+        assert!(ops.is_empty(), "a refusal leaves the buttons");
+
+        let menu = Reply {
+            text: "Pick".into(),
+            menu: true,
+            ..Reply::default()
+        };
+        let (_, ops) = press_jobs(std::slice::from_ref(&menu), Pressed::Picker, id, &from);
+        assert!(matches!(&ops[..], [Op::Edit { .. }]));
+        let (_, ops) = press_jobs(&[menu], Pressed::Board, id, &from);
+        assert!(matches!(&ops[..], [Op::Text { .. }]));
+
+        let public = Reply::text("accepted");
+        let (_, ops) = press_jobs(std::slice::from_ref(&public), Pressed::Question, id, &from);
+        assert!(matches!(
+            &ops[..],
+            [Op::ClearKeyboard { .. }, Op::Text { .. }]
+        ));
+        let (_, ops) = press_jobs(&[public], Pressed::Board, id, &from);
+        assert!(matches!(&ops[..], [Op::Text { .. }]));
+
+        let confirm = Reply {
+            buttons: vec![vec![crate::app::Button {
+                label: "Yes".into(),
+                action: Action::ConfirmResign { game: 1, ply: 2 },
+            }]],
+            ..Reply::private("Really?")
+        };
+        let (notice, ops) = press_jobs(&[confirm], Pressed::Board, id, &from);
+        assert!(notice.is_empty());
+        match &ops[..] {
+            [Op::Text {
+                text,
+                keyboard: Some(kb),
+                ..
+            }] => {
+                assert_eq!(text, "An: Really?");
+                let data = match &kb.inline_keyboard[0][0].kind {
+                    InlineKeyboardButtonKind::CallbackData(d) => d.clone(),
+                    other => panic!("{other:?}"),
+                };
+                assert_eq!(data, "xq:Y:1:2|7");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

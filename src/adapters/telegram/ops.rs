@@ -1,0 +1,393 @@
+//! Pure translation between the service's vocabulary and Telegram's: channel keys, callback
+//! data, keyboards, and the Bot API calls one [`Reply`] becomes (text split to Telegram's
+//! limits). Nothing here talks to the network.
+
+use std::sync::Arc;
+
+use teloxide::types::{
+    ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ThreadId, UserId,
+};
+
+use crate::app::{Action, Button, ImageKind, Reply};
+
+/// Longest message text Telegram takes (UTF-16 code units after entity parsing).
+pub const MAX_TEXT: usize = 4096;
+/// Longest photo caption.
+pub const MAX_CAPTION: usize = 1024;
+/// Longest `answerCallbackQuery` text.
+pub const MAX_CALLBACK_TEXT: usize = 200;
+/// Longest `callback_data`, in bytes.
+pub const MAX_CALLBACK_DATA: usize = 64;
+/// Most buttons Telegram shows in one keyboard row.
+pub const MAX_ROW: usize = 8;
+
+/// Where a message goes: a chat, and a forum topic in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The chat.
+    pub chat: ChatId,
+    /// The forum topic (`message_thread_id`), if any.
+    pub thread: Option<ThreadId>,
+}
+
+impl Target {
+    /// The service's channel key: `tg:{chat_id}`, or `tg:{chat_id}:{thread_id}` for a topic.
+    #[must_use]
+    pub fn channel(self) -> String {
+        match self.thread {
+            Some(t) => format!("tg:{}:{}", self.chat.0, t.0 .0),
+            None => format!("tg:{}", self.chat.0),
+        }
+    }
+
+    /// Read a channel key back; `None` for another platform's or a malformed key.
+    #[must_use]
+    pub fn from_channel(key: &str) -> Option<Target> {
+        let rest = key.strip_prefix("tg:")?;
+        let mut parts = rest.split(':');
+        let chat = ChatId(parts.next()?.parse().ok()?);
+        let thread = match parts.next() {
+            None => None,
+            Some(t) => Some(ThreadId(MessageId(t.parse().ok()?))),
+        };
+        if parts.next().is_some() {
+            return None;
+        }
+        Some(Target { chat, thread })
+    }
+}
+
+/// One Bot API call to make in a chat.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// `sendMessage`.
+    Text {
+        /// The text (within [`MAX_TEXT`]).
+        text: String,
+        /// Buttons under it.
+        keyboard: Option<InlineKeyboardMarkup>,
+        /// The message it answers (sent anyway if that one is gone).
+        reply_to: Option<MessageId>,
+    },
+    /// `sendPhoto` (a board) or `sendAnimation` (a replay).
+    Picture {
+        /// The encoded image.
+        bytes: Arc<Vec<u8>>,
+        /// Its file name.
+        filename: String,
+        /// PNG (photo) or GIF (animation).
+        kind: ImageKind,
+        /// The caption (within [`MAX_CAPTION`]).
+        caption: String,
+        /// Buttons under it.
+        keyboard: Option<InlineKeyboardMarkup>,
+        /// What to send instead if Telegram refuses the picture itself.
+        fallback: String,
+    },
+    /// `editMessageText`: the move picker's next step in place of its previous one.
+    Edit {
+        /// The message.
+        message_id: MessageId,
+        /// The new text.
+        text: String,
+        /// The new buttons (none removes them).
+        keyboard: Option<InlineKeyboardMarkup>,
+    },
+    /// `editMessageReplyMarkup` without a markup: remove the buttons of a used message.
+    ClearKeyboard {
+        /// The message.
+        message_id: MessageId,
+    },
+}
+
+/// A call bound for a chat.
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// Where.
+    pub target: Target,
+    /// What.
+    pub op: Op,
+}
+
+/// The callback data of a button: the action, and for a button that only one user may
+/// press (a private reply Telegram can only show to everyone), `|` and that user's id.
+#[must_use]
+pub fn callback_data(action: &Action, only_for: Option<UserId>) -> String {
+    let code = action.encode();
+    match only_for {
+        Some(user) => {
+            let bound = format!("{code}|{}", user.0);
+            if bound.len() <= MAX_CALLBACK_DATA {
+                bound
+            } else {
+                code
+            }
+        }
+        None => code,
+    }
+}
+
+/// Split callback data into the action and the user it is reserved for. Data the bot did
+/// not make gives `None` for the action.
+#[must_use]
+pub fn read_callback_data(data: &str) -> (Option<Action>, Option<UserId>) {
+    let (code, user) = match data.split_once('|') {
+        Some((code, user)) => match user.parse::<u64>() {
+            Ok(id) => (code, Some(UserId(id))),
+            Err(_) => return (None, None),
+        },
+        None => (data, None),
+    };
+    (Action::decode(code), user)
+}
+
+/// An inline keyboard from the service's rows, each cut to at most [`MAX_ROW`] buttons.
+#[must_use]
+pub fn keyboard(rows: &[Vec<Button>], only_for: Option<UserId>) -> Option<InlineKeyboardMarkup> {
+    let mut out: Vec<Vec<InlineKeyboardButton>> = Vec::new();
+    for row in rows {
+        for chunk in row.chunks(MAX_ROW) {
+            let buttons: Vec<InlineKeyboardButton> = chunk
+                .iter()
+                .filter_map(|b| {
+                    let data = callback_data(&b.action, only_for);
+                    (data.len() <= MAX_CALLBACK_DATA && !b.label.trim().is_empty())
+                        .then(|| InlineKeyboardButton::callback(b.label.clone(), data))
+                })
+                .collect();
+            if !buttons.is_empty() {
+                out.push(buttons);
+            }
+        }
+    }
+    (!out.is_empty()).then(|| InlineKeyboardMarkup::new(out))
+}
+
+/// Length as Telegram counts it (UTF-16 code units).
+#[must_use]
+pub fn tg_len(s: &str) -> usize {
+    s.encode_utf16().count()
+}
+
+/// The longest prefix of `text` within `max` units, cut after a line if one fits, else
+/// after a character; and the rest (without the line break at the cut).
+#[must_use]
+pub fn split_at_limit(text: &str, max: usize) -> (&str, &str) {
+    if tg_len(text) <= max {
+        return (text, "");
+    }
+    let mut units = 0;
+    let mut last_char_end = 0;
+    let mut last_line_end = None;
+    for (i, c) in text.char_indices() {
+        units += c.len_utf16();
+        if units > max {
+            break;
+        }
+        last_char_end = i + c.len_utf8();
+        if c == '\n' {
+            last_line_end = Some(i);
+        }
+    }
+    match last_line_end.filter(|&i| i > 0) {
+        Some(i) => (&text[..i], &text[i + 1..]),
+        None => (&text[..last_char_end], &text[last_char_end..]),
+    }
+}
+
+/// `text` cut into messages within [`MAX_TEXT`] (empty parts dropped).
+#[must_use]
+pub fn chunks(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.trim().is_empty() {
+        let (head, tail) = split_at_limit(rest, MAX_TEXT);
+        if head.is_empty() {
+            break; // cannot happen with Telegram's limits; never loop forever
+        }
+        if !head.trim().is_empty() {
+            out.push(head.to_string());
+        }
+        rest = tail;
+    }
+    out
+}
+
+/// Cut a callback answer to Telegram's limit.
+#[must_use]
+pub fn callback_text(text: &str) -> String {
+    if tg_len(text) <= MAX_CALLBACK_TEXT {
+        return text.to_string();
+    }
+    let (head, _) = split_at_limit(text, MAX_CALLBACK_TEXT - 1);
+    format!("{head}…")
+}
+
+/// The calls that deliver `reply` (sent to everyone in the chat). `only_for` reserves its
+/// buttons for one user; `reply_to` answers a message.
+#[must_use]
+pub fn reply_ops(reply: &Reply, only_for: Option<UserId>, reply_to: Option<MessageId>) -> Vec<Op> {
+    let kb = keyboard(&reply.buttons, only_for);
+    let mut ops = Vec::new();
+    let picture = reply.image.as_ref().filter(|i| !i.bytes.is_empty());
+    let rest = match picture {
+        Some(img) => {
+            let (caption, rest) = split_at_limit(&reply.text, MAX_CAPTION);
+            let fallback = if reply.text.trim().is_empty() {
+                img.alt.clone()
+            } else {
+                reply.text.clone()
+            };
+            ops.push(Op::Picture {
+                bytes: Arc::clone(&img.bytes),
+                filename: img.filename.clone(),
+                kind: img.kind,
+                caption: caption.to_string(),
+                keyboard: kb.clone(),
+                fallback,
+            });
+            rest
+        }
+        None => reply.text.as_str(),
+    };
+    let parts = chunks(rest);
+    let n = parts.len();
+    for (i, text) in parts.into_iter().enumerate() {
+        // Without a picture the buttons go under the last part, with one under the picture.
+        let keyboard = if picture.is_none() && i + 1 == n {
+            kb.clone()
+        } else {
+            None
+        };
+        ops.push(Op::Text {
+            text,
+            keyboard,
+            reply_to: if i == 0 && picture.is_none() {
+                reply_to
+            } else {
+                None
+            },
+        });
+    }
+    ops
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Image;
+
+    #[test]
+    fn channel_keys_round_trip() {
+        for t in [
+            Target {
+                chat: ChatId(-1_001_234_567_890),
+                thread: Some(ThreadId(MessageId(7))),
+            },
+            Target {
+                chat: ChatId(42),
+                thread: None,
+            },
+        ] {
+            assert_eq!(Target::from_channel(&t.channel()), Some(t));
+        }
+        assert_eq!(
+            Target {
+                chat: ChatId(-5),
+                thread: Some(ThreadId(MessageId(3)))
+            }
+            .channel(),
+            "tg:-5:3"
+        );
+        for bad in ["dc:1", "tg:", "tg:x", "tg:1:y", "tg:1:2:3"] {
+            assert_eq!(Target::from_channel(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn callback_data_binds_within_64_bytes() {
+        let a = Action::ConfirmResign {
+            game: u64::MAX,
+            ply: u32::MAX,
+        };
+        let d = callback_data(&a, Some(UserId(9_007_199_254_740_991)));
+        assert!(d.len() <= 64, "{d}");
+        assert_eq!(
+            read_callback_data(&d),
+            (Some(a), Some(UserId(9_007_199_254_740_991)))
+        );
+        assert_eq!(read_callback_data(&a.encode()), (Some(a), None));
+        assert_eq!(read_callback_data("xq:Y:1:2|bob"), (None, None));
+        assert_eq!(read_callback_data("resign"), (None, None));
+    }
+
+    #[test]
+    fn keyboards_keep_to_eight_a_row() {
+        let row: Vec<Button> = (0..11)
+            .map(|i| Button {
+                label: format!("b{i}"),
+                action: Action::Accept { id: i },
+            })
+            .collect();
+        let kb = keyboard(&[row], None).unwrap();
+        let sizes: Vec<usize> = kb.inline_keyboard.iter().map(Vec::len).collect();
+        assert_eq!(sizes, [8, 3]);
+        assert!(keyboard(&[], None).is_none());
+    }
+
+    #[test]
+    fn splitting_prefers_line_breaks() {
+        assert_eq!(split_at_limit("abc", 5), ("abc", ""));
+        assert_eq!(split_at_limit("ab\ncd\nef", 6), ("ab\ncd", "ef"));
+        assert_eq!(split_at_limit("abcdef", 4), ("abcd", "ef"));
+        // Characters outside the BMP count twice, as Telegram counts them.
+        assert_eq!(split_at_limit("😀😀😀", 4), ("😀😀", "😀"));
+        let long = "line\n".repeat(2000);
+        let parts = chunks(&long);
+        assert!(parts.iter().all(|p| tg_len(p) <= MAX_TEXT));
+        assert_eq!(parts.concat().matches("line").count(), 2000);
+        assert_eq!(tg_len(&callback_text(&"x".repeat(500))), MAX_CALLBACK_TEXT);
+    }
+
+    #[test]
+    fn a_long_caption_spills_into_a_message() {
+        let reply = Reply {
+            text: format!("{}\n{}", "a".repeat(1000), "b".repeat(100)),
+            image: Some(Image {
+                bytes: Arc::new(vec![1, 2, 3]),
+                filename: "board.png".into(),
+                kind: ImageKind::Png,
+                alt: "alt".into(),
+                text_board: None,
+            }),
+            buttons: vec![vec![Button {
+                label: "Flip".into(),
+                action: Action::Flip { game: 1, ply: 2 },
+            }]],
+            ..Reply::default()
+        };
+        let ops = reply_ops(&reply, None, None);
+        assert_eq!(ops.len(), 2);
+        assert!(
+            matches!(&ops[0], Op::Picture { caption, keyboard: Some(_), .. } if caption.len() == 1000)
+        );
+        assert!(
+            matches!(&ops[1], Op::Text { text, keyboard: None, .. } if text == &"b".repeat(100))
+        );
+        // No picture bytes: the text alone, with the buttons.
+        let mut plain = reply.clone();
+        plain.image = plain.image.map(|i| Image {
+            bytes: Arc::new(Vec::new()),
+            ..i
+        });
+        let ops = reply_ops(&plain, None, Some(MessageId(5)));
+        assert!(matches!(
+            &ops[..],
+            [Op::Text {
+                keyboard: Some(_),
+                reply_to: Some(MessageId(5)),
+                ..
+            }]
+        ));
+    }
+}

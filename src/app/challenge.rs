@@ -1,0 +1,372 @@
+//! Challenges: `/play`, `/accept`, `/decline`, `/cancel`, and who a challenge is for.
+
+use super::endings::{draw, takeback};
+use super::play::{not_your_game, save_game, Ctx, Slot};
+use super::view::{button, clocks_text, game_buttons, to_move_text};
+use super::{Action, AppResult, Reply};
+use crate::arbiter::RulesetName;
+use crate::game::{
+    Challenge, ChannelRecord, ColorChoice, DeadlineKind, Game, GameSetup, PlayerRef, TimeControl,
+};
+use crate::i18n::app::{color_word, Label, Msg};
+
+fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
+    if let Some((_, p)) = ctx.inc.mentions.iter().find(|(t, _)| t == token) {
+        return Some(p.clone());
+    }
+    let handle = token.strip_prefix('@')?;
+    if handle.is_empty() || handle.chars().count() > 64 {
+        return None;
+    }
+    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
+    let lower = handle.to_lowercase();
+    Some(if platform == "console" {
+        PlayerRef::new(format!("console:{lower}"), handle)
+    } else {
+        PlayerRef::new(format!("{platform}:@{lower}"), handle)
+    })
+}
+
+/// Whether the incoming user is `p` (by id, or by handle for `@name` challenges).
+fn is_user(ctx: &Ctx<'_>, p: &PlayerRef) -> bool {
+    if p.id == ctx.inc.user.id {
+        return true;
+    }
+    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
+    ctx.inc
+        .handle
+        .as_ref()
+        .is_some_and(|h| p.id == format!("{platform}:@{}", h.to_lowercase()))
+}
+
+fn color_choice(word: &str) -> Option<ColorChoice> {
+    match word.to_lowercase().as_str() {
+        "red" | "đỏ" | "do" | "trắng" | "trang" | "红" | "紅" | "white" => {
+            Some(ColorChoice::Red)
+        }
+        "black" | "đen" | "den" | "黑" => Some(ColorChoice::Black),
+        "random" | "any" | "ngẫu nhiên" | "随机" | "?" => Some(ColorChoice::Random),
+        _ => None,
+    }
+}
+
+fn channel_ruleset(record: &ChannelRecord) -> RulesetName {
+    record
+        .settings
+        .ruleset
+        .as_deref()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_default()
+}
+
+fn live_challenge(slot: &Slot, now: u64) -> Option<Challenge> {
+    slot.record.challenge.clone().filter(|c| c.expires_ms > now)
+}
+
+pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
+    if let Some(g) = slot.game.as_ref() {
+        return Ok(vec![ctx.say(Msg::GameInProgress {
+            red: g.record.red.name.clone(),
+            black: g.record.black.name.clone(),
+        })]);
+    }
+    if let Some(c) = live_challenge(slot, ctx.now) {
+        return Ok(vec![ctx.say(Msg::ChallengePending {
+            challenger: c.challenger.name,
+        })]);
+    }
+    let mut opponent = None;
+    let mut tc = TimeControl::None;
+    let mut ruleset = channel_ruleset(&slot.record);
+    let mut color = ColorChoice::Random;
+    let mut start_fen = None;
+    let words: Vec<&str> = args.split_whitespace().take(10).collect();
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i];
+        i += 1;
+        if word.matches('/').count() >= 2 {
+            // A set-up start: the board part of a FEN, optionally followed by the side.
+            let mut fen = word.to_string();
+            if let Some(side) = words.get(i).filter(|w| matches!(**w, "w" | "b" | "r")) {
+                fen.push(' ');
+                fen.push_str(side);
+                i += 1;
+            }
+            match crate::core::Position::from_fen(&fen) {
+                Ok(pos) => {
+                    let over = crate::arbiter::Arbiter::new(
+                        pos.clone(),
+                        crate::arbiter::Ruleset::default(),
+                    )
+                    .ruling()
+                    .is_some();
+                    if over {
+                        return Ok(vec![ctx.say(Msg::BadStart {
+                            detail: crate::i18n::arbiter::reason_text(
+                                if pos.is_check() {
+                                    crate::arbiter::Reason::Checkmate
+                                } else {
+                                    crate::arbiter::Reason::Stalemate
+                                },
+                                ctx.lang,
+                            )
+                            .to_string(),
+                        })]);
+                    }
+                    start_fen = Some(pos.to_fen());
+                }
+                Err(e) => {
+                    return Ok(vec![ctx.say(Msg::BadStart {
+                        detail: crate::i18n::notation::fen_error(&e, ctx.lang),
+                    })])
+                }
+            }
+            continue;
+        }
+        if let Some(p) = mentioned(ctx, word) {
+            opponent = Some(p);
+        } else if let Ok(t) = word.parse::<TimeControl>() {
+            tc = t;
+        } else if let Ok(r) = word.parse::<RulesetName>() {
+            ruleset = r;
+        } else if let Some(c) = color_choice(word) {
+            color = c;
+        } else if word.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            return Ok(vec![ctx.say(Msg::BadTimeControl {
+                text: word.chars().take(24).collect(),
+            })]);
+        } else {
+            return Ok(vec![ctx.say(Msg::BadPlayArgument {
+                word: word.chars().take(24).collect(),
+            })]);
+        }
+    }
+    if opponent.as_ref().is_some_and(|o| is_user(ctx, o)) {
+        return Ok(vec![ctx.say(Msg::ChallengeSelf)]);
+    }
+    let id = ctx.svc.storage().next_id()?;
+    let c = Challenge {
+        id,
+        challenger: ctx.inc.user.clone(),
+        opponent: opponent.clone(),
+        time_control: tc,
+        ruleset: ruleset.as_str().to_string(),
+        color,
+        start_fen,
+        expires_ms: ctx.now + ctx.svc.config.challenge_ttl_ms,
+    };
+    let mut record = slot.record.clone();
+    record.challenge = Some(c.clone());
+    let mut changes = crate::game::Changes::default();
+    changes
+        .channels
+        .push((ctx.inc.channel.clone(), record.clone()));
+    changes.add_deadlines.push(crate::game::Deadline {
+        at_ms: c.expires_ms,
+        id,
+        kind: DeadlineKind::ChallengeExpiry,
+        channel: ctx.inc.channel.clone(),
+    });
+    ctx.svc.persist(changes).await?;
+    slot.record = record;
+    let color_name = match color {
+        ColorChoice::Red => "red",
+        ColorChoice::Black => "black",
+        ColorChoice::Random => "random",
+    };
+    Ok(vec![Reply {
+        text: ctx.t(&Msg::ChallengeCreated {
+            challenger: c.challenger.name.clone(),
+            opponent: opponent.map(|o| o.name),
+            time_control: tc.to_string(),
+            ruleset: ruleset.as_str().to_string(),
+            color: color_word(color_name, ctx.lang).to_string(),
+            minutes: ctx.svc.config.challenge_ttl_ms.div_ceil(60_000),
+        }),
+        buttons: vec![vec![
+            button(Label::Accept, Action::Accept { id }, ctx.lang),
+            button(Label::Decline, Action::Decline { id }, ctx.lang),
+        ]],
+        ..Reply::default()
+    }])
+}
+
+pub(crate) async fn accept(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    id: Option<u64>,
+) -> AppResult<Vec<Reply>> {
+    let Some(c) = live_challenge(slot, ctx.now) else {
+        if id.is_some() {
+            return Ok(vec![ctx.private(Msg::StaleButton)]);
+        }
+        return Ok(vec![match slot.game.as_ref() {
+            // `/accept` in a game answers a draw offer or a takeback request.
+            Some(g) if g.record.draw_offer.is_some() => return draw(ctx, slot).await,
+            Some(g) if g.record.takeback_request.is_some() => return takeback(ctx, slot).await,
+            _ => ctx.say(Msg::NoChallenge),
+        }]);
+    };
+    if id.is_some_and(|i| i != c.id) {
+        return Ok(vec![ctx.private(Msg::StaleButton)]);
+    }
+    if is_user(ctx, &c.challenger) {
+        return Ok(vec![ctx.private(Msg::OwnChallenge)]);
+    }
+    if let Some(o) = c.opponent.as_ref().filter(|o| !is_user(ctx, o)) {
+        return Ok(vec![ctx.private(Msg::ChallengeNotForYou {
+            opponent: o.name.clone(),
+        })]);
+    }
+    let me = ctx.inc.user.clone();
+    let challenger_red = match c.color {
+        ColorChoice::Red => true,
+        ColorChoice::Black => false,
+        ColorChoice::Random => (c.id ^ (ctx.now / 1000)).is_multiple_of(2),
+    };
+    let (red, black) = if challenger_red {
+        (c.challenger.clone(), me)
+    } else {
+        (me, c.challenger.clone())
+    };
+    let ruleset: RulesetName = c.ruleset.parse().unwrap_or_default();
+    let game = Game::start(
+        GameSetup {
+            id: c.id,
+            channel: ctx.inc.channel.clone(),
+            red,
+            black,
+            ruleset,
+            time_control: c.time_control,
+            start: c
+                .start_fen
+                .as_deref()
+                .and_then(|f| crate::core::Position::from_fen(f).ok()),
+            takebacks: slot.record.settings.takebacks,
+        },
+        ctx.now,
+    );
+    let mut record = slot.record.clone();
+    record.challenge = None;
+    record.active_game = Some(game.record.id);
+    record.last_game = Some(game.record.id);
+    let mut changes = crate::game::Changes::default();
+    changes
+        .channels
+        .push((ctx.inc.channel.clone(), record.clone()));
+    changes.games.push(game.record.clone());
+    changes.remove_deadlines.push(crate::game::Deadline {
+        at_ms: c.expires_ms,
+        id: c.id,
+        kind: DeadlineKind::ChallengeExpiry,
+        channel: ctx.inc.channel.clone(),
+    });
+    changes.add_deadlines.extend(game.deadlines());
+    ctx.svc.persist(changes).await?;
+    slot.record = record;
+    let mut caption = ctx.t(&Msg::GameStarted {
+        red: game.record.red.name.clone(),
+        black: game.record.black.name.clone(),
+        time_control: game.record.time_control.to_string(),
+        ruleset: ruleset.as_str().to_string(),
+        id: game.record.id,
+    });
+    caption.push('\n');
+    caption.push_str(&to_move_text(&game, ctx.lang));
+    if let Some(cl) = clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang) {
+        caption.push('\n');
+        caption.push_str(&cl);
+    }
+    let buttons = game_buttons(&game, ctx.lang);
+    let board = ctx
+        .svc
+        .board_reply(&game, game.to_move(), caption, buttons, ctx.lang)
+        .await;
+    slot.game = Some(game);
+    Ok(vec![board])
+}
+
+pub(crate) async fn decline(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    id: Option<u64>,
+) -> AppResult<Vec<Reply>> {
+    if let Some(c) = live_challenge(slot, ctx.now) {
+        if id.is_some_and(|i| i != c.id) {
+            return Ok(vec![ctx.private(Msg::StaleButton)]);
+        }
+        if is_user(ctx, &c.challenger) {
+            return cancel(ctx, slot).await;
+        }
+        match &c.opponent {
+            Some(o) if is_user(ctx, o) => {}
+            Some(o) => {
+                return Ok(vec![ctx.private(Msg::ChallengeNotForYou {
+                    opponent: o.name.clone(),
+                })])
+            }
+            // Nobody declines an open challenge for everyone; the challenger can cancel it.
+            None => return Ok(vec![ctx.private(Msg::NotYourChallenge)]),
+        }
+        drop_challenge(ctx, slot, &c).await?;
+        return Ok(vec![ctx.say(Msg::ChallengeDeclined {
+            by: ctx.inc.user.name.clone(),
+        })]);
+    }
+    if id.is_some() {
+        return Ok(vec![ctx.private(Msg::StaleButton)]);
+    }
+    let Some(game) = slot.game.as_ref() else {
+        return Ok(vec![ctx.say(Msg::NoChallenge)]);
+    };
+    let Some(me) = game.color_of(&ctx.inc.user.id) else {
+        return Ok(vec![ctx.say(not_your_game(game))]);
+    };
+    let opp = crate::game::color_name(me.other());
+    let mut g = game.clone();
+    let msg = if g.record.draw_offer.as_deref() == Some(opp) {
+        g.record.draw_offer = None;
+        Msg::DrawDeclined {
+            by: ctx.inc.user.name.clone(),
+        }
+    } else if g.record.takeback_request.as_deref() == Some(opp) {
+        g.record.takeback_request = None;
+        Msg::TakebackDeclined {
+            by: ctx.inc.user.name.clone(),
+        }
+    } else {
+        return Ok(vec![ctx.say(Msg::NoDrawOffer)]);
+    };
+    save_game(ctx, slot, g, &[]).await?;
+    Ok(vec![ctx.say(msg)])
+}
+
+async fn drop_challenge(ctx: &Ctx<'_>, slot: &mut Slot, c: &Challenge) -> AppResult<()> {
+    let mut record = slot.record.clone();
+    record.challenge = None;
+    let mut changes = crate::game::Changes::default();
+    changes
+        .channels
+        .push((ctx.inc.channel.clone(), record.clone()));
+    changes.remove_deadlines.push(crate::game::Deadline {
+        at_ms: c.expires_ms,
+        id: c.id,
+        kind: DeadlineKind::ChallengeExpiry,
+        channel: ctx.inc.channel.clone(),
+    });
+    ctx.svc.persist(changes).await?;
+    slot.record = record;
+    Ok(())
+}
+
+pub(crate) async fn cancel(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
+    let Some(c) = live_challenge(slot, ctx.now) else {
+        return Ok(vec![ctx.say(Msg::NoChallenge)]);
+    };
+    if !is_user(ctx, &c.challenger) {
+        return Ok(vec![ctx.private(Msg::NotYourChallenge)]);
+    }
+    drop_challenge(ctx, slot, &c).await?;
+    Ok(vec![ctx.say(Msg::ChallengeCancelled)])
+}

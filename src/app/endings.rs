@@ -1,0 +1,181 @@
+//! Endings and offers: resign, draw (offer, accept, claim), takeback, abort, and the flag.
+
+use super::play::{finished_replies, not_your_game, save_game, Ctx, Slot};
+use super::view::{button, game_buttons, ply_of, to_move_text};
+use super::{Action, AppResult, Reply};
+use crate::arbiter::{Outcome, Ruling};
+use crate::core::Color;
+use crate::game::{Game, GameStatus};
+use crate::i18n::app::{Label, Msg};
+
+fn player_of<'a>(ctx: &Ctx<'_>, slot: &'a Slot) -> Result<(&'a Game, Color), Box<Msg>> {
+    let game = slot.game.as_ref().ok_or(Msg::NoGame)?;
+    let me = game
+        .color_of(&ctx.inc.user.id)
+        .ok_or_else(|| Box::new(not_your_game(game)))?;
+    Ok((game, me))
+}
+
+async fn end_game(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    outcome: Outcome,
+    reason: &str,
+    ruling: Option<Ruling>,
+) -> AppResult<Vec<Reply>> {
+    let Some(current) = slot.game.as_ref() else {
+        return Ok(vec![ctx.say(Msg::NoGame)]);
+    };
+    let old = current.deadlines();
+    let mut game = current.clone();
+    game.finish(outcome, reason, ctx.now);
+    let viewer = game.color_of(&ctx.inc.user.id);
+    save_game(ctx, slot, game.clone(), &old).await?;
+    Ok(finished_replies(ctx, &game, Vec::new(), ruling.as_ref(), viewer).await)
+}
+
+pub(crate) async fn resign(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
+    let me = match player_of(ctx, slot) {
+        Ok((_, me)) => me,
+        Err(m) => return Ok(vec![ctx.say(*m)]),
+    };
+    end_game(ctx, slot, Outcome::loss_for(me), "resignation", None).await
+}
+
+pub(crate) async fn draw(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
+    let (game, me) = match player_of(ctx, slot) {
+        Ok(x) => x,
+        Err(m) => return Ok(vec![ctx.say(*m)]),
+    };
+    let mine = crate::game::color_name(me);
+    let theirs = crate::game::color_name(me.other());
+    if game.record.draw_offer.as_deref() == Some(theirs) {
+        return end_game(ctx, slot, Outcome::Draw, "agreement", None).await;
+    }
+    // A claim where the ruleset grants one (vietnam's no-progress rule).
+    if game.to_move() == me && game.arbiter.draw_claimable() {
+        let mut g = game.clone();
+        if let Ok(r) = g.arbiter.claim_draw() {
+            return end_game(ctx, slot, Outcome::Draw, r.reason.as_str(), Some(r)).await;
+        }
+    }
+    if game.record.draw_offer.as_deref() == Some(mine) {
+        return Ok(vec![ctx.say(Msg::DrawAlreadyOffered)]);
+    }
+    let mut g = game.clone();
+    g.record.draw_offer = Some(mine.to_string());
+    let (gid, ply) = (g.record.id, ply_of(&g));
+    let to = g.player(me.other()).name.clone();
+    save_game(ctx, slot, g, &[]).await?;
+    Ok(vec![Reply {
+        text: ctx.t(&Msg::DrawOffered {
+            by: ctx.inc.user.name.clone(),
+            to,
+        }),
+        buttons: vec![vec![
+            button(Label::AcceptDraw, Action::Draw { game: gid, ply }, ctx.lang),
+            button(
+                Label::DeclineOffer,
+                Action::DeclineOffer { game: gid, ply },
+                ctx.lang,
+            ),
+        ]],
+        ..Reply::default()
+    }])
+}
+
+pub(crate) async fn takeback(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
+    let (game, me) = match player_of(ctx, slot) {
+        Ok(x) => x,
+        Err(m) => return Ok(vec![ctx.say(*m)]),
+    };
+    if !game.record.takebacks {
+        return Ok(vec![ctx.say(Msg::TakebacksDisabled)]);
+    }
+    let theirs = crate::game::color_name(me.other());
+    if game.record.takeback_request.as_deref() == Some(theirs) {
+        // The requester takes back their last move: one ply if they moved last, two if it
+        // is their turn again.
+        let requester = me.other();
+        let n = if game.to_move() == requester { 2 } else { 1 };
+        if game.record.moves.len() < n {
+            return Ok(vec![ctx.say(Msg::NothingToTakeBack)]);
+        }
+        let old = game.deadlines();
+        let mut g = game.clone();
+        g.take_back(n, ctx.now);
+        save_game(ctx, slot, g.clone(), &old).await?;
+        let caption = format!(
+            "{}\n{}",
+            ctx.t(&Msg::TakebackDone { plies: n }),
+            to_move_text(&g, ctx.lang)
+        );
+        let buttons = game_buttons(&g, ctx.lang);
+        let viewer = g.to_move();
+        return Ok(vec![
+            ctx.svc
+                .board_reply(&g, viewer, caption, buttons, ctx.lang)
+                .await,
+        ]);
+    }
+    let n = if game.to_move() == me { 2 } else { 1 };
+    if game.record.moves.len() < n {
+        return Ok(vec![ctx.say(Msg::NothingToTakeBack)]);
+    }
+    let mut g = game.clone();
+    g.record.takeback_request = Some(crate::game::color_name(me).to_string());
+    let (gid, ply) = (g.record.id, ply_of(&g));
+    let to = g.player(me.other()).name.clone();
+    save_game(ctx, slot, g, &[]).await?;
+    Ok(vec![Reply {
+        text: ctx.t(&Msg::TakebackRequested {
+            by: ctx.inc.user.name.clone(),
+            to,
+        }),
+        buttons: vec![vec![
+            button(
+                Label::AcceptTakeback,
+                Action::AcceptTakeback { game: gid, ply },
+                ctx.lang,
+            ),
+            button(
+                Label::DeclineOffer,
+                Action::DeclineOffer { game: gid, ply },
+                ctx.lang,
+            ),
+        ]],
+        ..Reply::default()
+    }])
+}
+
+pub(crate) async fn abort(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
+    let game = match player_of(ctx, slot) {
+        Ok((g, _)) => g,
+        Err(m) => return Ok(vec![ctx.say(*m)]),
+    };
+    if game.record.moves.len() >= 2 {
+        return Ok(vec![ctx.say(Msg::AbortTooLate)]);
+    }
+    let old = game.deadlines();
+    let mut g = game.clone();
+    g.record.status = GameStatus::Aborted;
+    g.record.updated_ms = ctx.now;
+    save_game(ctx, slot, g, &old).await?;
+    Ok(vec![ctx.say(Msg::Aborted)])
+}
+
+/// If the side to move ran out of time before this event, end the game now (the timer may
+/// not have fired yet); the flag falls exactly once because the game leaves the slot.
+pub(crate) async fn settle_flag(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
+    match slot.game.as_ref() {
+        Some(g) if g.flagged(ctx.now) => {
+            let loser = g.to_move();
+            let old = g.deadlines();
+            let mut game = g.clone();
+            game.finish(Outcome::loss_for(loser), "timeout", ctx.now);
+            save_game(ctx, slot, game.clone(), &old).await?;
+            Ok(finished_replies(ctx, &game, Vec::new(), None, Some(loser.other())).await)
+        }
+        _ => Ok(Vec::new()),
+    }
+}

@@ -1,0 +1,134 @@
+//! One-line summaries of the chat commands, for the menus platforms show while typing `/`
+//! (Telegram's `setMyCommands`, slash-command descriptions). Each is at most 100 characters,
+//! the tightest limit among the platforms.
+
+use super::Lang;
+
+/// The summary of command `name` (without the slash) in `lang`; `None` for an unknown name.
+#[must_use]
+pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
+    let (vi, en, zh) = match name {
+        "play" => (
+            "Thách đấu: /play @người [thời gian] [luật] [màu]",
+            "Challenge someone: /play @user [time] [rules] [colour]",
+            "发起挑战：/play @用户 [用时] [规则] [执子]",
+        ),
+        "accept" => (
+            "Nhận lời thách đấu (hoặc lời cầu hòa, xin đi lại)",
+            "Accept a challenge (or a draw or takeback offer)",
+            "接受挑战（或和棋、悔棋请求）",
+        ),
+        "decline" => (
+            "Từ chối lời thách đấu hoặc đề nghị",
+            "Decline a challenge or an offer",
+            "拒绝挑战或请求",
+        ),
+        "cancel" => (
+            "Rút lại lời thách đấu của bạn",
+            "Withdraw your challenge",
+            "撤回你的挑战",
+        ),
+        "move" => (
+            "Đi một nước, ký hiệu nào cũng được: h2e2, C2.5, 炮二平五, P2-5",
+            "Play a move in any notation: h2e2, C2.5, 炮二平五, P2-5",
+            "走一步棋，任何记谱法均可：h2e2、C2.5、炮二平五、P2-5",
+        ),
+        "resign" => ("Xin thua", "Resign the game", "认输，结束本局"),
+        "draw" => (
+            "Cầu hòa, nhận hòa hoặc đòi xử hòa",
+            "Offer, accept or claim a draw",
+            "提和、同意和棋或申请判和",
+        ),
+        "takeback" => (
+            "Xin đi lại nước vừa đi",
+            "Ask to take back your last move",
+            "请求悔棋",
+        ),
+        "abort" => (
+            "Hủy ván khi hai bên chưa cùng đi",
+            "Abort the game before both sides have moved",
+            "双方都走棋之前取消对局",
+        ),
+        "board" => ("Xem bàn cờ", "Show the board", "显示棋盘"),
+        "flip" => (
+            "Xem bàn cờ theo chiều ngược lại",
+            "Show the board the other way round",
+            "翻转显示棋盘",
+        ),
+        "moves" => ("Các nước đi hợp lệ", "List the legal moves", "列出合法着法"),
+        "fen" => ("Thế cờ dạng FEN", "The position as FEN", "当前局面的 FEN"),
+        "pgn" => (
+            "Biên bản ván cờ (PGN)",
+            "The game record (PGN)",
+            "棋谱（PGN）",
+        ),
+        "gif" => (
+            "Xem lại ván cờ dạng ảnh động",
+            "An animated replay of the game",
+            "对局动画回放",
+        ),
+        "why" => (
+            "Giải thích phán quyết, lời từ chối hoặc cảnh báo gần nhất",
+            "Explain the last ruling, refusal or warning",
+            "解释最近的裁决、拒绝或警告",
+        ),
+        "rules" => (
+            "Luật cờ: /rules [chủ đề]",
+            "The rulebook: /rules [topic]",
+            "规则手册：/rules [主题]",
+        ),
+        "ruleset" => (
+            "Bộ luật cho ván mới ở đây: official, asian, vietnam, cxq, casual",
+            "Rules for new games here: official, asian, vietnam, cxq, casual",
+            "此处新对局的规则：official、asian、vietnam、cxq、casual",
+        ),
+        "notation" => (
+            "Ký hiệu của bạn: iccs, wxf, chinese, vietnamese",
+            "Your notation: iccs, wxf, chinese, vietnamese",
+            "你的记谱法：iccs、wxf、chinese、vietnamese",
+        ),
+        "lang" => (
+            "Ngôn ngữ ở đây: vi, en, zh",
+            "Language here: vi, en, zh",
+            "此处的语言：vi、en、zh",
+        ),
+        "takebacks" => (
+            "Cho phép đi lại ở đây: on hoặc off",
+            "Allow takebacks here: on or off",
+            "此处是否允许悔棋：on 或 off",
+        ),
+        "time" => ("Xem đồng hồ", "Show the clocks", "显示棋钟"),
+        "games" => ("Các ván của bạn", "Your games", "你的对局"),
+        "help" => ("Danh sách lệnh", "All commands", "全部命令"),
+        _ => return None,
+    };
+    Some(match lang {
+        Lang::Vi => vi,
+        Lang::En => en,
+        Lang::Zh => zh,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Cmd;
+
+    #[test]
+    fn every_command_has_a_short_summary_in_every_language() {
+        for (_, name) in Cmd::ALL {
+            let all: Vec<&str> = Lang::ALL
+                .iter()
+                .map(|&l| command_summary(name, l).unwrap_or_default())
+                .collect();
+            for (s, l) in all.iter().zip(Lang::ALL) {
+                assert!(
+                    !s.is_empty() && s.chars().count() <= 100,
+                    "/{name} in {l}: {s:?}"
+                );
+            }
+            assert!(all[0] != all[1] && all[1] != all[2], "/{name}: {all:?}");
+        }
+        assert_eq!(command_summary("nope", Lang::En), None);
+    }
+}
