@@ -12,6 +12,7 @@ use serenity::all::{
 use super::player;
 use crate::app::Cmd;
 use crate::game::{PlayerRef, TimeControl};
+use crate::i18n::commands::command_summary;
 use crate::i18n::rulebook::Topic;
 use crate::i18n::Lang;
 
@@ -191,161 +192,29 @@ const TAKEBACKS: &[Opt] = &[Opt {
     required: false,
 }];
 
-/// A command's description (English, Vietnamese, Chinese) and options.
-fn spec(cmd: Cmd) -> ([&'static str; 3], &'static [Opt]) {
+/// A command's options (its description is the service's command summary, shared with the
+/// other platforms' command menus).
+fn spec(cmd: Cmd) -> &'static [Opt] {
     match cmd {
-        Cmd::Play => (
-            [
-                "Challenge someone (or anyone) to a game",
-                "Thách đấu một người (hoặc bất kỳ ai)",
-                "向某人（或任何人）发起挑战",
-            ],
-            PLAY,
-        ),
-        Cmd::Accept => (
-            [
-                "Accept the challenge, draw offer or takeback request",
-                "Nhận lời thách đấu, cầu hòa hoặc xin đi lại",
-                "接受挑战、和棋或悔棋请求",
-            ],
-            &[],
-        ),
-        Cmd::Decline => (
-            [
-                "Decline the challenge or offer",
-                "Từ chối lời thách đấu hoặc đề nghị",
-                "拒绝挑战或提议",
-            ],
-            &[],
-        ),
-        Cmd::Cancel => (
-            [
-                "Withdraw your challenge",
-                "Rút lại lời thách đấu",
-                "撤回你的挑战",
-            ],
-            &[],
-        ),
-        Cmd::Move => (
-            [
-                "Play a move in any notation",
-                "Đi một nước, ghi theo bất kỳ cách nào",
-                "走一步棋（任何记谱法）",
-            ],
-            MOVE,
-        ),
-        Cmd::Resign => (["Resign the game", "Xin thua", "认输"], &[]),
-        Cmd::Draw => (
-            [
-                "Offer, accept or claim a draw",
-                "Cầu hòa, nhận hòa hoặc đòi xử hòa",
-                "提和、接受或要求判和",
-            ],
-            &[],
-        ),
-        Cmd::Takeback => (
-            [
-                "Ask to take back your last move",
-                "Xin đi lại nước vừa rồi",
-                "请求悔棋",
-            ],
-            &[],
-        ),
-        Cmd::Abort => (
-            [
-                "Abort the game before both sides have moved",
-                "Hủy ván trước khi hai bên đều đã đi",
-                "在双方都走棋前取消对局",
-            ],
-            &[],
-        ),
-        Cmd::Board => (["Show the board", "Xem bàn cờ", "显示棋盘"], &[]),
-        Cmd::Flip => (
-            [
-                "Show the board the other way round",
-                "Xem bàn cờ từ phía bên kia",
-                "翻转棋盘",
-            ],
-            &[],
-        ),
-        Cmd::Moves => (
-            [
-                "List the legal moves",
-                "Liệt kê các nước đi hợp lệ",
-                "列出合法着法",
-            ],
-            &[],
-        ),
-        Cmd::Fen => (
-            ["The position as FEN", "Thế cờ dạng FEN", "局面的 FEN"],
-            &[],
-        ),
-        Cmd::Pgn => (["The game as PGN", "Ván cờ dạng PGN", "对局的 PGN"], &[]),
-        Cmd::Gif => (
-            [
-                "A replay of the game",
-                "Xem lại ván cờ (GIF)",
-                "对局回放（GIF）",
-            ],
-            &[],
-        ),
-        Cmd::Why => (
-            [
-                "Explain the last ruling, refusal or warning",
-                "Giải thích phán quyết, từ chối hoặc cảnh báo gần nhất",
-                "解释最近的裁决、拒绝或警告",
-            ],
-            &[],
-        ),
-        Cmd::Rules => (["The rulebook", "Luật chơi", "规则手册"], RULES),
-        Cmd::Ruleset => (
-            [
-                "The rules for new games in this channel",
-                "Bộ luật cho ván mới trong kênh này",
-                "本频道新对局的规则",
-            ],
-            RULESET,
-        ),
-        Cmd::Notation => (
-            [
-                "Your notation for moves",
-                "Cách ghi nước đi của bạn",
-                "你的记谱法",
-            ],
-            NOTATION,
-        ),
-        Cmd::Lang => (
-            [
-                "The channel's language",
-                "Ngôn ngữ của kênh",
-                "本频道的语言",
-            ],
-            LANG,
-        ),
-        Cmd::Takebacks => (
-            [
-                "Allow takebacks in this channel's new games",
-                "Cho phép đi lại trong kênh này",
-                "本频道是否允许悔棋",
-            ],
-            TAKEBACKS,
-        ),
-        Cmd::Time => (["The clocks", "Đồng hồ", "时钟"], &[]),
-        Cmd::Games => (["Your games", "Các ván của bạn", "你的对局"], &[]),
-        Cmd::Help => (
-            ["What the bot can do", "Bot làm được gì", "机器人能做什么"],
-            &[],
-        ),
+        Cmd::Play => PLAY,
+        Cmd::Move => MOVE,
+        Cmd::Rules => RULES,
+        Cmd::Ruleset => RULESET,
+        Cmd::Notation => NOTATION,
+        Cmd::Lang => LANG,
+        Cmd::Takebacks => TAKEBACKS,
+        _ => &[],
     }
 }
 
-/// Describe in every language Discord's clients use for ours.
-fn localized_command(mut c: CreateCommand, about: [&str; 3]) -> CreateCommand {
-    c = c
-        .description(about[0])
-        .description_localized("vi", about[1]);
+/// Described in every language Discord's clients use for ours.
+fn localized_command(name: &str) -> CreateCommand {
+    let about = |lang| command_summary(name, lang).unwrap_or(name);
+    let mut c = CreateCommand::new(name)
+        .description(about(Lang::En))
+        .description_localized("vi", about(Lang::Vi));
     for zh in ["zh-CN", "zh-TW"] {
-        c = c.description_localized(zh, about[2]);
+        c = c.description_localized(zh, about(Lang::Zh));
     }
     c
 }
@@ -380,9 +249,8 @@ pub(super) fn definitions() -> Vec<CreateCommand> {
     Cmd::ALL
         .iter()
         .map(|&(cmd, name)| {
-            let (about, opts) = spec(cmd);
-            let mut c = localized_command(CreateCommand::new(name), about);
-            for o in opts {
+            let mut c = localized_command(name);
+            for o in spec(cmd) {
                 c = c.add_option(option(o));
             }
             c
@@ -397,7 +265,7 @@ pub(super) fn command_text(cmd: &CommandInteraction) -> (String, Vec<(String, Pl
     let declared = Cmd::ALL
         .iter()
         .find(|(_, n)| *n == name)
-        .map_or(&[][..], |(c, _)| spec(*c).1);
+        .map_or(&[][..], |(c, _)| spec(*c));
     let given = cmd.data.options();
     let mut text = format!("/{name}");
     let mut mentions = Vec::new();
@@ -503,10 +371,7 @@ mod tests {
         let defs = definitions();
         assert_eq!(defs.len(), Cmd::ALL.len());
         for (cmd, _) in Cmd::ALL {
-            let (about, opts) = spec(cmd);
-            for a in about {
-                assert!((1..=100).contains(&a.chars().count()), "{a}");
-            }
+            let opts = spec(cmd);
             assert!(opts.len() <= 25);
             for o in opts {
                 for a in o.about {
