@@ -17,7 +17,7 @@ impl std::fmt::Display for StorageError {
 
 impl std::error::Error for StorageError {}
 
-/// A set of changes written atomically by [`Storage::commit`].
+/// A set of changes written atomically and durably by [`Storage::persist`].
 #[derive(Debug, Default)]
 pub struct Changes {
     /// Games to write (whole records).
