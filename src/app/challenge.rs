@@ -179,7 +179,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
         text: ctx.t(&Msg::ChallengeCreated {
             challenger: c.challenger.name.clone(),
             opponent: opponent.map(|o| o.name),
-            time_control: tc.to_string(),
+            time_control: crate::i18n::app::time_control_text(tc, ctx.lang),
             ruleset: ruleset.as_str().to_string(),
             color: color_word(color_name, ctx.lang).to_string(),
             minutes: ctx.svc.config.challenge_ttl_ms.div_ceil(60_000),
@@ -268,7 +268,7 @@ pub(crate) async fn accept(
     let mut caption = ctx.t(&Msg::GameStarted {
         red: game.record.red.name.clone(),
         black: game.record.black.name.clone(),
-        time_control: game.record.time_control.to_string(),
+        time_control: crate::i18n::app::time_control_text(game.record.time_control, ctx.lang),
         ruleset: ruleset.as_str().to_string(),
         id: game.record.id,
     });

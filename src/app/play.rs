@@ -413,7 +413,11 @@ pub(crate) fn headline(game: &Game, lang: Lang) -> (String, String) {
     };
     (
         outcome.pgn().to_string(),
-        format!("{}: {why}", outcome_text(outcome, lang)),
+        format!(
+            "{}{}{why}",
+            outcome_text(outcome, lang),
+            if lang == Lang::Zh { "：" } else { ": " }
+        ),
     )
 }
 

@@ -393,6 +393,17 @@ pub fn text(msg: &Msg, lang: Lang) -> String {
     }
 }
 
+/// A time control as players read it: `10m+5s` as written, `none` in words.
+#[must_use]
+pub fn time_control_text(tc: crate::game::TimeControl, lang: Lang) -> String {
+    match (tc, lang) {
+        (crate::game::TimeControl::None, Lang::En) => "none".into(),
+        (crate::game::TimeControl::None, Lang::Vi) => "không tính giờ".into(),
+        (crate::game::TimeControl::None, Lang::Zh) => "不计时".into(),
+        (tc, _) => tc.to_string(),
+    }
+}
+
 /// A notation's name in `lang`.
 #[must_use]
 pub fn notation_title(n: crate::notation::Notation, lang: Lang) -> &'static str {
