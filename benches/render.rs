@@ -1,7 +1,10 @@
-//! Board renderer: PNG render + encode for the start and a mid-game position, and a 100-ply GIF.
-//! Sizes are printed once before timing. Run with `cargo bench --bench render`.
+//! Board renderer: PNG render + encode for the start and a mid-game position with the strip cache
+//! off (every picture deflated whole: the cold cost), a whole game rendered ply by ply as a
+//! player sees it (a fresh renderer per game, so only strips of that game's earlier boards are
+//! cached), and a 100-ply GIF. Sizes are printed once before timing. Run with
+//! `cargo bench --bench render`.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use xiangqi_bot::core::{Color, Move, Position};
 use xiangqi_bot::render::{BoardRequest, PieceStyle, Player, Renderer, Theme};
 
@@ -52,8 +55,26 @@ fn request<'a>(pos: &'a Position, last: Option<Move>) -> BoardRequest<'a> {
     req
 }
 
+/// Every board of `moves` as the service sends them: the side to move at the bottom, the last
+/// move marked, names, and clocks that tick.
+fn play_through(renderer: &Renderer, moves: &[Move]) -> usize {
+    let mut pos = Position::startpos();
+    let mut bytes = 0;
+    for (i, &m) in moves.iter().enumerate() {
+        pos.play_unchecked(m);
+        let mut req = request(&pos, Some(m));
+        req.viewer = pos.turn();
+        let secs = 600 - 3 * i;
+        req.red.clock = Some(format!("{}:{:02}", secs / 60, secs % 60));
+        req.black.clock = Some(format!("{}:{:02}", (secs - 1) / 60, (secs - 1) % 60));
+        bytes += renderer.png(&req).map_or(0, |p| p.len());
+    }
+    bytes
+}
+
 fn bench(c: &mut Criterion) {
-    let renderer = Renderer::new();
+    // The cold cost: no strip cache, so every picture is deflated whole.
+    let renderer = Renderer::with_cache_bytes(0);
     renderer.warm_up();
     let start = Position::startpos();
     let mid_moves = sample_game(40, 7);
@@ -80,12 +101,38 @@ fn bench(c: &mut Criterion) {
         game.len(),
         gif.len()
     );
-    c.bench_function("png start", |b| {
+    let in_play = Renderer::new();
+    let bytes = play_through(&in_play, &game);
+    let stats = in_play.cache_stats();
+    eprintln!(
+        "a {}-ply game ply by ply: {} B a board on average; strips {} cached, {} deflated ({:.0}% hits)",
+        game.len(),
+        bytes / game.len().max(1),
+        stats.hits,
+        stats.misses,
+        100.0 * stats.hits as f64 / (stats.hits + stats.misses).max(1) as f64
+    );
+    c.bench_function("png start (no cache)", |b| {
         b.iter(|| renderer.png(&request(&start, None)))
     });
-    c.bench_function("png mid-game", |b| {
+    c.bench_function("png mid-game (no cache)", |b| {
         b.iter(|| renderer.png(&request(&mid, mid_moves.last().copied())))
     });
+    let mut per_game = c.benchmark_group("png in play");
+    per_game.sample_size(20);
+    per_game.throughput(criterion::Throughput::Elements(game.len() as u64));
+    per_game.bench_function("100 boards of one game, fresh cache", |b| {
+        b.iter_batched(
+            || {
+                let r = Renderer::new();
+                r.warm_up();
+                r
+            },
+            |r| play_through(&r, &game),
+            BatchSize::PerIteration,
+        )
+    });
+    per_game.finish();
     let mut slow = c.benchmark_group("gif");
     slow.sample_size(10);
     slow.bench_function("gif 100 plies", |b| {

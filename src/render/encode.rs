@@ -1,35 +1,10 @@
-//! Encoding indexed canvases: PNG (one picture) and GIF (a replay, frames as masked diffs).
+//! Encoding replays as GIFs, frames as masked diffs (PNG pictures are in `strips`).
 
 use std::borrow::Cow;
 
 use super::paint::Canvas;
 use super::theme::{Palette, TRANSPARENT};
 use super::RenderError;
-
-/// Encode an indexed PNG. Row filters only hurt palette art (they turn runs of one index into
-/// noise), so there are none; deflate runs at a middle level (see [`PNG_LEVEL`]).
-pub(crate) fn png(canvas: &Canvas, pal: &Palette) -> Result<Vec<u8>, RenderError> {
-    let mut out = Vec::with_capacity(48 * 1024);
-    let palette: Vec<u8> = pal.rgb.iter().flatten().copied().collect();
-    let mut enc = png::Encoder::new(&mut out, canvas.w as u32, canvas.h as u32);
-    enc.set_color(png::ColorType::Indexed);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_palette(palette);
-    enc.set_filter(png::Filter::NoFilter);
-    enc.set_deflate_compression(png::DeflateCompression::Level(PNG_LEVEL));
-    let mut w = enc
-        .write_header()
-        .map_err(|e| RenderError::Encode(e.to_string()))?;
-    w.write_image_data(&canvas.px)
-        .map_err(|e| RenderError::Encode(e.to_string()))?;
-    w.finish().map_err(|e| RenderError::Encode(e.to_string()))?;
-    Ok(out)
-}
-
-/// The zlib level. Measured on a mid-game board with png's zlib-rs back end (CPU time of
-/// compose + encode, bytes): level 2: 1.1 ms, 44 KB; 4: 1.6 ms, 42 KB; 5: 1.9 ms, 37 KB;
-/// 6: 2.6 ms, 37 KB. The `fdeflate` fast path is 0.7 ms but 225 KB on unfiltered indices.
-const PNG_LEVEL: u8 = 5;
 
 /// Streams replay frames into a GIF: the first frame whole, each later one as the smallest
 /// rectangle that changed, with unchanged pixels in it made transparent (they compress to

@@ -66,6 +66,24 @@ impl Layout {
         (MARGIN + col * CELL) as i32
     }
 
+    /// Where the strips that the PNG encoder deflates separately end: each player band, and one
+    /// rank of the board each, cut midway between ranks so that a piece and its marks lie in one
+    /// strip. The last end is the picture's height.
+    pub(crate) fn strip_ends(self) -> Vec<i32> {
+        let mut ends = Vec::with_capacity(12);
+        if self.band > 0 {
+            ends.push(self.band as i32);
+        }
+        for row in 0..9 {
+            ends.push(self.row_y(row) + (CELL / 2) as i32);
+        }
+        ends.push((self.band + BOARD_HEIGHT) as i32);
+        if self.band > 0 {
+            ends.push(self.height() as i32);
+        }
+        ends
+    }
+
     /// Pixel y of screen row `row` (0 = the top line) in this layout.
     pub(crate) const fn row_y(self, row: u32) -> i32 {
         (self.band + MARGIN + row * CELL) as i32
@@ -97,5 +115,23 @@ mod tests {
             (WIDTH - MARGIN, Layout::PNG.height() - BAND - MARGIN)
         );
         assert_eq!(Layout::PNG.point(i0, Color::Black), (MARGIN, BAND + MARGIN));
+    }
+
+    #[test]
+    fn strips_cover_the_picture_and_keep_each_rank_whole() {
+        for layout in [Layout::PNG, Layout::GIF] {
+            let ends = layout.strip_ends();
+            assert!(ends.windows(2).all(|w| w[0] < w[1]));
+            assert_eq!(ends.last().copied(), Some(layout.height() as i32));
+            for row in 0..10 {
+                let (top, bottom) = (
+                    layout.row_y(row) - PIECE_RADIUS as i32,
+                    layout.row_y(row) + PIECE_RADIUS as i32,
+                );
+                let start = ends.iter().filter(|&&e| e <= top).count();
+                let end = ends.iter().filter(|&&e| e <= bottom).count();
+                assert_eq!(start, end, "rank row {row} is cut by a strip end");
+            }
+        }
     }
 }

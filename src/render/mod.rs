@@ -25,6 +25,7 @@ mod compose;
 mod encode;
 mod layout;
 mod paint;
+mod strips;
 mod text;
 mod textual;
 mod theme;
@@ -36,6 +37,7 @@ use std::sync::OnceLock;
 use ab_glyph::FontRef;
 
 pub use layout::Layout;
+pub use strips::{CacheStats, DEFAULT_CACHE_BYTES};
 pub use text::{sanitize_name, MAX_NAME_CHARS};
 pub use textual::{describe, text_board};
 pub use theme::{Colors, Rgb, Theme};
@@ -207,6 +209,7 @@ pub struct Renderer {
     font: FontRef<'static>,
     themes: [OnceLock<ThemeAssets>; 2],
     pieces: [[OnceLock<PieceSet>; 4]; 2],
+    strips: strips::StripCache,
 }
 
 impl Default for Renderer {
@@ -222,14 +225,29 @@ impl fmt::Debug for Renderer {
 }
 
 impl Renderer {
-    /// A renderer with the embedded font; nothing is drawn until first needed.
+    /// A renderer with the embedded font and a strip cache of [`DEFAULT_CACHE_BYTES`]; nothing is
+    /// drawn until first needed.
     #[must_use]
     pub fn new() -> Renderer {
+        Renderer::with_cache_bytes(DEFAULT_CACHE_BYTES)
+    }
+
+    /// A renderer whose cache of compressed picture strips holds about `bytes` (0: no cache,
+    /// every picture is deflated whole; benches use it to measure the cold cost).
+    #[must_use]
+    pub fn with_cache_bytes(bytes: usize) -> Renderer {
         Renderer {
             font: text::font(),
             themes: Default::default(),
             pieces: Default::default(),
+            strips: strips::StripCache::new(bytes),
         }
+    }
+
+    /// How the strip cache has done so far.
+    #[must_use]
+    pub fn cache_stats(&self) -> CacheStats {
+        self.strips.stats()
     }
 
     /// Prepare every theme and piece style now (e.g. at start-up, so no user waits for it).
@@ -272,7 +290,7 @@ impl Renderer {
             req.position.turn(),
             players,
         );
-        encode::png(&canvas, &t.palette)
+        strips::png(&canvas, &t.palette, &Layout::PNG.strip_ends(), &self.strips)
     }
 
     /// An endlessly looping GIF replay of [`Layout::GIF`]'s size: the start position, then one
