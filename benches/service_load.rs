@@ -2,8 +2,12 @@
 //! rendering on. Prints moves per second, p50/p99 latency per move, storage per game, memory,
 //! and the time to start again with every game stored.
 //!
+//! Every game plays its own line (quiet moves picked by a generator seeded with the game's
+//! number), so the renderer's strip cache sees as much variety as a real server.
+//!
 //! `cargo bench --bench service_load` (env: `GAMES`, default 10000; `PLIES` per game,
-//! default 20; `TASKS`, default 64; `IMAGES=off` to skip rendering).
+//! default 20; `TASKS`, default 32; `IMAGES=off` to skip rendering; `STRIP_CACHE` in bytes,
+//! 0 to turn the renderer's strip cache off).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -46,19 +50,31 @@ fn said(channel: usize, user: &str, text: &str) -> Incoming {
     }
 }
 
-/// A fixed opening of quiet, legal plies every game plays.
-fn opening(plies: usize) -> Vec<String> {
+/// A line of quiet, legal plies for game `game`: no capture, no check, no position twice, so
+/// no game ends early; a small generator seeded with the game's number picks among them.
+fn line(game: usize, plies: usize) -> Vec<String> {
     let mut pos = Position::startpos();
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
     seen.insert(pos.hash());
+    let mut seed = (game as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     while out.len() < plies {
-        let m: Option<Move> = pos.legal_moves().iter().copied().find(|&m| {
-            pos.piece_at(m.to).is_none()
-                && !pos.after(m).is_check()
-                && !seen.contains(&pos.after(m).hash())
-        });
-        let Some(m) = m else { break };
+        let quiet: Vec<Move> = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| {
+                pos.piece_at(m.to).is_none()
+                    && !pos.after(m).is_check()
+                    && !seen.contains(&pos.after(m).hash())
+            })
+            .collect();
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let Some(&m) = quiet.get((seed >> 33) as usize % quiet.len().max(1)) else {
+            break;
+        };
         pos.play(m).expect("legal");
         seen.insert(pos.hash());
         out.push(m.to_string());
@@ -74,11 +90,11 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-fn service(dir: &std::path::Path, images: bool) -> Arc<Service> {
+fn service(dir: &std::path::Path, images: bool, renderer: Arc<Renderer>) -> Arc<Service> {
     let storage = Arc::new(SledStorage::open(dir).expect("sled"));
     Arc::new(Service::new(
         storage,
-        Arc::new(Renderer::new()),
+        renderer,
         system_now(),
         ServiceConfig {
             images,
@@ -93,7 +109,8 @@ fn main() {
     // `cargo bench` passes `--bench`; nothing else to parse.
     let games = env("GAMES", 10_000);
     let plies = env("PLIES", 20);
-    let tasks = env("TASKS", 64).max(1);
+    let tasks = env("TASKS", 32).max(1);
+    let cache = env("STRIP_CACHE", xiangqi_bot::render::DEFAULT_CACHE_BYTES);
     let images = std::env::var("IMAGES").map_or(true, |v| v != "off");
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("db");
@@ -101,15 +118,18 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
-    let moves = opening(plies);
+    let lines: Vec<Vec<String>> = (0..games).map(|g| line(g, plies)).collect();
+    let plies = lines.iter().map(Vec::len).min().unwrap_or(0);
     println!(
-        "service load: {games} games, {} plies each, {tasks} tasks, images {}",
-        moves.len(),
-        if images { "on" } else { "off" }
+        "service load: {games} games, {plies} plies each (each game its own line), {tasks} tasks, images {}, strip cache {} MB",
+        if images { "on" } else { "off" },
+        cache >> 20
     );
+    let renderer = Arc::new(Renderer::with_cache_bytes(cache));
+    renderer.warm_up();
     let rss_start = rss_kb();
     let (latencies, elapsed) = rt.block_on(async {
-        let svc = service(&path, images);
+        let svc = service(&path, images, Arc::clone(&renderer));
         // Create the games (a challenge and an acceptance each), many at a time.
         let t0 = Instant::now();
         let mut handles = Vec::new();
@@ -132,17 +152,18 @@ fn main() {
         );
         // Play: each task plays its games ply by ply, round robin, so moves from many
         // channels are in flight at once.
-        let moves = Arc::new(moves);
+        let lines = Arc::new(lines);
         let t0 = Instant::now();
         let mut handles = Vec::new();
         for t in 0..tasks {
             let svc = Arc::clone(&svc);
-            let moves = Arc::clone(&moves);
+            let lines = Arc::clone(&lines);
             handles.push(tokio::spawn(async move {
                 let mut lat = Vec::new();
-                for (i, m) in moves.iter().enumerate() {
+                for i in 0..plies {
                     let who = if i % 2 == 0 { "red" } else { "black" };
                     for g in (t..games).step_by(tasks) {
+                        let m = &lines[g][i];
                         let start = Instant::now();
                         let r = svc.handle(said(g, who, m)).await;
                         lat.push(start.elapsed());
@@ -169,11 +190,20 @@ fn main() {
         percentile(&sorted, 0.99).as_secs_f64() * 1e3,
         sorted.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
     );
+    let stats = renderer.cache_stats();
+    println!(
+        "  renderer strip cache: {} strips cached, {} deflated ({:.0}% hits), {} held in {:.1} MB",
+        stats.hits,
+        stats.misses,
+        100.0 * stats.hits as f64 / (stats.hits + stats.misses).max(1) as f64,
+        stats.entries,
+        stats.bytes as f64 / 1e6
+    );
     let rss_after = rss_kb();
     // A cold start with everything stored.
     rt.block_on(async {
         let t0 = Instant::now();
-        let svc = service(&path, images);
+        let svc = service(&path, images, Arc::new(Renderer::new()));
         let downtime = svc.recover().await.expect("recover");
         let started = t0.elapsed();
         let r = svc.handle(said(games / 2, "red", "/fen")).await;

@@ -133,6 +133,7 @@ async fn gif(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
     let viewer = game.color_of(&ctx.inc.user.id).unwrap_or(Color::Red);
     let renderer = Arc::clone(&ctx.svc.renderer);
     let plies = moves.len();
+    let _slot = ctx.svc.render_slots.acquire().await.ok();
     let bytes = tokio::task::spawn_blocking(move || {
         renderer.gif(
             &start,

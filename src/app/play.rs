@@ -342,7 +342,6 @@ async fn play_move_in(
     let mover = before.turn();
     match game.play(mv, ctx.now) {
         Ok(acc) => {
-            save_game(ctx, slot, game.clone(), &old_deadlines).await?;
             let mut lines = vec![ctx.t(&Msg::Moved {
                 ply: game.record.moves.len(),
                 player: game.player(mover).name.clone(),
@@ -350,6 +349,7 @@ async fn play_move_in(
                 iccs: mv.to_string(),
             })];
             if let Some(r) = acc.ruling.as_ref() {
+                save_game(ctx, slot, game.clone(), &old_deadlines).await?;
                 return Ok(finished_replies(ctx, &game, lines, Some(r), None).await);
             }
             lines.push(to_move_text(&game, ctx.lang));
@@ -362,11 +362,15 @@ async fn play_move_in(
             }
             let buttons = game_buttons(&game, ctx.lang);
             let viewer = game.to_move();
-            Ok(vec![
+            // The board is drawn while the move is written and flushed; the reply leaves only
+            // when both are done, so nothing unsaved is ever acknowledged.
+            let (saved, reply) = tokio::join!(
+                save_game(ctx, slot, game.clone(), &old_deadlines),
                 ctx.svc
-                    .board_reply(&game, viewer, lines.join("\n"), buttons, ctx.lang)
-                    .await,
-            ])
+                    .board_reply(&game, viewer, lines.join("\n"), buttons, ctx.lang),
+            );
+            saved?;
+            Ok(vec![reply])
         }
         Err(SubmitError::Illegal(e)) => Ok(vec![ctx.say(Msg::NotAMove {
             detail: illegal_move(&e, ctx.lang),

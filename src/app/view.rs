@@ -119,6 +119,8 @@ impl Service {
         let filename = format!("board-{}-{}.png", rec.id, rec.moves.len());
         let image = if self.config.images {
             let renderer = Arc::clone(&self.renderer);
+            // Never closed, so a permit always comes; if it somehow did not, draw anyway.
+            let _slot = self.render_slots.acquire().await.ok();
             let rendered = tokio::task::spawn_blocking(move || {
                 let mut req = BoardRequest::new(&position);
                 req.last_move = last_move;
