@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use telegram_fake::{FakeChat, FakeTelegram, FakeUser, SentCall};
 use telegram_harness::{
-    board_after, button, check_every_call, expect_call, play, said, say, since, start_game, tap,
-    Running, TOKEN,
+    board_after, button, check_every_call, expect_call, gif_frames, play, said, say, since,
+    start_game, tap, Running, TOKEN,
 };
 use xiangqi_bot::app::{Action, ServiceConfig};
 
@@ -192,6 +192,23 @@ async fn a_whole_game_in_a_group_with_commands_buttons_and_the_picker() {
     );
     assert!(said(&again).contains("R2+1"), "WXF moves: {}", said(&again));
 
+    // /gif: the replay as an animation, one frame for the start and one per ply.
+    let replay = say(&fake, &group, None, &bob, "/gif", |c| c.is("sendAnimation")).await;
+    let (w, h, frames) = gif_frames(replay.animation.as_deref().expect("the GIF upload"));
+    assert_eq!(
+        (w, h),
+        (
+            xiangqi_bot::render::Layout::GIF.width(),
+            xiangqi_bot::render::Layout::GIF.height()
+        )
+    );
+    assert_eq!(frames, 9, "the start and eight plies");
+    assert!(
+        said(&replay).contains("8 plies"),
+        "caption: {}",
+        said(&replay)
+    );
+
     // Every call: photos are PNGs within limits, keyboards within limits, nothing else.
     bot.stop().await;
     let calls = fake.sent();
@@ -203,6 +220,7 @@ async fn a_whole_game_in_a_group_with_commands_buttons_and_the_picker() {
             .count()
     };
     assert_eq!(count("sendPhoto"), 9, "the start and eight moves");
+    assert_eq!(count("sendAnimation"), 1, "the /gif replay");
     // Challenge, picker, final PGN, /pgn (and the spill of a long final caption, if any).
     let messages = count("sendMessage");
     assert!((4..=5).contains(&messages), "{messages} messages");

@@ -48,7 +48,7 @@
 //! Not modelled: entity parsing of `parse_mode` text (the raw text is stored; lengths of HTML
 //! and Markdown text are estimated with the markup left out), rate limits (inject them with
 //! [`FakeTelegram::fail_next`]), downloading photos from URLs (no internet here), media other
-//! than photos.
+//! than photos and GIF animations (`sendAnimation` takes an uploaded GIF only).
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -83,6 +83,7 @@ const METHODS: &[&str] = &[
     "getWebhookInfo",
     "sendMessage",
     "sendPhoto",
+    "sendAnimation",
     "editMessageText",
     "editMessageCaption",
     "editMessageMedia",
@@ -353,6 +354,8 @@ pub struct SentCall {
     pub reply_markup: Option<Value>,
     /// The photo bytes for `sendPhoto` / `editMessageMedia` (uploaded or referenced by file id).
     pub photo: Option<Vec<u8>>,
+    /// The uploaded bytes for `sendAnimation`.
+    pub animation: Option<Vec<u8>>,
     /// The `result` returned to the bot when ok.
     pub result: Option<Value>,
 }
@@ -551,6 +554,7 @@ impl FakeTelegram {
             caption_entities: None,
             parse_mode: None,
             photo: None,
+            animation: None,
             reply_markup: None,
             reply_to: None,
         };
@@ -884,9 +888,19 @@ struct Msg {
     parse_mode: Option<String>,
     /// File ids of the photo sizes, smallest first.
     photo: Option<Vec<String>>,
+    /// The file id of a GIF animation.
+    animation: Option<String>,
     /// Only inline keyboards are kept (Telegram echoes no other markup).
     reply_markup: Option<Value>,
     reply_to: Option<i32>,
+}
+
+/// What a media message carries.
+enum Media {
+    /// The file ids of a photo's sizes, smallest first.
+    Photo(Vec<String>),
+    /// The file id of a GIF.
+    Animation(String),
 }
 
 struct FileEntry {
@@ -1327,6 +1341,10 @@ impl FakeState {
                 .or_else(|| p.str("parse_mode")),
             reply_markup,
             photo,
+            animation: match p.str("animation") {
+                Some(r) => self.peek_file(p, "animation", &r),
+                None => p.files.get("animation").map(|f| f.bytes.clone()),
+            },
             result: None,
         }
     }
@@ -1374,6 +1392,7 @@ impl FakeState {
             }
             "sendMessage" => self.send_message(p),
             "sendPhoto" => self.send_photo(p),
+            "sendAnimation" => self.send_animation(p),
             "editMessageText" => self.edit_text(p),
             "editMessageCaption" => self.edit_caption(p),
             "editMessageMedia" => self.edit_media(p),
@@ -1474,6 +1493,7 @@ impl FakeState {
             caption_entities: None,
             parse_mode,
             photo: None,
+            animation: None,
             reply_markup: echoed_markup(reply_markup),
             reply_to,
         };
@@ -1481,6 +1501,52 @@ impl FakeState {
     }
 
     fn send_photo(&mut self, p: &Params) -> Result<Value, ApiErr> {
+        self.send_media(p, |fake| {
+            let reference = p.string("photo")?;
+            let sizes = fake.resolve_photo(p, "photo", reference.as_deref())?;
+            Ok(Media::Photo(sizes))
+        })
+    }
+
+    /// `sendAnimation` with an uploaded GIF (file ids and URLs are not modelled).
+    fn send_animation(&mut self, p: &Params) -> Result<Value, ApiErr> {
+        self.send_media(p, |fake| {
+            let upload = match p.string("animation")? {
+                Some(r) if r.starts_with("attach://") => p.files.get(&r["attach://".len()..]),
+                Some(r) if !r.is_empty() => {
+                    return Err(bad("the fake takes uploaded animations only"));
+                }
+                _ => p.files.get("animation"),
+            }
+            .ok_or_else(|| bad("there is no animation in the request"))?;
+            let bytes = &upload.bytes;
+            let (width, height) =
+                gif_size(bytes).ok_or_else(|| bad("wrong file type: not a GIF"))?;
+            fake.next_file += 1;
+            let n = fake.next_file;
+            let id = format!("CgACAgFAKE{n:06}");
+            fake.files.insert(
+                id.clone(),
+                FileEntry {
+                    unique_id: format!("AgADFAKE{n:06}"),
+                    bytes: Arc::new(bytes.clone()),
+                    width,
+                    height,
+                    path: format!("animations/file_{n}.gif"),
+                    sizes: vec![id.clone()],
+                },
+            );
+            Ok(Media::Animation(id))
+        })
+    }
+
+    /// A captioned media message: the checks every send method shares, then the upload that
+    /// `media` finds and registers.
+    fn send_media(
+        &mut self,
+        p: &Params,
+        media: impl FnOnce(&mut Self) -> Result<Media, ApiErr>,
+    ) -> Result<Value, ApiErr> {
         let chat_id = self.resolve_chat(p)?;
         let caption = p.string("caption")?.filter(|c| !c.is_empty());
         let parse_mode = p.string("parse_mode")?;
@@ -1488,8 +1554,10 @@ impl FakeState {
         let reply_markup = reply_markup_param(p)?;
         let reply_to = self.reply_to(chat_id, p)?;
         let thread_id = thread_param(p)?;
-        let reference = p.string("photo")?;
-        let sizes = self.resolve_photo(p, "photo", reference.as_deref())?;
+        let (photo, animation) = match media(self)? {
+            Media::Photo(sizes) => (Some(sizes), None),
+            Media::Animation(id) => (None, Some(id)),
+        };
         let message_id = self.next_message_id(chat_id);
         let msg = Msg {
             chat_id,
@@ -1503,7 +1571,8 @@ impl FakeState {
             caption,
             caption_entities: p.json("caption_entities")?,
             parse_mode,
-            photo: Some(sizes),
+            photo,
+            animation,
             reply_markup: echoed_markup(reply_markup),
             reply_to,
         };
@@ -1975,6 +2044,29 @@ impl FakeState {
         if let Some(sizes) = &msg.photo {
             m["photo"] = self.photo_json(sizes);
         }
+        if let Some(f) = msg
+            .animation
+            .as_ref()
+            .and_then(|id| self.files.get(id).map(|f| (id, f)))
+        {
+            let (id, f) = f;
+            // Telegram sends an animation as both `animation` and `document`.
+            m["animation"] = json!({
+                "file_id": id,
+                "file_unique_id": f.unique_id,
+                "width": f.width,
+                "height": f.height,
+                "duration": 0,
+                "mime_type": "image/gif",
+                "file_size": f.bytes.len(),
+            });
+            m["document"] = json!({
+                "file_id": id,
+                "file_unique_id": f.unique_id,
+                "mime_type": "image/gif",
+                "file_size": f.bytes.len(),
+            });
+        }
         put_opt(&mut m, "caption", &msg.caption);
         if let Some(entities) = &msg.caption_entities {
             m["caption_entities"] = entities.clone();
@@ -2306,6 +2398,19 @@ fn visible_len(text: &str, parse_mode: Option<&str>) -> usize {
 }
 
 /// Width, height and file extension of a PNG or JPEG image, from its header.
+/// Width and height from a GIF's logical screen descriptor.
+fn gif_size(bytes: &[u8]) -> Option<(u32, u32)> {
+    if !(bytes.starts_with(b"GIF89a") || bytes.starts_with(b"GIF87a")) {
+        return None;
+    }
+    let le16 = |at: usize| {
+        bytes
+            .get(at..at + 2)
+            .map(|b| u32::from(u16::from_le_bytes([b[0], b[1]])))
+    };
+    Some((le16(6)?, le16(8)?))
+}
+
 fn image_info(bytes: &[u8]) -> Option<(u32, u32, &'static str)> {
     const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
     let be32 = |at: usize| {

@@ -151,6 +151,21 @@ pub fn png_size(bytes: &[u8]) -> (u32, u32) {
     (info.width, info.height)
 }
 
+/// Decode a GIF; returns its size and the number of frames.
+pub fn gif_frames(bytes: &[u8]) -> (u32, u32, usize) {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut dec = opts
+        .read_info(std::io::Cursor::new(bytes))
+        .expect("a GIF header");
+    let (w, h) = (u32::from(dec.width()), u32::from(dec.height()));
+    let mut frames = 0;
+    while dec.read_next_frame().expect("a GIF frame").is_some() {
+        frames += 1;
+    }
+    (w, h, frames)
+}
+
 /// What Telegram would refuse or what a player should never see, in any call the bot made:
 /// every photo is a PNG with a caption within 1024 characters, every text within 4096,
 /// every keyboard row within 8 buttons, every button's data within 64 bytes and ours.
@@ -162,6 +177,11 @@ pub fn check_every_call(calls: &[SentCall]) {
             assert!(w > 200 && h > 200, "a board, not a thumbnail: {w}x{h}");
             let caption = c.caption.as_deref().unwrap_or("");
             assert!(caption.encode_utf16().count() <= 1024, "{caption}");
+        }
+        if c.is("sendAnimation") {
+            let bytes = c.animation.as_deref().expect("an animation upload");
+            let (w, h, frames) = gif_frames(bytes);
+            assert!(w > 200 && h > 200 && frames > 0, "{w}x{h}, {frames} frames");
         }
         if let Some(t) = &c.text {
             let n = t.encode_utf16().count();
