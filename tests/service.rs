@@ -292,3 +292,91 @@ proptest! {
         })?;
     }
 }
+
+#[tokio::test]
+async fn a_moved_channel_takes_its_game_clock_and_settings_along() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db");
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let service = |storage: Arc<SledStorage>| {
+        let c = Arc::clone(&clock);
+        Service::new(
+            storage,
+            Arc::new(Renderer::new()),
+            Arc::new(move || c.load(Ordering::SeqCst)),
+            quiet_config(),
+        )
+    };
+    {
+        let svc = service(Arc::new(SledStorage::open(&path).expect("sled")));
+        let ask = |channel: &'static str, user: &'static str, text: &'static str| {
+            let svc = &svc;
+            async move { joined(&svc.handle(said(user, channel, text)).await) }
+        };
+        ask("#t", "alice", "/lang vi").await;
+        ask("#t", "alice", "/play @bob red 1+0").await;
+        ask("#t", "bob", "/accept").await;
+        ask("#t", "alice", "h2e2").await;
+        assert!(svc
+            .move_channel("console:#t", "console:#new")
+            .await
+            .expect("move"));
+        // Twice is harmless (the old key is blank now), and a key with state of its own is
+        // never overwritten.
+        assert!(!svc
+            .move_channel("console:#t", "console:#new")
+            .await
+            .expect("again"));
+        ask("#busy", "erin", "/ruleset asian").await;
+        assert!(!svc
+            .move_channel("console:#new", "console:#busy")
+            .await
+            .expect("onto a used key"));
+        let r = ask("#new", "bob", "h9g7").await;
+        assert!(
+            r.contains("2. bob"),
+            "the game goes on in the new channel: {r}"
+        );
+        let vi = ask("#new", "bob", "/help").await;
+        let en = ask("#t", "bob", "/help").await;
+        assert_ne!(vi, en, "the language setting moved along");
+        let old = ask("#t", "alice", "h0g2").await;
+        assert!(!old.contains("3. alice"), "the old channel is empty: {old}");
+        // A challenge moves with its expiry.
+        ask("#t", "carol", "/play @dave").await;
+        assert!(svc
+            .move_channel("console:#t", "console:#other")
+            .await
+            .expect("move the challenge"));
+        let deadlines = svc.storage().all_deadlines().expect("deadlines");
+        assert!(
+            deadlines.iter().all(|d| d.channel != "console:#t"),
+            "{deadlines:?}"
+        );
+        assert!(deadlines.iter().any(|d| d.channel == "console:#other"));
+        assert!(deadlines.iter().any(|d| d.channel == "console:#new"));
+        svc.storage().flush().await.expect("flush");
+    }
+    // After a restart the game is found under its new key, and its flag falls there.
+    let svc = service(Arc::new(SledStorage::open(&path).expect("reopen")));
+    let mut outbox = svc.subscribe("console:");
+    let r = joined(&svc.handle(said("alice", "#new", "h0g2")).await);
+    assert!(r.contains("3. alice"), "{r}");
+    assert!(svc.process_due(1_000_000 + 3_600_000).await.expect("due") >= 2);
+    let mut channels = Vec::new();
+    while let Ok(out) = outbox.try_recv() {
+        channels.push(out.channel);
+    }
+    assert!(
+        channels.contains(&"console:#new".to_string()),
+        "{channels:?}"
+    );
+    assert!(
+        channels.contains(&"console:#other".to_string()),
+        "{channels:?}"
+    );
+    assert!(
+        !channels.contains(&"console:#t".to_string()),
+        "{channels:?}"
+    );
+}

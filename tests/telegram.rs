@@ -311,6 +311,42 @@ async fn flood_control_delays_only_that_chat_and_loses_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_that_becomes_a_supergroup_keeps_its_game() {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let group = FakeChat::group(-4_000_000_005, "Small club");
+    let supergroup = FakeChat::supergroup(-1_004_000_000_005, "Small club");
+    let (alice, bob) = (alice(), bob());
+    let bot = Running::start(&fake, dir.path()).await;
+    start_game(&fake, &group, None, &alice, &bob).await;
+    say(&fake, &group, None, &alice, "/lang vi", |c| {
+        c.is("sendMessage")
+    })
+    .await;
+    play(&fake, &group, &alice, "h2e2", "1. Alice: |(h2e2)").await;
+
+    fake.push_migration(&group, &supergroup, &alice);
+    // The game, its language and its turn are in the new chat; the move is answered there.
+    let board = play(&fake, &supergroup, &bob, "h9g7", "2. Bob: |(h9g7)").await;
+    assert!(said(&board).contains("lượt"), "{}", said(&board));
+    let fen = say(&fake, &supergroup, None, &alice, "/fen", |c| {
+        c.is("sendMessage")
+    })
+    .await;
+    assert!(said(&fen).contains(" w "), "{}", said(&fen));
+    bot.stop().await;
+    let calls = fake.calls();
+    assert!(
+        calls
+            .iter()
+            .filter(|c| c.chat_id == Some(group.id))
+            .all(|c| c.ok),
+        "nothing was sent to the old chat after the move"
+    );
+    check_every_call(&fake.sent());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restart_mid_game_resumes_it_and_old_buttons_still_work() {
     let fake = FakeTelegram::start(TOKEN).await;
     let dir = tempfile::tempdir().expect("tempdir");

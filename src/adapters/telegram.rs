@@ -282,6 +282,27 @@ fn with_mentions(msg: &teloxide::types::Message, text: &str) -> (String, Vec<(St
 }
 
 async fn on_message(msg: teloxide::types::Message, tg: Arc<Adapter>) -> Result<(), Infallible> {
+    // A group that became a supergroup has a new chat id; Telegram says so in both chats.
+    let migration = match (msg.migrate_to_chat_id(), msg.migrate_from_chat_id()) {
+        (Some(&to), _) => Some((msg.chat.id, to)),
+        (_, Some(&from)) => Some((from, msg.chat.id)),
+        _ => None,
+    };
+    if let Some((from, to)) = migration {
+        let key = |chat| Target { chat, thread: None }.channel();
+        match tg.service.move_channel(&key(from), &key(to)).await {
+            Ok(moved) => tracing::info!(
+                from = from.0,
+                to = to.0,
+                moved,
+                "group moved to a supergroup"
+            ),
+            Err(e) => {
+                tracing::error!(error = %e, from = from.0, to = to.0, "cannot move the group's games")
+            }
+        }
+        return Ok(());
+    }
     let (Some(raw), Some(from)) = (msg.text(), msg.from.as_ref()) else {
         return Ok(());
     };

@@ -10,6 +10,7 @@ mod challenge;
 mod command;
 mod endings;
 mod info;
+mod migrate;
 mod pgn;
 mod play;
 mod ratelimit;

@@ -566,6 +566,37 @@ impl FakeTelegram {
         message_id
     }
 
+    /// `group` becomes the supergroup `supergroup` (a new chat id), as when an admin turns on a
+    /// supergroup-only feature. Like Telegram, this enqueues a service message with
+    /// `migrate_to_chat_id` in the old chat and one with `migrate_from_chat_id` in the new one,
+    /// and from now on answers calls for the old chat with 400 and
+    /// `parameters.migrate_to_chat_id`.
+    pub fn push_migration(&self, group: &FakeChat, supergroup: &FakeChat, by: &FakeUser) {
+        let mut st = self.lock();
+        st.chats.insert(supergroup.id, supergroup.clone());
+        st.migrated.insert(group.id, supergroup.id);
+        let old_id = st.next_message_id(group.id);
+        let new_id = st.next_message_id(supergroup.id);
+        let old = json!({
+            "message_id": old_id,
+            "from": by.to_json(),
+            "chat": group.to_json(),
+            "date": now(),
+            "migrate_to_chat_id": supergroup.id,
+        });
+        let new = json!({
+            "message_id": new_id,
+            "from": by.to_json(),
+            "chat": supergroup.to_json(),
+            "date": now(),
+            "migrate_from_chat_id": group.id,
+        });
+        st.enqueue("message", old);
+        st.enqueue("message", new);
+        drop(st);
+        self.shared.changed.notify_waiters();
+    }
+
     /// Enqueues a `callback_query` update: `from` pressed a button with `data` under message
     /// `message_id` of `chat`. The message is included as stored (inaccessible if unknown).
     /// Returns the callback query id to expect in `answerCallbackQuery`.
@@ -728,6 +759,7 @@ impl FakeTelegram {
             code: status,
             description: description.to_owned(),
             retry_after,
+            migrate_to_chat_id: None,
         };
         self.inject(method, Injected::Api(err));
     }
@@ -834,6 +866,8 @@ struct ApiErr {
     code: u16,
     description: String,
     retry_after: Option<u32>,
+    /// For a group that became a supergroup: where its messages go now.
+    migrate_to_chat_id: Option<i64>,
 }
 
 fn bad(what: impl AsRef<str>) -> ApiErr {
@@ -841,6 +875,7 @@ fn bad(what: impl AsRef<str>) -> ApiErr {
         code: 400,
         description: format!("Bad Request: {}", what.as_ref()),
         retry_after: None,
+        migrate_to_chat_id: None,
     }
 }
 
@@ -850,6 +885,9 @@ impl IntoResponse for ApiErr {
             json!({ "ok": false, "error_code": self.code, "description": self.description });
         if let Some(secs) = self.retry_after {
             body["parameters"] = json!({ "retry_after": secs });
+        }
+        if let Some(to) = self.migrate_to_chat_id {
+            body["parameters"] = json!({ "migrate_to_chat_id": to });
         }
         let status = StatusCode::from_u16(self.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         (status, Json(body)).into_response()
@@ -925,6 +963,8 @@ struct FakeState {
     bot: FakeUser,
     shutdown: bool,
     chats: HashMap<i64, FakeChat>,
+    /// Groups that became supergroups: old chat id to new.
+    migrated: HashMap<i64, i64>,
     messages: BTreeMap<(i64, i32), Msg>,
     last_message_id: HashMap<i64, i32>,
     updates: VecDeque<(i64, Value)>,
@@ -1017,6 +1057,7 @@ fn unauthorized() -> Response {
         code: 401,
         description: "Unauthorized".into(),
         retry_after: None,
+        migrate_to_chat_id: None,
     }
     .into_response()
 }
@@ -1026,6 +1067,7 @@ fn not_found() -> Response {
         code: 404,
         description: "Not Found".into(),
         retry_after: None,
+        migrate_to_chat_id: None,
     }
     .into_response()
 }
@@ -1143,6 +1185,7 @@ async fn get_updates(shared: &Shared, p: &Params) -> Result<Value, ApiErr> {
                 code: 409,
                 description: CONFLICT_WEBHOOK.into(),
                 retry_after: None,
+                migrate_to_chat_id: None,
             });
         }
         st.polls.push(Value::Object(p.fields.clone()));
@@ -1176,6 +1219,7 @@ async fn get_updates(shared: &Shared, p: &Params) -> Result<Value, ApiErr> {
                     code: 409,
                     description: CONFLICT_POLL.into(),
                     retry_after: None,
+                    migrate_to_chat_id: None,
                 });
             }
             let updates = st.select_updates(limit);
@@ -1199,6 +1243,7 @@ impl FakeState {
             bot,
             shutdown: false,
             chats: HashMap::new(),
+            migrated: HashMap::new(),
             messages: BTreeMap::new(),
             last_message_id: HashMap::new(),
             updates: VecDeque::new(),
@@ -1462,6 +1507,7 @@ impl FakeState {
                 code: 404,
                 description: "Not Found: method not found".into(),
                 retry_after: None,
+                migrate_to_chat_id: None,
             }),
         }
     }
@@ -1789,6 +1835,12 @@ impl FakeState {
                 .map_err(|_| bad("chat not found"))?
                 .unwrap_or_default(),
         };
+        if let Some(&to) = self.migrated.get(&id) {
+            return Err(ApiErr {
+                migrate_to_chat_id: Some(to),
+                ..bad("group chat was upgraded to a supergroup chat")
+            });
+        }
         if self.chats.contains_key(&id) {
             Ok(id)
         } else {

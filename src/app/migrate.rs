@@ -1,0 +1,74 @@
+//! Moving a channel's state to a new key: a Telegram group that becomes a supergroup gets a new
+//! chat id, and its game, clocks, challenge and settings must follow it.
+
+use super::{AppResult, Service};
+use crate::game::{Changes, ChannelRecord, Deadline, DeadlineKind};
+
+/// Whether a channel record holds nothing of its own (its schema version aside).
+fn is_blank(r: &ChannelRecord) -> bool {
+    r.active_game.is_none()
+        && r.last_game.is_none()
+        && r.challenge.is_none()
+        && r.settings == crate::game::ChannelSettings::default()
+}
+
+impl Service {
+    /// Move everything stored under channel `from` to channel `to`: settings, the game in play
+    /// (its record now names `to`, and its clock deadlines move with it), a pending challenge
+    /// and its expiry, and the last game for `/pgn` and `/why`. `from` is left blank. Nothing
+    /// moves when `from` holds nothing or `to` already holds something of its own, so calling
+    /// it twice (Telegram announces a migration in both chats) is harmless. Returns whether
+    /// anything moved.
+    ///
+    /// # Errors
+    /// On a storage failure; then nothing has moved.
+    pub async fn move_channel(&self, from: &str, to: &str) -> AppResult<bool> {
+        if from == to {
+            return Ok(false);
+        }
+        // Both locks, always in the same order, so two moves can never wait on each other.
+        let (mut src, mut dst) = if from < to {
+            let a = self.manager.lock(from).await?;
+            (a, self.manager.lock(to).await?)
+        } else {
+            let b = self.manager.lock(to).await?;
+            (self.manager.lock(from).await?, b)
+        };
+        if is_blank(&src.record) || !is_blank(&dst.record) {
+            return Ok(false);
+        }
+        let mut changes = Changes::default();
+        let mut game = src.game.clone();
+        if let Some(g) = game.as_mut() {
+            changes.remove_deadlines.extend(g.deadlines());
+            g.record.channel = to.to_string();
+            changes.add_deadlines.extend(g.deadlines());
+            changes.games.push(g.record.clone());
+        }
+        if let Some(c) = &src.record.challenge {
+            let expiry = |channel: &str| Deadline {
+                at_ms: c.expires_ms,
+                id: c.id,
+                kind: DeadlineKind::ChallengeExpiry,
+                channel: channel.to_string(),
+            };
+            changes.remove_deadlines.push(expiry(from));
+            changes.add_deadlines.push(expiry(to));
+        }
+        let moved = src.record.clone();
+        let blank = ChannelRecord {
+            v: moved.v,
+            ..ChannelRecord::default()
+        };
+        changes.channels.push((from.to_string(), blank.clone()));
+        changes.channels.push((to.to_string(), moved.clone()));
+        self.persist(changes).await?;
+        tracing::info!(from, to, game = ?moved.active_game, "channel moved");
+        src.record = blank;
+        src.game = None;
+        dst.record = moved;
+        dst.game = game;
+        dst.loaded = true;
+        Ok(true)
+    }
+}
