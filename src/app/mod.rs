@@ -217,6 +217,15 @@ impl Service {
         self.manager.storage()
     }
 
+    /// Whether `channel` holds a pending challenge or a game in play (when storage cannot say,
+    /// it is taken to be in use).
+    pub async fn channel_in_use(&self, channel: &str) -> bool {
+        match self.manager.lock(channel).await {
+            Ok(slot) => slot.record.challenge.is_some() || slot.game.is_some(),
+            Err(_) => true,
+        }
+    }
+
     /// The game manager (for tests and benches).
     #[must_use]
     pub fn manager(&self) -> &GameManager {

@@ -1,6 +1,7 @@
-//! Games on Discord: every way to move, every button, a restart, a thread per game.
+//! Games on Discord: every way to move, every button, a restart, a thread per game (and none
+//! left behind when the game is refused).
 
-use crate::discord_fake::{CmdOpt, FakeInteraction, ResponseKind};
+use crate::discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use crate::harness::{
     board_text, button, check_every_attachment, fake, latest_board, message_of, new_game,
     pick_move, service_config, slash_move, start, Ledger, CHASE_FEN, WAIT,
@@ -462,5 +463,49 @@ async fn play_in_a_thread_of_its_own() {
     );
     log.check(&fake).await;
     check_every_attachment(&fake);
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_refused_play_leaves_no_thread_behind() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bot = start(&fake, dir.path(), None, service_config(), false).await;
+    let log = Ledger::default();
+    let alice = fake.add_user("alice");
+    let channel = fake.channel_id();
+    let refused = |by: &crate::discord_fake::FakeUser| {
+        FakeInteraction::slash("play")
+            .option(CmdOpt::user("opponent", by))
+            .option(CmdOpt::boolean("thread", true))
+            .by(by)
+    };
+    // Challenging oneself is refused: the thread opened for it is deleted, and the answer is
+    // given where the command was typed.
+    let (_, r) = log
+        .answers(&fake, refused(&alice), &[Callback(5), EditOriginal])
+        .await;
+    let answer = message_of(&fake, &r[1]);
+    assert_eq!(answer.channel_id, channel);
+    assert!(
+        answer.content.starts_with("You cannot challenge yourself"),
+        "{}",
+        answer.content
+    );
+    assert!(fake.threads().is_empty(), "{:?}", fake.threads());
+
+    // Without the Manage Threads permission that deleting needs, the thread is archived and
+    // locked instead.
+    fake.fail_next(
+        "DELETE /channels/*",
+        403,
+        FakeDiscord::missing_permissions(),
+    );
+    log.answers(&fake, refused(&alice), &[Callback(5), EditOriginal])
+        .await;
+    let threads = fake.threads();
+    assert_eq!(threads.len(), 1);
+    assert!(threads[0].archived && threads[0].locked, "{:?}", threads[0]);
+    log.check(&fake).await;
     bot.stop(&fake).await;
 }

@@ -2784,6 +2784,7 @@ fn route(
             match method {
                 "GET" => Ok((200, st.channel_json(ch))),
                 "PATCH" => edit_channel(st, ch, body),
+                "DELETE" => delete_thread(st, ch),
                 _ => Err(method_not_allowed()),
             }
         }
@@ -3957,6 +3958,19 @@ fn delete_message(st: &mut State_, mid: u64) {
 }
 
 // --- channels and threads ------------------------------------------------------------------------
+
+/// `DELETE /channels/{id}` for a thread (with its messages); the fake deletes no other
+/// channel. Inject a 50013 with [`FakeDiscord::fail_next`] for a bot without Manage Threads.
+fn delete_thread(st: &mut State_, ch: u64) -> ApiResult {
+    if !st.channels.get(&ch).is_some_and(ChannelRec::is_thread) {
+        return Err(api_error(403, 50013, "Missing Permissions"));
+    }
+    let v = st.channel_json(ch);
+    st.channels.remove(&ch);
+    st.messages.retain(|_, m| m.channel_id != ch);
+    st.dispatch("THREAD_DELETE", v.clone());
+    Ok((200, v))
+}
 
 fn edit_channel(st: &mut State_, ch: u64, body: &ParsedBody) -> ApiResult {
     let Some(patch) = body.json.as_ref().and_then(Value::as_object) else {

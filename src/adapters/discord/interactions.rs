@@ -6,7 +6,7 @@
 use serenity::all::{
     AutoArchiveDuration, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, CreateAutocompleteResponse, CreateInteractionResponse,
-    CreateThread, Http, Message,
+    CreateThread, EditThread, Http, Message,
 };
 
 use super::send::{clear_components, delete_original, send_reply, Via};
@@ -51,9 +51,19 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         mentions,
         lang_hint: lang,
     };
+    let channel = inc.channel.clone();
     let replies = h.service.handle(inc).await;
     let lang = lang.unwrap_or_default();
     let token = cmd.token.as_str();
+    let mut thread = thread;
+    if let Some(t) = thread {
+        if !h.service.channel_in_use(&channel).await {
+            // The challenge was refused (a bad time control, the opponent is the caller, ...):
+            // no empty thread is left behind, and the answer goes where the command was typed.
+            close_thread(http, t).await;
+            thread = None;
+        }
+    }
     if let Some(t) = thread {
         let pointer = Reply::text(format!("🧵 <#{t}>"));
         send_reply(
@@ -129,6 +139,18 @@ async fn open_thread(
         Err(e) => {
             tracing::warn!(error = %e, "cannot open a thread for a game; playing in the channel");
             None
+        }
+    }
+}
+
+/// Remove a thread opened for a game that did not start: delete it, or, without the Manage
+/// Threads permission that deleting needs, archive and lock it (its creator may).
+async fn close_thread(http: &Http, t: ChannelId) {
+    if let Err(e) = t.delete(http).await {
+        tracing::info!(error = %e, "cannot delete an unused game thread; archiving it");
+        let edit = EditThread::new().archived(true).locked(true);
+        if let Err(e) = t.edit_thread(http, edit).await {
+            tracing::warn!(error = %e, "cannot archive an unused game thread");
         }
     }
 }
