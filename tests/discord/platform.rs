@@ -32,14 +32,19 @@ async fn commands_are_registered_globally_or_to_the_guild() {
     assert_eq!(mv["options"][0]["required"], true);
     bot.stop(&fake).await;
 
-    let fake = crate::harness::fake().await;
+    // Switching to one guild (same Discord, same database): the global commands go, so
+    // nobody sees every command twice.
     let guild = fake.guild_id();
     let bot = start(&fake, dir.path(), Some(guild), service_config(), false).await;
     assert_eq!(
         fake.guild_commands(guild).len(),
         xiangqi_bot::app::Cmd::ALL.len()
     );
-    assert!(fake.global_commands().is_empty());
+    assert!(
+        fake.wait_for(|f| f.global_commands().is_empty(), WAIT)
+            .await,
+        "the global commands were removed"
+    );
     // The guild's commands work at once, and time presets are suggested.
     let log = Ledger::default();
     let alice = fake.add_user("alice");
@@ -68,6 +73,19 @@ async fn commands_are_registered_globally_or_to_the_guild() {
         .await;
     assert!(!message_of(&fake, &r[1]).content.is_empty());
     log.check(&fake).await;
+    bot.stop(&fake).await;
+
+    // And back to global: the guild's copies go.
+    let bot = start(&fake, dir.path(), None, service_config(), false).await;
+    assert!(
+        fake.wait_for(|f| f.guild_commands(guild).is_empty(), WAIT)
+            .await,
+        "the guild's commands were removed"
+    );
+    assert_eq!(
+        fake.global_commands().len(),
+        xiangqi_bot::app::Cmd::ALL.len()
+    );
     bot.stop(&fake).await;
 }
 

@@ -99,9 +99,47 @@ pub(crate) struct Handler {
     registered: AtomicBool,
 }
 
+/// The storage meta key remembering where the commands were last registered: a guild id, or
+/// 0 for global.
+const COMMANDS_META: &str = "discord_commands_at";
+
 impl Handler {
     fn bot_id(&self) -> u64 {
         self.me.load(Ordering::Relaxed)
+    }
+
+    /// After switching between global and guild registration (setting or unsetting
+    /// `DISCORD_GUILD_ID`), remove the commands left where they were registered before, so
+    /// players never see every command twice.
+    async fn clear_old_commands(&self, http: &Http) {
+        let storage = self.service.storage();
+        let now = self.guild.map_or(0, GuildId::get);
+        let before = match storage.meta(COMMANDS_META) {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read where commands were registered");
+                return;
+            }
+        };
+        if let Some(old) = before.filter(|&b| b != now) {
+            let cleared = if old == 0 {
+                Command::set_global_commands(http, Vec::new()).await
+            } else {
+                GuildId::new(old).set_commands(http, Vec::new()).await
+            };
+            match cleared {
+                Ok(_) => tracing::info!(guild = old, "old slash commands removed (0: global)"),
+                Err(e) => {
+                    tracing::warn!(error = %e, guild = old, "cannot remove the old slash commands");
+                    return;
+                }
+            }
+        }
+        if before != Some(now) {
+            if let Err(e) = storage.set_meta(COMMANDS_META, now) {
+                tracing::warn!(error = %e, "cannot store where commands are registered");
+            }
+        }
     }
 }
 
@@ -119,11 +157,14 @@ impl EventHandler for Handler {
             None => Command::set_global_commands(&ctx.http, defs).await,
         };
         match registered {
-            Ok(list) => tracing::info!(
-                commands = list.len(),
-                guild = ?self.guild.map(GuildId::get),
-                "slash commands registered"
-            ),
+            Ok(list) => {
+                tracing::info!(
+                    commands = list.len(),
+                    guild = ?self.guild.map(GuildId::get),
+                    "slash commands registered"
+                );
+                self.clear_old_commands(&ctx.http).await;
+            }
             Err(e) => {
                 tracing::error!(error = %e, "cannot register the slash commands");
                 // Try again on the next READY.
