@@ -255,6 +255,31 @@ mod tests {
     }
 
     #[test]
+    fn common_hanzi_in_names_have_glyphs() {
+        let f = font();
+        // Masters' names in both scripts, and characters from the ends of both frequency lists.
+        for name in [
+            "王天一",
+            "许银川",
+            "許銀川",
+            "胡荣华",
+            "胡榮華",
+            "呂欽",
+            "吕钦",
+            "谢靖",
+            "謝靖",
+            "座",
+            "廳",
+        ] {
+            for c in name.chars() {
+                assert_ne!(f.glyph_id(c).0, 0, "{c} in {name}");
+            }
+        }
+        // Outside the subset: a rare character, drawn as a box.
+        assert_eq!(f.glyph_id('𠀀').0, 0);
+    }
+
+    #[test]
     fn missing_glyphs_are_boxes_and_lines_fit() {
         let f = font();
         let l = Line::new(&f, "😀مرحبا", 20.0);
