@@ -557,6 +557,38 @@ async fn a_garbled_answer_is_retried_and_a_lapsed_challenge_is_announced() {
     check_every_call(&fake.sent());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_error_is_retried_and_the_board_still_arrives() {
+    // A 502 from Telegram (or a proxy) on the board: the move is stored, and the board is sent
+    // again until it goes through.
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let group = FakeChat::group(-4_000_000_008, "Bad gateway");
+    let (alice, bob) = (alice(), bob());
+    let bot = Running::start(&fake, dir.path()).await;
+    start_game(&fake, &group, None, &alice, &bob).await;
+    fake.fail_next("sendPhoto", 502, None);
+    let mark = fake.mark();
+    let started = Instant::now();
+    fake.push_message(&group, &alice, "h2e2", None);
+    let failed = fake
+        .wait_for_call(|c| c.seq >= mark && !c.ok, Duration::from_secs(10))
+        .await
+        .expect("the 502");
+    assert!(failed.is("sendPhoto") && failed.status == 502, "{failed:?}");
+    let board = board_after(&fake, mark, &group, "1. Alice: |(h2e2)").await;
+    assert!(board.seq > failed.seq, "sent again after the error");
+    // teloxide itself waits 10 s after any 5xx before it reports it (DELAY_ON_SERVER_ERROR in
+    // teloxide-core); the outbox then sends again at once.
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_secs(9) && waited < Duration::from_secs(20),
+        "{waited:?}"
+    );
+    bot.stop().await;
+    check_every_call(&fake.sent());
+}
+
 /// The binary with `TELEGRAM_BOT_TOKEN` set runs the adapter (not the console), answers, and
 /// stops cleanly on ctrl-c (SIGINT) without ever printing the token.
 #[cfg(unix)]
