@@ -5,9 +5,7 @@ use super::play::{not_your_game, save_game, Ctx, Slot};
 use super::view::{button, clocks_text, game_buttons, to_move_text};
 use super::{Action, AppResult, Reply};
 use crate::arbiter::RulesetName;
-use crate::game::{
-    Challenge, ChannelRecord, ColorChoice, DeadlineKind, Game, GameSetup, PlayerRef, TimeControl,
-};
+use crate::game::{Challenge, ChannelRecord, ColorChoice, Game, GameSetup, PlayerRef, TimeControl};
 use crate::i18n::app::{color_word, Label, Msg};
 
 fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
@@ -162,12 +160,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
-    changes.add_deadlines.push(crate::game::Deadline {
-        at_ms: c.expires_ms,
-        id,
-        kind: DeadlineKind::ChallengeExpiry,
-        channel: ctx.inc.channel.clone(),
-    });
+    changes.add_deadlines.push(c.expiry(&ctx.inc.channel));
     ctx.svc.persist(changes).await?;
     slot.record = record;
     let color_name = match color {
@@ -256,12 +249,7 @@ pub(crate) async fn accept(
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
     changes.games.push(game.record.clone());
-    changes.remove_deadlines.push(crate::game::Deadline {
-        at_ms: c.expires_ms,
-        id: c.id,
-        kind: DeadlineKind::ChallengeExpiry,
-        channel: ctx.inc.channel.clone(),
-    });
+    changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
     changes.add_deadlines.extend(game.deadlines());
     ctx.svc.persist(changes).await?;
     slot.record = record;
@@ -349,12 +337,7 @@ async fn drop_challenge(ctx: &Ctx<'_>, slot: &mut Slot, c: &Challenge) -> AppRes
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
-    changes.remove_deadlines.push(crate::game::Deadline {
-        at_ms: c.expires_ms,
-        id: c.id,
-        kind: DeadlineKind::ChallengeExpiry,
-        channel: ctx.inc.channel.clone(),
-    });
+    changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
     ctx.svc.persist(changes).await?;
     slot.record = record;
     Ok(())

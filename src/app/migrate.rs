@@ -2,7 +2,7 @@
 //! chat id, and its game, clocks, challenge and settings must follow it.
 
 use super::{AppResult, Service};
-use crate::game::{Changes, ChannelRecord, Deadline, DeadlineKind};
+use crate::game::{Changes, ChannelRecord};
 
 /// Whether a channel record holds nothing of its own (its schema version aside).
 fn is_blank(r: &ChannelRecord) -> bool {
@@ -46,14 +46,8 @@ impl Service {
             changes.games.push(g.record.clone());
         }
         if let Some(c) = &src.record.challenge {
-            let expiry = |channel: &str| Deadline {
-                at_ms: c.expires_ms,
-                id: c.id,
-                kind: DeadlineKind::ChallengeExpiry,
-                channel: channel.to_string(),
-            };
-            changes.remove_deadlines.push(expiry(from));
-            changes.add_deadlines.push(expiry(to));
+            changes.remove_deadlines.push(c.expiry(from));
+            changes.add_deadlines.push(c.expiry(to));
         }
         let moved = src.record.clone();
         let blank = ChannelRecord {

@@ -145,6 +145,19 @@ pub struct Challenge {
     pub expires_ms: u64,
 }
 
+impl Challenge {
+    /// The deadline at which this challenge, waiting in `channel`, lapses.
+    #[must_use]
+    pub fn expiry(&self, channel: &str) -> Deadline {
+        Deadline {
+            at_ms: self.expires_ms,
+            id: self.id,
+            kind: DeadlineKind::ChallengeExpiry,
+            channel: channel.to_string(),
+        }
+    }
+}
+
 /// Per-channel settings.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChannelSettings {

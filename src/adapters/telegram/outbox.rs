@@ -387,33 +387,26 @@ async fn call(bot: &Bot, job: &Job) -> Result<(), RequestError> {
         } => {
             let file = InputFile::memory(bytes.as_ref().clone()).file_name(filename.clone());
             let caption = (!caption.trim().is_empty()).then(|| caption.clone());
+            // sendPhoto and sendAnimation are distinct request types in teloxide, with setters
+            // of the same names from distinct traits; one macro sets them on either.
+            macro_rules! send_media {
+                ($req:expr) => {{
+                    let mut req = $req;
+                    if let Some(t) = thread {
+                        req = req.message_thread_id(t);
+                    }
+                    if let Some(c) = caption {
+                        req = req.caption(c);
+                    }
+                    if let Some(kb) = keyboard {
+                        req = req.reply_markup(kb.clone());
+                    }
+                    req.await.map(drop)
+                }};
+            }
             match kind {
-                ImageKind::Png => {
-                    let mut req = bot.send_photo(chat, file);
-                    if let Some(t) = thread {
-                        req = req.message_thread_id(t);
-                    }
-                    if let Some(c) = caption {
-                        req = req.caption(c);
-                    }
-                    if let Some(kb) = keyboard {
-                        req = req.reply_markup(kb.clone());
-                    }
-                    req.await.map(drop)
-                }
-                ImageKind::Gif => {
-                    let mut req = bot.send_animation(chat, file);
-                    if let Some(t) = thread {
-                        req = req.message_thread_id(t);
-                    }
-                    if let Some(c) = caption {
-                        req = req.caption(c);
-                    }
-                    if let Some(kb) = keyboard {
-                        req = req.reply_markup(kb.clone());
-                    }
-                    req.await.map(drop)
-                }
+                ImageKind::Png => send_media!(bot.send_photo(chat, file)),
+                ImageKind::Gif => send_media!(bot.send_animation(chat, file)),
             }
         }
         Op::Edit {
