@@ -185,7 +185,7 @@ fn picker(
     let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
     let name = |sq: crate::core::Square| {
         pos.piece_at(sq).map_or_else(String::new, |p| {
-            format!("{} {sq}", crate::i18n::arbiter::role_name(p.role, ctx.lang))
+            format!("{} {sq}", crate::i18n::role_name(p.role, p.color, ctx.lang))
         })
     };
     let (prompt, buttons): (String, Vec<super::Button>) = match from {

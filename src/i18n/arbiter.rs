@@ -7,61 +7,11 @@ use crate::arbiter::{
     Clause, Conduct, EvidencePly, Outcome, PlyClass, Reason, RulesetName, Ruling, Source,
     VerdictTable, Warning,
 };
-use crate::core::{Color, Move, Piece, PieceId, Position, Role};
+use crate::core::{Move, PieceId, Position};
 use crate::notation::{format_move, Notation};
 
-pub use super::side_name;
 use super::Lang;
-
-/// A piece kind's name in `lang`.
-#[must_use]
-pub fn role_name(r: Role, lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => r.name(),
-        Lang::Vi => match r {
-            Role::General => "Tướng",
-            Role::Advisor => "Sĩ",
-            Role::Elephant => "Tượng",
-            Role::Horse => "Mã",
-            Role::Chariot => "Xe",
-            Role::Cannon => "Pháo",
-            Role::Soldier => "Tốt",
-        },
-        Lang::Zh => match r {
-            Role::General => "将",
-            Role::Advisor => "士",
-            Role::Elephant => "象",
-            Role::Horse => "马",
-            Role::Chariot => "车",
-            Role::Cannon => "炮",
-            Role::Soldier => "兵",
-        },
-    }
-}
-
-/// "black horse" / "Mã Đen" / "黑马".
-#[must_use]
-pub fn piece_name(p: Piece, lang: Lang) -> String {
-    match lang {
-        Lang::En => format!("{} {}", p.color.name(), p.role.name()),
-        Lang::Vi => format!(
-            "{} {}",
-            role_name(p.role, lang),
-            match p.color {
-                Color::Red => "Đỏ",
-                Color::Black => "Đen",
-            }
-        ),
-        Lang::Zh => format!(
-            "{}{}",
-            match p.color {
-                Color::Red => "红",
-                Color::Black => "黑",
-            },
-            role_name(p.role, lang)
-        ),
-    }
-}
+pub use super::{piece_name, side_name};
 
 /// The ruleset's display name.
 #[must_use]
@@ -543,6 +493,7 @@ pub fn explain_warning(w: &Warning, pos: &Position, lang: Lang, notation: Notati
 mod tests {
     use super::*;
     use crate::arbiter::{Arbiter, Ruleset};
+    use crate::core::Color;
 
     #[test]
     fn every_reason_and_outcome_has_text_in_every_language() {

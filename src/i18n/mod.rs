@@ -23,6 +23,56 @@ pub fn side_name(c: crate::core::Color, lang: Lang) -> &'static str {
     }
 }
 
+/// A piece kind's name in `lang`, as that side's piece is called: Chinese names four of them
+/// differently for Red and Black (帅/将, 仕/士, 相/象, 兵/卒).
+#[must_use]
+pub fn role_name(role: crate::core::Role, color: crate::core::Color, lang: Lang) -> &'static str {
+    use crate::core::{Color, Role};
+    match lang {
+        Lang::En => role.name(),
+        Lang::Vi => match role {
+            Role::General => "Tướng",
+            Role::Advisor => "Sĩ",
+            Role::Elephant => "Tượng",
+            Role::Horse => "Mã",
+            Role::Chariot => "Xe",
+            Role::Cannon => "Pháo",
+            Role::Soldier => "Tốt",
+        },
+        Lang::Zh => match (role, color) {
+            (Role::General, Color::Red) => "帅",
+            (Role::General, Color::Black) => "将",
+            (Role::Advisor, Color::Red) => "仕",
+            (Role::Advisor, Color::Black) => "士",
+            (Role::Elephant, Color::Red) => "相",
+            (Role::Elephant, Color::Black) => "象",
+            (Role::Horse, _) => "马",
+            (Role::Chariot, _) => "车",
+            (Role::Cannon, _) => "炮",
+            (Role::Soldier, Color::Red) => "兵",
+            (Role::Soldier, Color::Black) => "卒",
+        },
+    }
+}
+
+/// A piece with its side: `red cannon`, `Pháo Đỏ`, `红炮`.
+#[must_use]
+pub fn piece_name(p: crate::core::Piece, lang: Lang) -> String {
+    let role = role_name(p.role, p.color, lang);
+    match lang {
+        Lang::En => format!("{} {role}", p.color.name()),
+        Lang::Vi => format!("{role} {}", side_name(p.color, lang)),
+        Lang::Zh => format!(
+            "{}{role}",
+            if p.color == crate::core::Color::Red {
+                "红"
+            } else {
+                "黑"
+            }
+        ),
+    }
+}
+
 /// A language the bot speaks.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Lang {

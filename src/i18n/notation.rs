@@ -1,9 +1,9 @@
 //! Messages for move texts that cannot be played, illegal moves and bad FENs, in Vietnamese,
 //! English and Chinese: what is wrong (which rule, which point) and what to do instead.
 
-use super::Lang;
+use super::{piece_name as piece_full, role_name, Lang};
 use crate::core::{
-    Color, FenError, FenOrPositionError, IllegalMove, IllegalReason, Piece, PositionError, Role,
+    Color, FenError, FenOrPositionError, IllegalMove, IllegalReason, Piece, PositionError,
     MAX_FEN_LEN,
 };
 use crate::notation::shown_text as shown;
@@ -11,46 +11,8 @@ use crate::notation::{
     Expected, MoveTextError, Notation, Place, SyntaxError, TargetProblem, MAX_MOVE_TEXT,
 };
 
-fn role_name(role: Role, color: Color, lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => role.name(),
-        Lang::Vi => match role {
-            Role::General => "Tướng",
-            Role::Advisor => "Sĩ",
-            Role::Elephant => "Tượng",
-            Role::Horse => "Mã",
-            Role::Chariot => "Xe",
-            Role::Cannon => "Pháo",
-            Role::Soldier => "Tốt",
-        },
-        Lang::Zh => match (role, color) {
-            (Role::General, Color::Red) => "帅",
-            (Role::General, Color::Black) => "将",
-            (Role::Advisor, Color::Red) => "仕",
-            (Role::Advisor, Color::Black) => "士",
-            (Role::Elephant, Color::Red) => "相",
-            (Role::Elephant, Color::Black) => "象",
-            (Role::Horse, _) => "马",
-            (Role::Chariot, _) => "车",
-            (Role::Cannon, _) => "炮",
-            (Role::Soldier, Color::Red) => "兵",
-            (Role::Soldier, Color::Black) => "卒",
-        },
-    }
-}
-
 fn piece_role(p: Piece, lang: Lang) -> &'static str {
     role_name(p.role, p.color, lang)
-}
-
-/// `red cannon`, `Pháo Đỏ`, `红炮`.
-fn piece_full(p: Piece, lang: Lang) -> String {
-    let role = piece_role(p, lang);
-    match lang {
-        Lang::En => format!("{} {role}", p.color.name()),
-        Lang::Vi => format!("{role} {}", color_name(p.color, lang)),
-        Lang::Zh => format!("{}{role}", if p.color == Color::Red { "红" } else { "黑" }),
-    }
 }
 
 fn color_name(c: Color, lang: Lang) -> &'static str {
