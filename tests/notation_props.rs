@@ -2,7 +2,7 @@
 //! itself, and no text, however hostile, makes the readers panic.
 
 use proptest::prelude::*;
-use xiangqi_bot::core::{Color, Move, Piece, Position, Role, Square};
+use xiangqi_bot::core::{board_fen, Color, Move, Piece, Position, Role, Square};
 use xiangqi_bot::i18n::notation::move_text_error;
 use xiangqi_bot::i18n::Lang;
 use xiangqi_bot::notation::{
@@ -82,30 +82,8 @@ fn fen_of(pieces: &[(Piece, Square)], turn: Color) -> String {
     for &(p, sq) in pieces {
         board[sq.index()].get_or_insert(p);
     }
-    let mut s = String::new();
-    for rank in (0..10u8).rev() {
-        let mut empty = 0;
-        for file in 0..9u8 {
-            match Square::new(file, rank).and_then(|sq| board[sq.index()]) {
-                Some(p) => {
-                    if empty > 0 {
-                        s.push(char::from(b'0' + empty));
-                        empty = 0;
-                    }
-                    s.push(p.fen_char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            s.push(char::from(b'0' + empty));
-        }
-        if rank > 0 {
-            s.push('/');
-        }
-    }
-    s.push_str(if turn == Color::Red { " w" } else { " b" });
-    s
+    let side = if turn == Color::Red { " w" } else { " b" };
+    board_fen(|sq| board[sq.index()]) + side
 }
 
 /// A random position rich in soldiers: a column of up to five crossed soldiers per side, a few

@@ -371,28 +371,7 @@ impl Position {
     /// Write the position as FEN (`w`/`b`, with `- -` and both counters).
     #[must_use]
     pub fn to_fen(&self) -> String {
-        let mut s = String::with_capacity(90);
-        for rank in (0..10u8).rev() {
-            let mut empty = 0;
-            for file in 0..9u8 {
-                match self.piece_at(Square::from_u8(rank * 9 + file)) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        s.push(p.fen_char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let s = board_fen(|sq| self.piece_at(sq));
         let side = match self.turn() {
             Color::Red => 'w',
             Color::Black => 'b',
@@ -406,6 +385,36 @@ impl Position {
         let f = self.to_fen();
         f.split(' ').next().unwrap_or_default().to_string()
     }
+}
+
+/// The board field of a FEN (rank 9 down to rank 0, `/` between ranks, runs of empty points as
+/// digits) for whatever `piece_at` says stands on each point. It need not be a legal position:
+/// tests build arbitrary placements with it and let [`Position::from_fen`] judge them.
+#[must_use]
+pub fn board_fen(piece_at: impl Fn(Square) -> Option<Piece>) -> String {
+    let mut s = String::with_capacity(90);
+    for rank in (0..10u8).rev() {
+        let mut empty = 0;
+        for file in 0..9u8 {
+            match piece_at(Square::from_u8(rank * 9 + file)) {
+                Some(p) => {
+                    if empty > 0 {
+                        s.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    s.push(p.fen_char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
+    }
+    s
 }
 
 #[cfg(test)]

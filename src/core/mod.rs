@@ -11,7 +11,9 @@ pub(crate) mod tables;
 mod types;
 mod zobrist;
 
-pub use fen::{FenError, FenOrPositionError, PositionError, Setup, MAX_FEN_LEN, START_FEN};
+pub use fen::{
+    board_fen, FenError, FenOrPositionError, PositionError, Setup, MAX_FEN_LEN, START_FEN,
+};
 pub use legality::{soldier_crossed, IllegalMove, IllegalReason};
 pub use perft::{divide, perft};
 pub use position::{MoveList, Position};
