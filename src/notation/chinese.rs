@@ -152,27 +152,18 @@ pub(crate) fn write(d: &Described, script: ChineseScript) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::core::{Move, Position};
+    use crate::core::Position;
+    use crate::notation::tests::{check_reads, mv, TANDEM};
     use crate::notation::{
         format_chinese, format_move, parse_move, ChineseScript, MoveTextError, Notation,
     };
 
-    fn mv(s: &str) -> Move {
-        Move::parse_iccs(s).unwrap()
-    }
-
     fn check(fen: &str, text: &str, iccs: &str) {
-        let pos = Position::from_fen(fen).unwrap();
-        assert_eq!(
-            parse_move(&pos, text, Notation::Chinese),
-            Ok(mv(iccs)),
-            "{text}"
-        );
+        check_reads(Notation::Chinese, fen, text, iccs);
     }
 
     const START: &str = crate::core::START_FEN;
     const BLACK: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b";
-    const TANDEM: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/7C1/9/P1P1P1P1P/7C1/8R/RNBAKABN1 w";
 
     #[test]
     fn rules_7_examples() {

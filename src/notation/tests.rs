@@ -3,9 +3,19 @@
 use super::*;
 use crate::core::{Color, Piece, START_FEN};
 
-fn mv(s: &str) -> Move {
+/// A move from its ICCS text (the notation modules' unit tests share these helpers).
+pub(super) fn mv(s: &str) -> Move {
     Move::parse_iccs(s).unwrap()
 }
+
+/// `text` in notation `n` reads as the ICCS move `iccs` in the position `fen`.
+pub(super) fn check_reads(n: Notation, fen: &str, text: &str, iccs: &str) {
+    let pos = Position::from_fen(fen).unwrap();
+    assert_eq!(parse_move(&pos, text, n), Ok(mv(iccs)), "{text}");
+}
+
+/// Red cannons in tandem on h2 and h5 (file 2), a red chariot on i1.
+pub(super) const TANDEM: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/7C1/9/P1P1P1P1P/7C1/8R/RNBAKABN1 w";
 
 #[test]
 fn notation_names_round_trip() {

@@ -155,24 +155,15 @@ pub(crate) fn write(d: &Described) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::core::{Move, Position};
+    use crate::core::Position;
+    use crate::notation::tests::{check_reads, mv, TANDEM};
     use crate::notation::{format_move, parse_move, MoveTextError, Notation};
 
-    fn mv(s: &str) -> Move {
-        Move::parse_iccs(s).unwrap()
-    }
-
     fn check(fen: &str, text: &str, iccs: &str) {
-        let pos = Position::from_fen(fen).unwrap();
-        assert_eq!(
-            parse_move(&pos, text, Notation::Vietnamese),
-            Ok(mv(iccs)),
-            "{text}"
-        );
+        check_reads(Notation::Vietnamese, fen, text, iccs);
     }
 
     const START: &str = crate::core::START_FEN;
-    const TANDEM: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/7C1/9/P1P1P1P1P/7C1/8R/RNBAKABN1 w";
     /// Red general d0 with an advisor on e1 screening the e file; a red soldier on h6.
     const PALACE: &str = "4k4/9/9/7P1/9/9/9/9/4A4/3K5 w";
 
