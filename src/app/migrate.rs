@@ -6,10 +6,10 @@ use crate::game::{Changes, ChannelRecord};
 
 /// Whether a channel record holds nothing of its own (its schema version aside).
 fn is_blank(r: &ChannelRecord) -> bool {
-    r.active_game.is_none()
-        && r.last_game.is_none()
-        && r.challenge.is_none()
-        && r.settings == crate::game::ChannelSettings::default()
+    *r == ChannelRecord {
+        v: r.v,
+        ..ChannelRecord::default()
+    }
 }
 
 impl Service {

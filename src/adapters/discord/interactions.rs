@@ -55,15 +55,15 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     let replies = h.service.handle(inc).await;
     let lang = lang.unwrap_or_default();
     let token = cmd.token.as_str();
-    let mut thread = thread;
-    if let Some(t) = thread {
-        if !h.service.channel_in_use(&channel).await {
-            // The challenge was refused (a bad time control, the opponent is the caller, ...):
-            // no empty thread is left behind, and the answer goes where the command was typed.
+    let thread = match thread {
+        // The challenge was refused (a bad time control, the opponent is the caller, ...): no
+        // empty thread is left behind, and the answer goes where the command was typed.
+        Some(t) if !h.service.channel_in_use(&channel).await => {
             close_thread(http, t).await;
-            thread = None;
+            None
         }
-    }
+        other => other,
+    };
     if let Some(t) = thread {
         let pointer = Reply::text(format!("🧵 <#{t}>"));
         send_reply(
