@@ -1,0 +1,322 @@
+//! Engine matches: two players (`builtin:LEVEL` or `uci:COMMAND`) play pairs of games from an
+//! openings file, colours swapped, C games at a time, every game adjudicated by our arbiter.
+//!
+//! Adjudication, in order: the arbiter's rulings (mate, stalemate, perpetual check and chase,
+//! repetition, the counts and draw rules of the ruleset); a move the arbiter rejects (illegal, or
+//! a foul) loses for the side that sent it, as does an engine that crashes, hangs or gives no
+//! move while it has one; and a game still going after `max_plies` plies is a draw.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::arbiter::{Arbiter, Enforcement, Outcome, Ruleset};
+use crate::core::{Color, Move, Position};
+use crate::engine::Limits;
+
+use super::stats::GameScore;
+use super::{check_move, EngineSpec, ExternalEngine, Rejection};
+
+/// One opening: its moves from the initial position and its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// The moves.
+    pub moves: Vec<Move>,
+    /// Its name (English / Chinese).
+    pub name: String,
+}
+
+/// Read an openings file: one opening a line, `ICCS moves | English name | 中文名`; blank lines
+/// and lines starting with `#` are skipped. Every line is checked with the arbiter.
+///
+/// # Errors
+/// The line number and what is wrong with it.
+pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (moves_text, name) = line.split_once('|').unwrap_or((line, ""));
+        let moves = moves_text
+            .split_whitespace()
+            .map(|t| {
+                Move::parse_iccs(t).ok_or_else(|| format!("line {}: {t:?} is not ICCS", i + 1))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        super::replay(&Position::startpos(), &moves, &Ruleset::default())
+            .map_err(|(k, e)| format!("line {}: move {} cannot be played: {e:?}", i + 1, k + 1))?;
+        let name = name
+            .split('|')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" / ");
+        out.push(Opening { moves, name });
+    }
+    Ok(out)
+}
+
+/// A player in a match, for one game at a time.
+pub trait Contestant: Send {
+    /// The name shown in results and PGN.
+    fn name(&self) -> String;
+    /// Get ready for a new game (start the engine again if it failed).
+    ///
+    /// # Errors
+    /// Why the player cannot play.
+    fn new_game(&mut self) -> Result<(), String>;
+    /// The move for the side to move in `game`, or `None` if it has none to give.
+    ///
+    /// # Errors
+    /// Why no move came (a crash or a hang).
+    fn choose(&mut self, game: &Arbiter, seed: u64) -> Result<Option<Move>, String>;
+}
+
+/// An external engine as a contestant: started on the first game, and again after a failure.
+pub struct UciContestant {
+    spec: EngineSpec,
+    engine: Option<ExternalEngine>,
+    limits: Limits,
+    name: String,
+}
+
+impl UciContestant {
+    /// A contestant that searches every move under `limits`.
+    #[must_use]
+    pub fn new(spec: EngineSpec, limits: Limits) -> UciContestant {
+        let name = spec.command.clone();
+        UciContestant {
+            spec,
+            engine: None,
+            limits,
+            name,
+        }
+    }
+}
+
+impl Contestant for UciContestant {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        if self.engine.as_ref().is_some_and(ExternalEngine::is_broken) {
+            self.engine = None; // dropping it kills it
+        }
+        if self.engine.is_none() {
+            let e = ExternalEngine::spawn(&self.spec).map_err(|e| e.to_string())?;
+            if !e.name().is_empty() {
+                self.name = e.name().to_string();
+            }
+            self.engine = Some(e);
+        }
+        let engine = self.engine.as_mut().ok_or("no engine")?;
+        engine.new_game().map_err(|e| e.to_string())
+    }
+
+    fn choose(&mut self, game: &Arbiter, _seed: u64) -> Result<Option<Move>, String> {
+        let engine = self.engine.as_mut().ok_or("engine not started")?;
+        let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
+        let stop = AtomicBool::new(false);
+        engine
+            .search(game.start(), &moves, &self.limits, &stop, &mut |_| {})
+            .map(|r| r.best)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// How a match is played.
+#[derive(Clone, Debug)]
+pub struct MatchSettings {
+    /// Games to play (pairs of games share an opening).
+    pub games: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// The ruleset the arbiter applies.
+    pub rules: Ruleset,
+    /// Plies after which a game is a draw.
+    pub max_plies: usize,
+    /// The openings, used in order, each twice (colours swapped); none: the initial position.
+    pub openings: Vec<Opening>,
+    /// Seeds the levels' choices (game `i` uses `seed + i`).
+    pub seed: u64,
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameReport {
+    /// 0-based game number.
+    pub index: usize,
+    /// The opening's name.
+    pub opening: String,
+    /// Red's name.
+    pub red: String,
+    /// Black's name.
+    pub black: String,
+    /// Whether player A had Red.
+    pub a_red: bool,
+    /// Every move, the opening's included, from the initial position.
+    pub moves: Vec<Move>,
+    /// The result.
+    pub outcome: Outcome,
+    /// Why it ended, in words.
+    pub reason: String,
+}
+
+impl GameReport {
+    /// The result from player A's view.
+    #[must_use]
+    pub fn score_for_a(&self) -> GameScore {
+        let a = if self.a_red { Color::Red } else { Color::Black };
+        match self.outcome.loser() {
+            None => GameScore::Draw,
+            Some(c) if c == a => GameScore::Loss,
+            Some(_) => GameScore::Win,
+        }
+    }
+}
+
+/// Play a match. `make(a_side, worker)` builds player A (`true`) or B for each worker thread;
+/// `on_game` sees each game as it ends. Returns the games in play order.
+///
+/// # Errors
+/// A player that cannot be built.
+pub fn run_match<F>(
+    settings: &MatchSettings,
+    make: F,
+    on_game: &(dyn Fn(&GameReport) + Sync),
+) -> Result<Vec<GameReport>, String>
+where
+    F: Fn(bool) -> Result<Box<dyn Contestant>, String> + Sync,
+{
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<GameReport>>> = Mutex::new(vec![None; settings.games]);
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    let workers = settings.concurrency.clamp(1, settings.games.max(1));
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                let (mut a, mut b) = match (make(true), make(false)) {
+                    (Ok(a), Ok(b)) => (a, b),
+                    (Err(e), _) | (_, Err(e)) => {
+                        if let Ok(mut f) = failure.lock() {
+                            f.get_or_insert(e);
+                        }
+                        return;
+                    }
+                };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= settings.games {
+                        return;
+                    }
+                    let report = play_pair_game(settings, i, a.as_mut(), b.as_mut());
+                    on_game(&report);
+                    if let Ok(mut r) = results.lock() {
+                        r[i] = Some(report);
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let games = results.into_inner().map_err(|_| "a game thread panicked")?;
+    Ok(games.into_iter().flatten().collect())
+}
+
+fn play_pair_game<'a>(
+    settings: &MatchSettings,
+    i: usize,
+    a: &'a mut dyn Contestant,
+    b: &'a mut dyn Contestant,
+) -> GameReport {
+    let opening = (!settings.openings.is_empty())
+        .then(|| &settings.openings[(i / 2) % settings.openings.len()]);
+    let a_red = i.is_multiple_of(2);
+    let (red, black) = if a_red { (a, b) } else { (b, a) };
+    let (moves, outcome, reason) = play_game(
+        red,
+        black,
+        opening.map_or(&[][..], |o| &o.moves),
+        &settings.rules,
+        settings.max_plies,
+        settings.seed.wrapping_add(i as u64),
+    );
+    GameReport {
+        index: i,
+        opening: opening.map(|o| o.name.clone()).unwrap_or_default(),
+        red: red.name(),
+        black: black.name(),
+        a_red,
+        moves,
+        outcome,
+        reason,
+    }
+}
+
+/// Play one game from the initial position after `opening`; returns the moves, the result and
+/// why.
+pub fn play_game<'a>(
+    red: &'a mut dyn Contestant,
+    black: &'a mut dyn Contestant,
+    opening: &[Move],
+    rules: &Ruleset,
+    max_plies: usize,
+    seed: u64,
+) -> (Vec<Move>, Outcome, String) {
+    let mut game = Arbiter::new(Position::startpos(), *rules);
+    let moves = |g: &Arbiter| g.plies().iter().map(|p| p.mv).collect::<Vec<_>>();
+    for &m in opening {
+        if game.submit(m).is_err() {
+            return (
+                moves(&game),
+                Outcome::Draw,
+                format!("opening move {m} refused"),
+            );
+        }
+    }
+    for (side, p) in [(Color::Red, &mut *red), (Color::Black, &mut *black)] {
+        if let Err(e) = p.new_game() {
+            return (
+                moves(&game),
+                Outcome::loss_for(side),
+                format!("{} failed to start: {e}", p.name()),
+            );
+        }
+    }
+    loop {
+        if let Some(r) = game.ruling() {
+            return (moves(&game), r.outcome, r.reason.as_str().to_string());
+        }
+        if game.plies().len() >= max_plies {
+            return (
+                moves(&game),
+                Outcome::Draw,
+                format!("{max_plies}-ply limit"),
+            );
+        }
+        let side = game.position().turn();
+        let player: &mut dyn Contestant = if side == Color::Red {
+            &mut *red
+        } else {
+            &mut *black
+        };
+        let failure = match player.choose(&game, seed) {
+            Err(e) => Some(format!("{} failed: {e}", player.name())),
+            Ok(None) => Some(format!("{} gave no move", player.name())),
+            Ok(Some(m)) => match check_move(&game, m) {
+                Err(Rejection::Foul(_)) if rules.enforcement == Enforcement::Forfeit => {
+                    game.submit(m).err().map(|e| format!("{m}: {e:?}"))
+                }
+                Err(e) => Some(format!("{} played {m}: {e}", player.name())),
+                Ok(_) => game.submit(m).err().map(|e| format!("{m}: {e:?}")),
+            },
+        };
+        if let Some(why) = failure {
+            return (moves(&game), Outcome::loss_for(side), why);
+        }
+    }
+}
