@@ -11,7 +11,7 @@ pub mod uci;
 use crate::core::Move;
 
 /// A search score from the side to move's view.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Score {
     /// Centipawns.
     Cp(i32),

@@ -59,7 +59,7 @@ pub enum Bound {
 }
 
 /// The `score` of an `info` line.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct InfoScore {
     /// Centipawns or mate in moves, from the side to move's view.
     pub score: Score,
