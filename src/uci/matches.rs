@@ -6,15 +6,14 @@
 //! a foul) loses for the side that sent it, as does an engine that crashes, hangs or gives no
 //! move while it has one; and a game still going after `max_plies` plies is a draw.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::arbiter::{Arbiter, Enforcement, Outcome, Ruleset};
 use crate::core::{Color, Move, Position};
-use crate::engine::Limits;
 
 use super::stats::GameScore;
-use super::{check_move, EngineSpec, ExternalEngine, Rejection};
+use super::{check_move, Rejection};
 
 /// One opening: its moves from the initial position and its name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,59 +70,6 @@ pub trait Contestant: Send {
     /// # Errors
     /// Why no move came (a crash or a hang).
     fn choose(&mut self, game: &Arbiter, seed: u64) -> Result<Option<Move>, String>;
-}
-
-/// An external engine as a contestant: started on the first game, and again after a failure.
-pub struct UciContestant {
-    spec: EngineSpec,
-    engine: Option<ExternalEngine>,
-    limits: Limits,
-    name: String,
-}
-
-impl UciContestant {
-    /// A contestant that searches every move under `limits`.
-    #[must_use]
-    pub fn new(spec: EngineSpec, limits: Limits) -> UciContestant {
-        let name = spec.command.clone();
-        UciContestant {
-            spec,
-            engine: None,
-            limits,
-            name,
-        }
-    }
-}
-
-impl Contestant for UciContestant {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn new_game(&mut self) -> Result<(), String> {
-        if self.engine.as_ref().is_some_and(ExternalEngine::is_broken) {
-            self.engine = None; // dropping it kills it
-        }
-        if self.engine.is_none() {
-            let e = ExternalEngine::spawn(&self.spec).map_err(|e| e.to_string())?;
-            if !e.name().is_empty() {
-                self.name = e.name().to_string();
-            }
-            self.engine = Some(e);
-        }
-        let engine = self.engine.as_mut().ok_or("no engine")?;
-        engine.new_game().map_err(|e| e.to_string())
-    }
-
-    fn choose(&mut self, game: &Arbiter, _seed: u64) -> Result<Option<Move>, String> {
-        let engine = self.engine.as_mut().ok_or("engine not started")?;
-        let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
-        let stop = AtomicBool::new(false);
-        engine
-            .search(game.start(), &moves, &self.limits, &stop, &mut |_| {})
-            .map(|r| r.best)
-            .map_err(|e| e.to_string())
-    }
 }
 
 /// How a match is played.

@@ -4,6 +4,7 @@
 //! [`crate::engine::uci`].
 
 pub mod client;
+pub mod contestant;
 pub mod matches;
 pub mod stats;
 
