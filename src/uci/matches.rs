@@ -106,7 +106,23 @@ pub struct GameReport {
     pub moves: Vec<Move>,
     /// The result.
     pub outcome: Outcome,
+    /// How it ended, one word: an arbiter's reason (`checkmate`, `perpetual_chase`, ...), or
+    /// `ply_limit`, `illegal_move`, `refused_foul`, `engine_failure`, `no_move`.
+    pub ending: &'static str,
     /// Why it ended, in words.
+    pub reason: String,
+}
+
+/// How one game ended.
+#[derive(Clone, Debug)]
+pub struct GameEnd {
+    /// Every move played.
+    pub moves: Vec<Move>,
+    /// The result.
+    pub outcome: Outcome,
+    /// One word (see [`GameReport::ending`]).
+    pub ending: &'static str,
+    /// In words.
     pub reason: String,
 }
 
@@ -183,7 +199,7 @@ fn play_pair_game<'a>(
         .then(|| &settings.openings[(i / 2) % settings.openings.len()]);
     let a_red = i.is_multiple_of(2);
     let (red, black) = if a_red { (a, b) } else { (b, a) };
-    let (moves, outcome, reason) = play_game(
+    let end = play_game(
         red,
         black,
         opening.map_or(&[][..], |o| &o.moves),
@@ -197,14 +213,14 @@ fn play_pair_game<'a>(
         red: red.name(),
         black: black.name(),
         a_red,
-        moves,
-        outcome,
-        reason,
+        moves: end.moves,
+        outcome: end.outcome,
+        ending: end.ending,
+        reason: end.reason,
     }
 }
 
-/// Play one game from the initial position after `opening`; returns the moves, the result and
-/// why.
+/// Play one game from the initial position after `opening`.
 pub fn play_game<'a>(
     red: &'a mut dyn Contestant,
     black: &'a mut dyn Contestant,
@@ -212,37 +228,34 @@ pub fn play_game<'a>(
     rules: &Ruleset,
     max_plies: usize,
     seed: u64,
-) -> (Vec<Move>, Outcome, String) {
+) -> GameEnd {
     let mut game = Arbiter::new(Position::startpos(), *rules);
-    let moves = |g: &Arbiter| g.plies().iter().map(|p| p.mv).collect::<Vec<_>>();
+    let end = |g: &Arbiter, outcome, ending, reason| GameEnd {
+        moves: g.plies().iter().map(|p| p.mv).collect(),
+        outcome,
+        ending,
+        reason,
+    };
     for &m in opening {
         if game.submit(m).is_err() {
-            return (
-                moves(&game),
-                Outcome::Draw,
-                format!("opening move {m} refused"),
-            );
+            let why = format!("opening move {m} refused");
+            return end(&game, Outcome::Draw, "opening_refused", why);
         }
     }
     for (side, p) in [(Color::Red, &mut *red), (Color::Black, &mut *black)] {
         if let Err(e) = p.new_game() {
-            return (
-                moves(&game),
-                Outcome::loss_for(side),
-                format!("{} failed to start: {e}", p.name()),
-            );
+            let why = format!("{} failed to start: {e}", p.name());
+            return end(&game, Outcome::loss_for(side), "engine_failure", why);
         }
     }
     loop {
         if let Some(r) = game.ruling() {
-            return (moves(&game), r.outcome, r.reason.as_str().to_string());
+            let reason = r.reason.as_str();
+            return end(&game, r.outcome, reason, reason.to_string());
         }
         if game.plies().len() >= max_plies {
-            return (
-                moves(&game),
-                Outcome::Draw,
-                format!("{max_plies}-ply limit"),
-            );
+            let why = format!("{max_plies}-ply limit");
+            return end(&game, Outcome::Draw, "ply_limit", why);
         }
         let side = game.position().turn();
         let player: &mut dyn Contestant = if side == Color::Red {
@@ -250,19 +263,29 @@ pub fn play_game<'a>(
         } else {
             &mut *black
         };
+        let name = player.name();
         let failure = match player.choose(&game, seed) {
-            Err(e) => Some(format!("{} failed: {e}", player.name())),
-            Ok(None) => Some(format!("{} gave no move", player.name())),
+            Err(e) => Some(("engine_failure", format!("{name} failed: {e}"))),
+            Ok(None) => Some(("no_move", format!("{name} gave no move"))),
             Ok(Some(m)) => match check_move(&game, m) {
-                Err(Rejection::Foul(_)) if rules.enforcement == Enforcement::Forfeit => {
-                    game.submit(m).err().map(|e| format!("{m}: {e:?}"))
+                // Under forfeit a foul is played, and the arbiter's ruling ends the game.
+                Ok(_) | Err(Rejection::Foul(_)) if rules.enforcement == Enforcement::Forfeit => {
+                    game.submit(m)
+                        .err()
+                        .map(|e| ("illegal_move", format!("{name} played {m}: {e:?}")))
                 }
-                Err(e) => Some(format!("{} played {m}: {e}", player.name())),
-                Ok(_) => game.submit(m).err().map(|e| format!("{m}: {e:?}")),
+                Ok(_) => game
+                    .submit(m)
+                    .err()
+                    .map(|e| ("illegal_move", format!("{name} played {m}: {e:?}"))),
+                Err(e @ Rejection::Foul(_)) => {
+                    Some(("refused_foul", format!("{name} played {m}: {e}")))
+                }
+                Err(e) => Some(("illegal_move", format!("{name} played {m}: {e}"))),
             },
         };
-        if let Some(why) = failure {
-            return (moves(&game), Outcome::loss_for(side), why);
+        if let Some((ending, why)) = failure {
+            return end(&game, Outcome::loss_for(side), ending, why);
         }
     }
 }

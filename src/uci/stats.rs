@@ -118,14 +118,25 @@ impl MatchStats {
                 / n;
             (var / n).sqrt()
         };
+        // One pair (or one game) says nothing about the spread: the interval is unbounded.
+        let too_few = if pentanomial {
+            pair_points.len() < 2
+        } else {
+            games.len() < 2
+        };
+        let (low, high) = if too_few {
+            (0.0, 1.0)
+        } else {
+            (score - Z95 * se, score + Z95 * se)
+        };
         MatchStats {
             wins,
             draws,
             losses,
             score,
             elo: elo_from_score(score),
-            elo_low: elo_from_score(score - Z95 * se),
-            elo_high: elo_from_score(score + Z95 * se),
+            elo_low: elo_from_score(low),
+            elo_high: elo_from_score(high),
             pentanomial,
             pairs,
         }
@@ -197,6 +208,11 @@ mod tests {
         assert!(!odd.pentanomial);
         let all_won = MatchStats::new(&[Win, Win]);
         assert_eq!(all_won.elo, f64::INFINITY);
+        let one_pair = MatchStats::new(&[Win, Draw]);
+        assert_eq!(
+            (one_pair.elo_low, one_pair.elo_high),
+            (f64::NEG_INFINITY, f64::INFINITY)
+        );
         assert!(all_won.to_string().contains("+inf"), "{all_won}");
         assert_eq!(MatchStats::new(&[]).games(), 0);
     }
