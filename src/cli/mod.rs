@@ -1,4 +1,4 @@
-//! The command-line tools: `perft`, `moves`, `parse` (and, as they land, `judge`, `rules`,
+//! The command-line tools: `perft`, `moves`, `parse`, `bench` (and, as they land, `judge`, `rules`,
 //! `render`, `console`). Each returns an exit code; output goes to standard output.
 
 use std::io::{self, BufRead, Write};
@@ -54,6 +54,13 @@ pub enum Command {
     Render(render::RenderArgs),
     /// The rulebook: how each piece moves, check, chase, the draw rules, the rulesets.
     Rules(rules::RulesArgs),
+    /// Search fixed positions to a fixed depth: prints the total nodes (the search's
+    /// signature, which changes only when the search does) and the nodes per second.
+    Bench {
+        /// Depth of each search.
+        #[arg(default_value_t = crate::engine::BENCH_DEPTH)]
+        depth: u32,
+    },
     /// Read a move typed in any notation and print it in ICCS (or the error).
     Parse {
         /// The position (default: the initial position).
@@ -84,6 +91,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Rules(args)) => rules::run(args),
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Perft { depth, fen, divide }) => cmd_perft(depth, fen.as_deref(), divide),
+        Some(Command::Bench { depth }) => cmd_bench(depth),
         Some(Command::Moves { fen, notation }) => cmd_moves(fen.as_deref(), notation),
         Some(Command::Parse {
             fen,
@@ -120,6 +128,19 @@ fn cmd_perft(depth: u32, fen: Option<&str>, show_divide: bool) -> i32 {
         perft(&pos, depth)
     };
     let _ = writeln!(out, "{total}");
+    0
+}
+
+fn cmd_bench(depth: u32) -> i32 {
+    if !(1..=30).contains(&depth) {
+        emit("error: the bench depth must be between 1 and 30");
+        return 2;
+    }
+    let r = crate::engine::bench(depth);
+    emit(&format!("depth {depth}"));
+    emit(&format!("time {} ms", r.time_ms));
+    emit(&format!("nps {}", r.nps));
+    emit(&format!("nodes {}", r.nodes));
     0
 }
 
