@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use crate::arbiter::Arbiter;
 use crate::core::Move;
 use crate::engine::uci::Dialect;
-use crate::engine::Limits;
+use crate::engine::{play_level, Engine, Limits};
 
 use super::matches::Contestant;
 use super::{EngineSpec, ExternalEngine};
@@ -125,5 +125,86 @@ impl Contestant for UciContestant {
             .search(game.start(), &moves, &self.limits, &stop, &mut |_| {})
             .map(|r| r.best)
             .map_err(|e| e.to_string())
+    }
+}
+
+/// The built-in engine as a contestant: a level (its own time, depth cap and noise), or with
+/// `limits` the full engine under them.
+pub struct BuiltinContestant {
+    engine: Engine,
+    level: u8,
+    limits: Option<Limits>,
+}
+
+impl BuiltinContestant {
+    /// Level `level`; `limits` (the full engine under them) only apply to the top level.
+    #[must_use]
+    pub fn new(level: u8, limits: Option<Limits>, hash_mb: usize) -> BuiltinContestant {
+        BuiltinContestant {
+            engine: Engine::new(hash_mb),
+            level: level.clamp(1, 8),
+            limits: limits.filter(|_| level >= 8),
+        }
+    }
+}
+
+impl Contestant for BuiltinContestant {
+    fn name(&self) -> String {
+        format!("builtin:{}", self.level)
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        self.engine.new_game();
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Arbiter, seed: u64) -> Result<Option<Move>, String> {
+        let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
+        let stop = AtomicBool::new(false);
+        let (start, rules) = (game.start(), game.rules());
+        let result = match &self.limits {
+            Some(l) => self
+                .engine
+                .search(start, &moves, rules, l, &stop, &mut |_| {}),
+            None => play_level(
+                &mut self.engine,
+                start,
+                &moves,
+                rules,
+                self.level,
+                None,
+                seed,
+                &stop,
+            ),
+        };
+        Ok(result.best)
+    }
+}
+
+/// The time an external engine gets when a match sets no limit.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+impl PlayerSpec {
+    /// A contestant for one worker thread. `limits` (from `--movetime`, `--nodes`, `--depth`)
+    /// apply to external engines (default: [`DEFAULT_MOVETIME_MS`] a move) and to the built-in
+    /// top level; levels 1–7 play at their own budget.
+    #[must_use]
+    pub fn contestant(&self, limits: Option<&Limits>, hash_mb: usize) -> Box<dyn Contestant> {
+        match self {
+            PlayerSpec::Builtin { level } => {
+                Box::new(BuiltinContestant::new(*level, limits.cloned(), hash_mb))
+            }
+            PlayerSpec::Uci { command, dialect } => {
+                let spec = EngineSpec {
+                    dialect: *dialect,
+                    ..EngineSpec::new(command)
+                };
+                let limits = limits.cloned().unwrap_or(Limits {
+                    movetime_ms: Some(DEFAULT_MOVETIME_MS),
+                    ..Limits::default()
+                });
+                Box::new(UciContestant::new(spec, limits))
+            }
+        }
     }
 }

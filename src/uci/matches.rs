@@ -43,8 +43,14 @@ pub fn parse_openings(text: &str) -> Result<Vec<Opening>, String> {
                 Move::parse_iccs(t).ok_or_else(|| format!("line {}: {t:?} is not ICCS", i + 1))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        super::replay(&Position::startpos(), &moves, &Ruleset::default())
-            .map_err(|(k, e)| format!("line {}: move {} cannot be played: {e:?}", i + 1, k + 1))?;
+        super::replay(&Position::startpos(), &moves, &Ruleset::default()).map_err(|(k, e)| {
+            format!(
+                "line {}: move {} cannot be played: {}",
+                i + 1,
+                k + 1,
+                super::submit_error_text(&e)
+            )
+        })?;
         let name = name
             .split('|')
             .map(str::trim)
@@ -270,14 +276,19 @@ pub fn play_game<'a>(
             Ok(Some(m)) => match check_move(&game, m) {
                 // Under forfeit a foul is played, and the arbiter's ruling ends the game.
                 Ok(_) | Err(Rejection::Foul(_)) if rules.enforcement == Enforcement::Forfeit => {
-                    game.submit(m)
-                        .err()
-                        .map(|e| ("illegal_move", format!("{name} played {m}: {e:?}")))
+                    game.submit(m).err().map(|e| {
+                        (
+                            "illegal_move",
+                            format!("{name} played {m}: {}", super::submit_error_text(&e)),
+                        )
+                    })
                 }
-                Ok(_) => game
-                    .submit(m)
-                    .err()
-                    .map(|e| ("illegal_move", format!("{name} played {m}: {e:?}"))),
+                Ok(_) => game.submit(m).err().map(|e| {
+                    (
+                        "illegal_move",
+                        format!("{name} played {m}: {}", super::submit_error_text(&e)),
+                    )
+                }),
                 Err(e @ Rejection::Foul(_)) => {
                     Some(("refused_foul", format!("{name} played {m}: {e}")))
                 }

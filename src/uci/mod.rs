@@ -6,6 +6,8 @@
 pub mod client;
 pub mod contestant;
 pub mod matches;
+pub mod player;
+pub mod server;
 pub mod stats;
 
 use std::time::Duration;
@@ -105,6 +107,20 @@ pub fn check_move(arbiter: &Arbiter, m: Move) -> Result<Accepted, Rejection> {
         Err(SubmitError::GameOver) => Err(Rejection::GameOver),
         Err(SubmitError::Illegal(e)) => Err(Rejection::Illegal(e)),
         Err(SubmitError::Refused(r)) => Err(Rejection::Foul(r)),
+    }
+}
+
+/// Why the arbiter did not take a move, in words.
+#[must_use]
+pub fn submit_error_text(e: &SubmitError) -> String {
+    match e {
+        SubmitError::GameOver => "the game is already over".into(),
+        SubmitError::Illegal(i) => i.to_string(),
+        SubmitError::Refused(r) => format!(
+            "refused by the ruleset ({}, {})",
+            r.reason.as_str(),
+            r.ruleset.as_str()
+        ),
     }
 }
 
