@@ -3,7 +3,8 @@
 # the one below, 40 games), level 8 against level 4 (40 games), and the top level against
 # Debian's Fairy-Stockfish 11.1 (100 games, 200 ms a move, two at a time). Every match plays the
 # openings of assets/openings.txt, each twice with colours swapped, adjudicated by our arbiter
-# (official rules). Results and PGNs go to $OUT (default target/matches).
+# (official rules). Results and PGNs go to $OUT (default target/matches); BIN=path runs an
+# already built binary instead of building this tree.
 #
 #   scripts/matches.sh              # everything (several hours on two cores)
 #   scripts/matches.sh ladder       # only the ladder and 8 vs 4
@@ -14,8 +15,10 @@ FSF=${FSF:-/usr/games/fairy-stockfish}
 OUT=${OUT:-target/matches}
 CONCURRENCY=${CONCURRENCY:-2}
 mkdir -p "$OUT"
-cargo build --release --quiet
-BIN=target/release/xiangqi-bot
+if [[ -z ${BIN:-} ]]; then
+    cargo build --release --quiet
+    BIN=target/release/xiangqi-bot
+fi
 
 run() {
     local name=$1

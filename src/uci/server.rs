@@ -147,7 +147,9 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
                 say(&out, "uciok");
             }
             GuiCommand::IsReady => say(&out, "readyok"),
-            GuiCommand::Debug(_) | GuiCommand::PonderHit => {}
+            GuiCommand::Debug(_) => {}
+            // We do not offer Ponder; a GUI that ponders anyway gets the move at once.
+            GuiCommand::PonderHit => stop.store(true, Ordering::SeqCst),
             GuiCommand::SetOption { name, value } => {
                 if let Err(e) = set_option(&mut settings, &name, value.as_deref(), &jobs) {
                     say(&out, &format!("info string {e}"));
@@ -166,6 +168,12 @@ pub fn serve(input: impl BufRead, output: impl Write + Send + 'static) -> io::Re
                 Err(e) => say(&out, &format!("info string {e}")),
             },
             GuiCommand::Go(go) => {
+                if !go.searchmoves.is_empty() {
+                    say(
+                        &out,
+                        "info string searchmoves is not supported: every move is searched",
+                    );
+                }
                 stop = Arc::new(AtomicBool::new(false));
                 searches += 1;
                 let _ = jobs.send(Job::Search(Box::new(SearchJob {
