@@ -21,15 +21,7 @@ pub(crate) const fn code_of(color: Color, role: Role) -> u8 {
 
 /// The piece of every cell code (index 0, an empty cell, is never read).
 const PIECES: [Piece; 15] = {
-    let roles = [
-        Role::General,
-        Role::Advisor,
-        Role::Elephant,
-        Role::Horse,
-        Role::Chariot,
-        Role::Cannon,
-        Role::Soldier,
-    ];
+    let roles = Role::ALL;
     let mut t = [Piece {
         color: Color::Red,
         role: Role::General,

@@ -178,21 +178,7 @@ impl MovePicker {
     /// Select the best-scored remaining move of the current list.
     #[inline]
     fn select(&mut self) -> Option<Move> {
-        let len = self.moves.len();
-        if self.next >= len {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..len {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let m = self.moves.as_slice()[self.next];
-        self.next += 1;
-        Some(m)
+        select_best(&mut self.moves, &mut self.scores, &mut self.next)
     }
 
     fn load(&mut self, pos: &Position, mode: u8, in_check: bool) {
@@ -330,6 +316,26 @@ impl MovePicker {
     }
 }
 
+/// Swap the best-scored move from `next` on into place `next` and hand it out.
+#[inline]
+fn select_best(moves: &mut MoveList, scores: &mut [i32; 128], next: &mut usize) -> Option<Move> {
+    let len = moves.len();
+    if *next >= len {
+        return None;
+    }
+    let mut best = *next;
+    for i in *next + 1..len {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    moves.swap(*next, best);
+    scores.swap(*next, best);
+    let m = moves.as_slice()[*next];
+    *next += 1;
+    Some(m)
+}
+
 /// Most valuable victim, then least valuable attacker.
 #[inline]
 fn capture_score(pos: &Position, m: Move) -> i32 {
@@ -361,20 +367,7 @@ impl Captures {
 
     #[inline]
     pub(crate) fn next(&mut self) -> Option<Move> {
-        let len = self.moves.len();
-        if self.next >= len {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..len {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        self.next += 1;
-        Some(self.moves.as_slice()[self.next - 1])
+        select_best(&mut self.moves, &mut self.scores, &mut self.next)
     }
 }
 
