@@ -1,7 +1,6 @@
 //! Challenges: `/play`, `/accept`, `/decline`, `/cancel`, and who a challenge is for.
 
-use super::endings::{draw, takeback};
-use super::play::{not_your_game, save_game, Ctx, Slot};
+use super::ctx::{Ctx, Slot};
 use super::view::{button, clocks_text, game_buttons, to_move_text};
 use super::{Action, AppResult, Reply};
 use crate::arbiter::RulesetName;
@@ -55,6 +54,11 @@ fn channel_ruleset(record: &ChannelRecord) -> RulesetName {
         .as_deref()
         .and_then(|r| r.parse().ok())
         .unwrap_or_default()
+}
+
+/// Whether the channel holds a challenge that has not lapsed.
+pub(crate) fn pending(ctx: &Ctx<'_>, slot: &Slot) -> bool {
+    live_challenge(slot, ctx.now).is_some()
 }
 
 fn live_challenge(slot: &Slot, now: u64) -> Option<Challenge> {
@@ -194,12 +198,7 @@ pub(crate) async fn accept(
         if id.is_some() {
             return Ok(vec![ctx.private(Msg::StaleButton)]);
         }
-        return Ok(vec![match slot.game.as_ref() {
-            // `/accept` in a game answers a draw offer or a takeback request.
-            Some(g) if g.record.draw_offer.is_some() => return draw(ctx, slot).await,
-            Some(g) if g.record.takeback_request.is_some() => return takeback(ctx, slot).await,
-            _ => ctx.say(Msg::NoChallenge),
-        }]);
+        return Ok(vec![ctx.say(Msg::NoChallenge)]);
     };
     if id.is_some_and(|i| i != c.id) {
         return Ok(vec![ctx.private(Msg::StaleButton)]);
@@ -305,29 +304,7 @@ pub(crate) async fn decline(
     if id.is_some() {
         return Ok(vec![ctx.private(Msg::StaleButton)]);
     }
-    let Some(game) = slot.game.as_ref() else {
-        return Ok(vec![ctx.say(Msg::NoChallenge)]);
-    };
-    let Some(me) = game.color_of(&ctx.inc.user.id) else {
-        return Ok(vec![ctx.say(not_your_game(game))]);
-    };
-    let opp = crate::game::color_name(me.other());
-    let mut g = game.clone();
-    let msg = if g.record.draw_offer.as_deref() == Some(opp) {
-        g.record.draw_offer = None;
-        Msg::DrawDeclined {
-            by: ctx.inc.user.name.clone(),
-        }
-    } else if g.record.takeback_request.as_deref() == Some(opp) {
-        g.record.takeback_request = None;
-        Msg::TakebackDeclined {
-            by: ctx.inc.user.name.clone(),
-        }
-    } else {
-        return Ok(vec![ctx.say(Msg::NoDrawOffer)]);
-    };
-    save_game(ctx, slot, g, &[]).await?;
-    Ok(vec![ctx.say(msg)])
+    Ok(vec![ctx.say(Msg::NoChallenge)])
 }
 
 async fn drop_challenge(ctx: &Ctx<'_>, slot: &mut Slot, c: &Challenge) -> AppResult<()> {

@@ -1,6 +1,6 @@
 //! Endings and offers: resign, draw (offer, accept, claim), takeback, abort, and the flag.
 
-use super::play::{finished_replies, not_your_game, save_game, Ctx, Slot};
+use super::ctx::{finished_replies, not_your_game, save_game, Ctx, Slot};
 use super::view::{button, game_buttons, ply_of, to_move_text};
 use super::{Action, AppResult, Reply};
 use crate::arbiter::{Outcome, Ruling};
@@ -40,6 +40,20 @@ pub(crate) async fn resign(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Repl
         Err(m) => return Ok(vec![ctx.say(*m)]),
     };
     end_game(ctx, slot, Outcome::loss_for(me), "resignation", None).await
+}
+
+/// The private question under *Resign*: a button only the asker can press.
+pub(crate) fn confirm_resign(ctx: &Ctx<'_>, game: u64, ply: u32) -> Reply {
+    Reply {
+        text: ctx.t(&Msg::ConfirmResign),
+        buttons: vec![vec![button(
+            Label::ConfirmResign,
+            Action::ConfirmResign { game, ply },
+            ctx.lang,
+        )]],
+        private: true,
+        ..Reply::default()
+    }
 }
 
 pub(crate) async fn draw(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
@@ -146,6 +160,31 @@ pub(crate) async fn takeback(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Re
         ]],
         ..Reply::default()
     }])
+}
+
+/// Decline the opponent's draw offer or takeback request.
+pub(crate) async fn decline_offer(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
+    let (game, me) = match player_of(ctx, slot) {
+        Ok(x) => x,
+        Err(m) => return Ok(vec![ctx.say(*m)]),
+    };
+    let opp = crate::game::color_name(me.other());
+    let mut g = game.clone();
+    let msg = if g.record.draw_offer.as_deref() == Some(opp) {
+        g.record.draw_offer = None;
+        Msg::DrawDeclined {
+            by: ctx.inc.user.name.clone(),
+        }
+    } else if g.record.takeback_request.as_deref() == Some(opp) {
+        g.record.takeback_request = None;
+        Msg::TakebackDeclined {
+            by: ctx.inc.user.name.clone(),
+        }
+    } else {
+        return Ok(vec![ctx.say(Msg::NoDrawOffer)]);
+    };
+    save_game(ctx, slot, g, &[]).await?;
+    Ok(vec![ctx.say(msg)])
 }
 
 pub(crate) async fn abort(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {

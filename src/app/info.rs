@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use super::play::{channel_lang, finished_replies, headline, Ctx, Slot};
-use super::view::{clocks_text, game_buttons, to_move_text};
+use super::ctx::{caption, channel_lang, headline, Ctx, Slot};
+use super::view::{clocks_text, game_buttons};
 use super::{AppResult, Cmd, Image, ImageKind, Reply, Service};
 use crate::arbiter::{RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};
@@ -40,22 +40,6 @@ pub(crate) async fn command(
     }
 }
 
-/// "Red vs Black, after N plies" plus whose turn and the clocks.
-pub(crate) fn caption(ctx: &Ctx<'_>, game: &Game) -> String {
-    let mut lines = vec![ctx.t(&Msg::BoardCaption {
-        red: game.record.red.name.clone(),
-        black: game.record.black.name.clone(),
-        ply: game.record.moves.len(),
-    })];
-    if game.is_active() {
-        lines.push(to_move_text(game, ctx.lang));
-    }
-    if let Some(cl) = clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang) {
-        lines.push(cl);
-    }
-    lines.join("\n")
-}
-
 /// The channel's game in progress, or else its most recent one.
 fn current_or_last(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Option<Game>> {
     if let Some(g) = slot.game.as_ref() {
@@ -68,6 +52,17 @@ fn current_or_last(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Option<Game>> {
         return Ok(None);
     };
     Ok(Game::from_record(record).ok())
+}
+
+/// The board from `viewer`'s side (the *Flip board* button).
+pub(crate) async fn flipped(ctx: &Ctx<'_>, slot: &Slot, viewer: Color) -> Reply {
+    let Some(game) = slot.game.as_ref() else {
+        return ctx.private(Msg::StaleButton);
+    };
+    let buttons = game_buttons(game, ctx.lang);
+    ctx.svc
+        .board_reply(game, viewer, caption(ctx, game), buttons, ctx.lang)
+        .await
 }
 
 async fn board(ctx: &Ctx<'_>, slot: &Slot, flip: bool) -> AppResult<Vec<Reply>> {
@@ -427,9 +422,4 @@ pub(crate) async fn suggestions(
     out.sort();
     out.truncate(25);
     Ok(out)
-}
-
-/// The replies announcing the end of `game` to its channel (for the timer).
-pub(crate) async fn announce_end(ctx: &Ctx<'_>, game: &Game, winner: Color) -> Vec<Reply> {
-    finished_replies(ctx, game, Vec::new(), None, Some(winner)).await
 }

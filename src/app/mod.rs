@@ -8,12 +8,14 @@
 mod action;
 mod challenge;
 mod command;
+mod ctx;
 mod endings;
 mod info;
 mod migrate;
 mod pgn;
 mod play;
 mod ratelimit;
+mod router;
 mod timer;
 mod view;
 
@@ -283,7 +285,7 @@ impl Service {
                 };
             }
         }
-        match play::dispatch(self, &inc, line).await {
+        match router::dispatch(self, &inc, line).await {
             Ok(replies) => replies,
             Err(e) => {
                 tracing::error!(channel = %inc.channel, error = %e, "storage failure");

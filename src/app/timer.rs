@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::play::{channel_lang, Ctx};
-use super::{info, AppResult, Incoming, Outgoing, Reply, Service};
+use super::ctx::{channel_lang, finished_replies, Ctx};
+use super::{AppResult, Incoming, Outgoing, Reply, Service};
 use crate::arbiter::Outcome;
 use crate::core::Color;
 use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, Game, GameStatus};
@@ -177,7 +177,8 @@ impl Service {
                     self.persist(changes).await?;
                     slot.record = record;
                     slot.game = None;
-                    replies = info::announce_end(&ctx, &game, loser.other()).await;
+                    replies =
+                        finished_replies(&ctx, &game, Vec::new(), None, Some(loser.other())).await;
                     return Ok(replies);
                 }
             }
