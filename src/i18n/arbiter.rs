@@ -33,31 +33,31 @@ pub fn ruleset_name(r: RulesetName, lang: Lang) -> String {
         (Lang::Zh, RulesetName::Cxq) => "CXQ俱乐部规则",
         (Lang::Zh, RulesetName::Casual) => "休闲应用规则",
     };
-    format!("{label} `{}`", r.as_str())
+    label.to_string()
 }
 
 /// The cited document's name.
 #[must_use]
 pub fn source_name(s: Source, lang: Lang) -> &'static str {
     match (lang, s) {
-        (Lang::En, Source::Seed000Official) => "“Official Xiangqi Rules” help page (seed 000)",
-        (Lang::En, Source::Seed001App) => "the online app's “Luật cờ tướng” page (seed 001)",
-        (Lang::En, Source::Seed002Cxq) => {
-            "“Luật Cờ Tướng CXQ”, the CXQ club rules (seeds 002, 003)"
+        (Lang::En, Source::Seed000Official) => {
+            "“Official Xiangqi Rules” (a Xiangqi site's help page)"
         }
-        (Lang::En, Source::Seed004Vietnam) => {
-            "“Luật Cờ Tướng Việt Nam” 2004, as compiled in seed 004"
-        }
+        (Lang::En, Source::Seed001App) => "“Luật cờ tướng” (an online Xiangqi app's rules page)",
+        (Lang::En, Source::Seed002Cxq) => "“Luật Cờ Tướng CXQ” (the CXQ chess club's rules)",
+        (Lang::En, Source::Seed004Vietnam) => "“Luật Cờ Tướng Việt Nam” (2004), Article 7",
         (Lang::En, Source::AxfRulebook) => "the AXF/WXF rulebook (“Asian Chinese Chess Rules”)",
-        (Lang::Vi, Source::Seed000Official) => "trang “Luật Thi Đấu Cờ Tướng” (tài liệu 000)",
-        (Lang::Vi, Source::Seed001App) => "trang “Luật cờ tướng” của ứng dụng (tài liệu 001)",
-        (Lang::Vi, Source::Seed002Cxq) => "“Luật Cờ Tướng CXQ” (tài liệu 002, 003)",
-        (Lang::Vi, Source::Seed004Vietnam) => "Luật Cờ Tướng Việt Nam 2004 (tài liệu 004)",
+        (Lang::Vi, Source::Seed000Official) => {
+            "“Luật Thi Đấu Cờ Tướng” (trang hướng dẫn của một trang cờ tướng)"
+        }
+        (Lang::Vi, Source::Seed001App) => "“Luật cờ tướng” (trang luật của một ứng dụng cờ tướng)",
+        (Lang::Vi, Source::Seed002Cxq) => "“Luật Cờ Tướng CXQ” (luật của câu lạc bộ cờ CXQ)",
+        (Lang::Vi, Source::Seed004Vietnam) => "“Luật Cờ Tướng Việt Nam” (2004), Điều 7",
         (Lang::Vi, Source::AxfRulebook) => "luật cờ tướng châu Á của AXF/WXF",
-        (Lang::Zh, Source::Seed000Official) => "《中国象棋竞赛规则》帮助页（资料000）",
-        (Lang::Zh, Source::Seed001App) => "在线应用的“Luật cờ tướng”规则页（资料001）",
-        (Lang::Zh, Source::Seed002Cxq) => "CXQ俱乐部规则“Luật Cờ Tướng CXQ”（资料002、003）",
-        (Lang::Zh, Source::Seed004Vietnam) => "2004年越南象棋规则（资料004汇编）",
+        (Lang::Zh, Source::Seed000Official) => "《中国象棋竞赛规则》（某象棋网站的帮助页）",
+        (Lang::Zh, Source::Seed001App) => "“Luật cờ tướng”（某在线象棋应用的规则页）",
+        (Lang::Zh, Source::Seed002Cxq) => "“Luật Cờ Tướng CXQ”（CXQ象棋俱乐部规则）",
+        (Lang::Zh, Source::Seed004Vietnam) => "《越南象棋规则》（2004年）第7条",
         (Lang::Zh, Source::AxfRulebook) => "亚洲象棋联合会/世界象棋联合会（AXF/WXF）棋例",
     }
 }

@@ -157,7 +157,7 @@ repetition or a count.
             "\
 The side to move is not in check but has no legal move at all: in xiangqi it loses. It is not \
 a draw as in western chess.
-• Seed 000 (§V), the CXQ rules and the Vietnamese rules (Điều 7.1b) agree on this.
+• The “Official Xiangqi Rules” (§V), the CXQ rules and the Vietnamese rules (Điều 7.1b) agree on this.
 • Like checkmate, it is ruled before fouls and before the draw rules.
 • Under the refuse enforcement, a player whose every legal move would be refused also loses \
 (/rules enforcement)."
@@ -257,7 +257,7 @@ drawn automatically.
         Topic::MoveLimit => {
             "\
 Two rulesets stop a game that goes on too long, as a draw:
-• official: when the game reaches 300 plies in all (the bot reads seed 000's \"300 moves\" as \
+• official: when the game reaches 300 plies in all (the bot reads the “Official Xiangqi Rules” \"300 moves\" as \
 single plies).
 • cxq: 300 moves by each side, that is 600 plies.
 • asian, vietnam, casual: no limit; repetition and the no-progress rule end long games."
@@ -295,7 +295,7 @@ under every ruleset."
         }
         Topic::Official => {
             "\
-official: the default ruleset, after the help page in seed 000. Switch with /ruleset NAME \
+official: the default ruleset, after the “Official Xiangqi Rules” help page. Switch with /ruleset NAME \
 (official, asian, vietnam, cxq, casual).
 • Counts: more than 6 checks in a row by one single piece, or more than 6 chases in a row of \
 the same victim (by any pieces), loses.

@@ -151,7 +151,7 @@ hay vượt giới hạn đếm.
             "\
 Bên đến lượt không bị chiếu nhưng không còn nước đi hợp lệ nào: trong cờ tướng bên đó thua, \
 không phải hòa như cờ vua.
-• Tài liệu 000 (mục V), luật CXQ và luật Việt Nam (Điều 7.1b) đều thống nhất điều này.
+• “Luật Thi Đấu Cờ Tướng” (mục V), luật CXQ và luật Việt Nam (Điều 7.1b) đều thống nhất điều này.
 • Giống chiếu bí, hết nước đi được xét trước các lỗi phạm luật và các luật hòa.
 • Với cách xử lý từ chối (refuse), người chơi mà mọi nước hợp lệ đều bị từ chối cũng thua \
 (/rules enforcement)."
@@ -247,7 +247,7 @@ lực, ván cờ tự động hòa.
         Topic::MoveLimit => {
             "\
 Hai bộ luật dừng ván cờ quá dài và xử hòa:
-• official: khi ván cờ đạt tổng cộng 300 nước (bot hiểu \"300 nước đi\" của tài liệu 000 là \
+• official: khi ván cờ đạt tổng cộng 300 nước (bot hiểu \"300 nước đi\" của “Luật Thi Đấu Cờ Tướng” là \
 300 nước đơn, không phải 300 hiệp).
 • cxq: mỗi bên 300 nước, tức 600 nước.
 • asian, vietnam, casual: không giới hạn; luật lặp thế và luật không tiến triển kết thúc ván dài."
@@ -285,7 +285,7 @@ hạn đếm, và trước nước sẽ thua vì lặp thế.
         }
         Topic::Official => {
             "\
-official: bộ luật mặc định, theo trang trợ giúp ở tài liệu 000. Đổi bằng /ruleset TÊN \
+official: bộ luật mặc định, theo trang hướng dẫn “Luật Thi Đấu Cờ Tướng”. Đổi bằng /ruleset TÊN \
 (official, asian, vietnam, cxq, casual).
 • Giới hạn đếm: quá 6 nước chiếu liên tiếp bằng cùng một quân, hoặc quá 6 nước đuổi liên tiếp \
 cùng một quân bị đuổi (bằng quân nào cũng vậy): thua.
