@@ -407,16 +407,28 @@ fn evidence_heading(r: &Ruling, lang: Lang) -> &'static str {
     }
 }
 
-/// The full explanation of a ruling: headline, clause, source, evidence.
+/// The full explanation of a ruling: headline, then [`ruling_details`].
 #[must_use]
 pub fn explain_ruling(r: &Ruling, lang: Lang, notation: Notation) -> String {
-    let mut out = String::new();
-    out.push_str(&format!(
-        "{} — {} ({}).\n",
+    format!(
+        "{} — {}.\n{}",
         outcome_text(r.outcome, lang),
         reason_text(r.reason, lang),
-        ruleset_name(r.ruleset, lang)
-    ));
+        ruling_details(r, lang, notation)
+    )
+}
+
+/// A ruling explained without its headline (for a message that has one already): the
+/// ruleset and its clause, the source, the evidence.
+#[must_use]
+pub fn ruling_details(r: &Ruling, lang: Lang, notation: Notation) -> String {
+    let mut out = String::new();
+    let rules = ruleset_name(r.ruleset, lang);
+    out.push_str(&match lang {
+        Lang::En => format!("Under {rules}: "),
+        Lang::Vi => format!("Theo {rules}: "),
+        Lang::Zh => format!("依{rules}："),
+    });
     out.push_str(&clause_text(r, lang));
     out.push('\n');
     out.push_str(&match lang {
