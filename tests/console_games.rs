@@ -357,6 +357,8 @@ fn buttons_accept_pick_and_resign() {
         .and_then(|s| s.split(']').next())
         .expect("confirm code")
         .to_string();
+    // The question is bob's: alice's tap on it is refused, and nothing changes.
+    c.ask(&format!("@alice !{yes}"), "meant for someone else");
     c.ask(&format!("@bob !{yes}"), "Red wins — bob resigned");
     c.finish();
 }

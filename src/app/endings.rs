@@ -51,12 +51,16 @@ pub(crate) async fn resign(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Repl
 }
 
 /// The private question under *Resign*: a button only the asker can press.
-pub(crate) fn confirm_resign(ctx: &Ctx<'_>, game: u64, ply: u32) -> Reply {
+pub(crate) fn confirm_resign(ctx: &Ctx<'_>, game: u64, ply: u32, by: Color) -> Reply {
     Reply {
         text: ctx.t_reader(&Msg::ConfirmResign),
         buttons: vec![vec![button(
             Label::ConfirmResign,
-            Action::ConfirmResign { game, ply },
+            Action::ConfirmResign {
+                game,
+                ply,
+                by: Some(by),
+            },
             ctx.reader,
         )]],
         private: true,

@@ -111,7 +111,11 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
         return Ok(vec![ctx.private(Msg::NotYourButton)]);
     };
     match action {
-        Action::Resign { game, ply } => Ok(vec![endings::confirm_resign(ctx, game, ply)]),
+        Action::Resign { game, ply } => Ok(vec![endings::confirm_resign(ctx, game, ply, me)]),
+        // The question was asked of one side: the other's tap on it is refused.
+        Action::ConfirmResign { by: Some(by), .. } if by != me => {
+            Ok(vec![ctx.private(Msg::ButtonForSomeoneElse)])
+        }
         Action::ConfirmResign { .. } => endings::resign(ctx, slot).await,
         Action::Draw { .. } => endings::draw(ctx, slot).await,
         Action::DeclineOffer { .. } => endings::decline_offer(ctx, slot).await,

@@ -395,6 +395,7 @@ mod tests {
         let a = Action::ConfirmResign {
             game: u64::MAX,
             ply: u32::MAX,
+            by: Some(crate::core::Color::Black),
         };
         let d = callback_data(&a, Some(UserId(9_007_199_254_740_991)));
         assert!(d.len() <= 64, "{d}");

@@ -199,7 +199,11 @@ mod tests {
         let confirm = Reply {
             buttons: vec![vec![crate::app::Button {
                 label: "Yes".into(),
-                action: Action::ConfirmResign { game: 1, ply: 2 },
+                action: Action::ConfirmResign {
+                    game: 1,
+                    ply: 2,
+                    by: None,
+                },
             }]],
             ..Reply::private("Really?")
         };
