@@ -7,11 +7,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::ctx::{finished_replies, public_lang, Ctx, Slot};
+use super::ctx::{public_lang, Ctx, Slot};
 use super::{AppResult, Incoming, Outgoing, Reply, Service};
-use crate::arbiter::Outcome;
 use crate::core::Color;
-use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, Game, GameStatus};
+use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, GameStatus};
 use crate::i18n::app::{duration_text, Msg};
 
 /// Heartbeat key in the metadata tree.
@@ -192,42 +191,23 @@ async fn lapse(
     })])
 }
 
-/// The side to move ran out of time: the game ends, once.
+/// The side to move ran out of time: the game ends, once (as when a command finds the flag
+/// down first).
 async fn flag(
     ctx: &Ctx<'_>,
     slot: &mut Slot,
     d: &Deadline,
     changes: &mut Changes,
 ) -> AppResult<Vec<Reply>> {
-    let Some(g) = slot
-        .game
-        .as_ref()
-        .filter(|g| g.record.id == d.id && g.flagged(ctx.now))
-    else {
+    if slot.game.as_ref().is_none_or(|g| g.record.id != d.id) {
         return Ok(Vec::new());
-    };
-    let loser = g.to_move();
-    let mut game: Game = g.clone();
-    changes.remove_deadlines.extend(game.deadlines());
-    game.finish(Outcome::loss_for(loser), "timeout", ctx.now);
-    let mut record = slot.record.clone();
-    record.active_game = None;
-    let dead = ctx.prune_menus(&mut record, None);
-    changes.games.push(game.record.clone());
-    changes.channels.push((d.channel.clone(), record.clone()));
-    ctx.svc.persist(std::mem::take(changes)).await?;
-    ctx.retire(dead);
-    slot.record = record;
-    slot.game = None;
-    Ok(finished_replies(
-        ctx,
-        &game,
-        Vec::new(),
-        None,
-        Some(loser.other()),
-        ctx.notation,
-    )
-    .await)
+    }
+    let replies = super::endings::settle_flag(ctx, slot).await?;
+    if !replies.is_empty() {
+        // The game's deadlines, this one among them, were removed with it.
+        *changes = Changes::default();
+    }
+    Ok(replies)
 }
 
 /// 10% of the side to move's time is left: they are told, once.
