@@ -1,4 +1,4 @@
-//! Classifying a ply as check, chase (with its victims) or idle (RULES.md §4).
+//! Classifying a ply as check, chase (with its victims), kill or idle (RULES.md §4).
 //!
 //! A *threat* is a pair (attacker, victim) that would make a chase if it were new: the attacker
 //! may capture the victim legally, the victim is neither a general nor an uncrossed soldier, the
@@ -7,8 +7,31 @@
 //! could legally take back), and it is not an offer to trade like for like. A ply chases the
 //! victims of the threats that exist after it and did not exist before it; that comparison
 //! covers direct and discovered attacks, new cannon screens, and defenders removed or pinned.
+//!
+//! A *kill* (杀, threat to mate) is a ply that gives no check but after which the mover, were
+//! it to move again at once, would have a mating move ([`super::kill::mate_threat`]). Readings
+//! of the rulebooks built in here, besides the two on chases in [`is_new`] and [`defends`]:
+//!
+//! * A kill is its own class, neither an attack nor idle: perpetual kill, one check one kill,
+//!   one chase one kill and kill + idle are allowed, so such cycles are draws unless something
+//!   else is forbidden (the AXF/WXF rulebook, rules 9, 10, 13 and diagrams 6–10, 99, 104;
+//!   the Vietnamese rules §6b and games 3–4; the CXQ rules allow "threatening mate"). Table O
+//!   forbids a mix only when it pairs a check or chase with an idle ply (or checks with
+//!   chases), and a side that keeps threatening mate is not the idle side it shields.
+//! * A chase that exists only through the kill is not a chase: on a kill ply a protector that
+//!   may not take back because it is pinned against its general (or a general held by the
+//!   flying-general rule) still counts as a root. Such a protector is tied to guarding its
+//!   general, and the rulebook's perpetual-kill examples where the mating net leaves another
+//!   piece with a false root (diagram 6, the cannon pinning the elephant that guards g9) are
+//!   draws. Genuine chases made by a kill ply (an unprotected piece, a chariot hit by a horse
+//!   or cannon, a protector captured) stay chases: when a move reads two ways, the rulebook
+//!   takes the one that may be forbidden.
+//! * The threat is searched one move deep (mate in one after a pass). A threat of mate by a
+//!   longer series of checks is classed idle, which every verdict table treats the same way.
 
 use crate::core::{Color, Move, PieceId, Position, Role, Square};
+
+use super::kill::mate_threat;
 
 /// One victim of a chasing ply and the pieces that chase it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +62,14 @@ pub enum PlyClass {
         /// The chased pieces.
         victims: Vec<Victim>,
     },
-    /// Neither.
+    /// A threat to mate (杀, "kill"): no check and no chase, but were it the mover's turn again
+    /// it would have a mating move. Allowed forever, like an idle move.
+    Kill {
+        /// A mating move the mover threatens (played from the position after the ply, with
+        /// the mover to move again).
+        mate: Move,
+    },
+    /// None of these.
     Idle,
 }
 
@@ -56,12 +86,25 @@ impl PlyClass {
         matches!(self, PlyClass::Chase { .. })
     }
 
+    /// Whether this is a threat to mate (and neither a check nor a chase).
+    #[must_use]
+    pub fn is_kill(&self) -> bool {
+        matches!(self, PlyClass::Kill { .. })
+    }
+
+    /// Whether the ply attacks in the sense of the repetition tables and counts: a check or a
+    /// chase. A kill is not an attack: threatening mate is allowed, however often.
+    #[must_use]
+    pub fn is_attack(&self) -> bool {
+        matches!(self, PlyClass::Check { .. } | PlyClass::Chase { .. })
+    }
+
     /// The chased pieces (a check may chase too).
     #[must_use]
     pub fn victims(&self) -> &[Victim] {
         match self {
             PlyClass::Chase { victims } | PlyClass::Check { victims, .. } => victims,
-            PlyClass::Idle => &[],
+            PlyClass::Kill { .. } | PlyClass::Idle => &[],
         }
     }
 
@@ -71,15 +114,29 @@ impl PlyClass {
         self.victims().iter().map(|v| v.id).collect()
     }
 
-    /// A short lower-case name: `check`, `chase`, `idle`.
+    /// A short lower-case name: `check`, `chase`, `kill`, `idle`.
     #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             PlyClass::Check { .. } => "check",
             PlyClass::Chase { .. } => "chase",
+            PlyClass::Kill { .. } => "kill",
             PlyClass::Idle => "idle",
         }
     }
+}
+
+/// How a protector could take back on the victim's point after the capture.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Root {
+    /// Legally: a real root.
+    Real,
+    /// Not legally, only because the protector is pinned against its general (or, for the
+    /// general itself, because it would face the other general): a false root, but one tied
+    /// to guarding the general (see [`Attack::threat_when`]).
+    Tied,
+    /// Not legally because the general would take back onto a guarded point: no root at all.
+    Guarded,
 }
 
 /// A capture that some piece of the attacking side could make by its movement rules, with
@@ -93,19 +150,33 @@ struct Attack {
     /// A horse or cannon hitting a chariot: a chase whether protected or not.
     heavy_on_chariot: bool,
     /// Pieces that could take back on the victim's point by their movement rules after the
-    /// capture, and whether doing so would be legal (a pinned protector is a false root).
-    roots: Vec<(PieceId, bool)>,
+    /// capture, and how (a pinned protector is a false root).
+    roots: Vec<(PieceId, Root)>,
     /// An offer to trade like for like: the victim could legally take the attacker.
     trade: bool,
 }
 
 impl Attack {
     fn protected(&self) -> bool {
-        self.roots.iter().any(|&(_, legal)| legal)
+        self.roots.iter().any(|&(_, r)| r == Root::Real)
     }
 
     fn is_threat(&self) -> bool {
-        self.legal && !self.trade && (self.heavy_on_chariot || !self.protected())
+        self.threat_when(false)
+    }
+
+    /// Whether this is a chase threat. On a ply that threatens mate (`kill`), a protector
+    /// that may not take back because it is pinned against its general (or a general held by
+    /// the other general) still counts as a root: it is tied to guarding its general, and a
+    /// "chase" that exists only through that is part of the mate threat, not a threat to win
+    /// material.
+    fn threat_when(&self, kill: bool) -> bool {
+        let unprotected = if kill {
+            !self.roots.iter().any(|&(_, r)| r != Root::Guarded)
+        } else {
+            !self.protected()
+        };
+        self.legal && !self.trade && (self.heavy_on_chariot || unprotected)
     }
 }
 
@@ -146,10 +217,7 @@ fn attacks(pos: &Position, a: Color, soldier_chases: bool) -> Vec<Attack> {
                 after
                     .attackers(m.to, b, false)
                     .into_iter()
-                    .filter_map(|s| {
-                        let id = after.id_at(s)?;
-                        Some((id, after.safe_after(Move::new(s, m.to))))
-                    })
+                    .filter_map(|s| Some((after.id_at(s)?, root(&after, s, m.to, a))))
                     .collect()
             } else {
                 Vec::new()
@@ -168,6 +236,21 @@ fn attacks(pos: &Position, a: Color, soldier_chases: bool) -> Vec<Attack> {
         }
     }
     out
+}
+
+/// How the piece of side `a`'s opponent on `s` could take back on `to` in `after` (the
+/// position after `a`'s capture there).
+fn root(after: &Position, s: Square, to: Square, a: Color) -> Root {
+    let back = Move::new(s, to);
+    if after.safe_after(back) {
+        Root::Real
+    } else if after.piece_at(s).is_none_or(|p| p.role != Role::General)
+        || after.after(back).attackers(to, a, false).is_empty()
+    {
+        Root::Tied
+    } else {
+        Root::Guarded
+    }
 }
 
 /// Whether `sq` lies on the straight line through `m`'s two points.
@@ -213,11 +296,18 @@ fn is_new(now: &Attack, old: Option<&Attack>, moved_anew: bool, after: &Position
     if old.trade && !now.trade {
         return Newness::New;
     }
-    let removed_or_pinned = old.roots.iter().filter(|r| r.1).any(|&(id, _)| {
-        let captured = after.square_of(id).is_none();
-        let pinned = now.roots.iter().any(|&(r, legal)| r == id && !legal);
-        captured || pinned
-    });
+    let removed_or_pinned = old
+        .roots
+        .iter()
+        .filter(|r| r.1 == Root::Real)
+        .any(|&(id, _)| {
+            let captured = after.square_of(id).is_none();
+            let pinned = now
+                .roots
+                .iter()
+                .any(|&(r, how)| r == id && how != Root::Real);
+            captured || pinned
+        });
     if removed_or_pinned {
         Newness::New
     } else {
@@ -247,17 +337,19 @@ fn defends(before: &Position, after: &Position, soldier_chases: bool) -> bool {
         .any(|a| !threatened_after.contains(&a.victim))
 }
 
-/// The pieces newly chased by the legal move `m` played from `before` (RULES.md §4).
+/// The pieces newly chased by the legal move `m` played from `before` (RULES.md §4); `kill`
+/// says the ply threatens mate (see [`Attack::threat_when`]).
 fn chase_victims(
     before: &Position,
     m: Move,
     after: &Position,
     soldier_chases: bool,
+    kill: bool,
 ) -> Vec<Victim> {
     let a = before.turn();
     let now: Vec<Attack> = attacks(after, a, soldier_chases)
         .into_iter()
-        .filter(Attack::is_threat)
+        .filter(|t| t.threat_when(kill))
         .collect();
     if now.is_empty() {
         return Vec::new();
@@ -306,11 +398,13 @@ fn chase_victims(
 
 /// Classify the legal move `m` played from `before`; `after` is the position it leads to.
 /// A check also records the pieces it chases at the same time (the AXF cases count a check
-/// that keeps attacking the chased piece as part of a perpetual chase).
+/// that keeps attacking the chased piece as part of a perpetual chase). A ply that threatens
+/// mate and also chases (with a chase that does not exist only through the mate threat) is a
+/// chase: of two readings the rulebook takes the one that may be forbidden.
 #[must_use]
 pub fn classify(before: &Position, m: Move, after: &Position, soldier_chases: bool) -> PlyClass {
-    let victims = chase_victims(before, m, after, soldier_chases);
     if after.is_check() {
+        let victims = chase_victims(before, m, after, soldier_chases, false);
         let checkers = after
             .checkers()
             .into_iter()
@@ -318,10 +412,12 @@ pub fn classify(before: &Position, m: Move, after: &Position, soldier_chases: bo
             .collect();
         return PlyClass::Check { checkers, victims };
     }
-    if victims.is_empty() {
-        PlyClass::Idle
-    } else {
-        PlyClass::Chase { victims }
+    let mate = mate_threat(after);
+    let victims = chase_victims(before, m, after, soldier_chases, mate.is_some());
+    match mate {
+        _ if !victims.is_empty() => PlyClass::Chase { victims },
+        Some(mate) => PlyClass::Kill { mate },
+        None => PlyClass::Idle,
     }
 }
 
@@ -374,7 +470,7 @@ mod tests {
 
     #[test]
     fn uncrossed_soldiers_are_never_chased() {
-        let c = class("3k5/9/9/p8/9/9/9/9/9/1R2K4 w", "b0b6", false);
+        let c = class("3k5/9/9/p8/9/9/9/9/9/1R3K3 w", "b0b6", false);
         assert_eq!(c, PlyClass::Idle);
     }
 }
