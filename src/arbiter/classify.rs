@@ -18,14 +18,17 @@
 //!   the Vietnamese rules §6b and games 3–4; the CXQ rules allow "threatening mate"). Table O
 //!   forbids a mix only when it pairs a check or chase with an idle ply (or checks with
 //!   chases), and a side that keeps threatening mate is not the idle side it shields.
-//! * A chase that exists only through the kill is not a chase: on a kill ply a protector that
-//!   may not take back because it is pinned against its general (or a general held by the
-//!   flying-general rule) still counts as a root. Such a protector is tied to guarding its
-//!   general, and the rulebook's perpetual-kill examples where the mating net leaves another
-//!   piece with a false root (diagram 6, the cannon pinning the elephant that guards g9) are
-//!   draws. Genuine chases made by a kill ply (an unprotected piece, a chariot hit by a horse
-//!   or cannon, a protector captured) stay chases: when a move reads two ways, the rulebook
-//!   takes the one that may be forbidden.
+//! * A chase that exists only through the kill is not a chase: on a kill ply, a protector that
+//!   the ply itself pinned against its general (or a general it left facing the other one)
+//!   still counts as a root; the ply tied it to guarding its general, and what it guards is
+//!   not "chased" by a piece that was attacking it all along. "Pinned by the ply" is read
+//!   from geometry: the ply arrived on or left the line from the general through the
+//!   protector, or brought a horse whose leg the protector is.
+//! * Every other chase made by a kill ply stays a chase: when a move reads two ways, the
+//!   rulebook takes the one that may be forbidden. That includes a protector pinned before
+//!   the ply (diagram 6: the cannon on e6 already pins the elephant guarding g9, so R2=3
+//!   chases it; the cycle is a draw because every other move is idle) and a capture that
+//!   would itself mate (diagram 56, "gunmount unprotected piece", is a perpetual chase).
 //! * The threat is searched one move deep (mate in one after a pass). A threat of mate by a
 //!   longer series of checks is classed idle, which every verdict table treats the same way.
 
@@ -131,12 +134,14 @@ impl PlyClass {
 enum Root {
     /// Legally: a real root.
     Real,
-    /// Not legally, only because the protector is pinned against its general (or, for the
-    /// general itself, because it would face the other general): a false root, but one tied
-    /// to guarding the general (see [`Attack::threat_when`]).
+    /// Not legally, because the protector is pinned against its general (or, for the general
+    /// itself, would face the other general), and the ply just made can be what pinned it (it
+    /// moved on the pinning line, see [`pins`]): a false root, but one the ply tied to
+    /// guarding the general (see [`Attack::threat_when`]).
     Tied,
-    /// Not legally because the general would take back onto a guarded point: no root at all.
-    Guarded,
+    /// Not legally otherwise: pinned already before the ply, or a general that would take
+    /// back onto a guarded point. A false root.
+    False,
 }
 
 /// A capture that some piece of the attacking side could make by its movement rules, with
@@ -166,13 +171,13 @@ impl Attack {
     }
 
     /// Whether this is a chase threat. On a ply that threatens mate (`kill`), a protector
-    /// that may not take back because it is pinned against its general (or a general held by
-    /// the other general) still counts as a root: it is tied to guarding its general, and a
-    /// "chase" that exists only through that is part of the mate threat, not a threat to win
-    /// material.
+    /// that the ply has just pinned against its general (or a general it has just left
+    /// facing the other general) still counts as a root: the ply tied it to guarding its
+    /// general, and a "chase" that exists only through that is part of the mate threat, not
+    /// a threat to win material. A protector pinned before the ply is a false root as ever.
     fn threat_when(&self, kill: bool) -> bool {
         let unprotected = if kill {
-            !self.roots.iter().any(|&(_, r)| r != Root::Guarded)
+            !self.roots.iter().any(|&(_, r)| r != Root::False)
         } else {
             !self.protected()
         };
@@ -185,8 +190,9 @@ fn crossed(color: Color, sq: Square) -> bool {
 }
 
 /// Every capture side `a` could make in `pos` (whoever is to move there) on a piece that can
-/// be chased, by a piece that can chase.
-fn attacks(pos: &Position, a: Color, soldier_chases: bool) -> Vec<Attack> {
+/// be chased, by a piece that can chase. `ply` is the move that led to `pos`, to tell the
+/// pins it made (see [`Root`]).
+fn attacks(pos: &Position, a: Color, soldier_chases: bool, ply: Option<Move>) -> Vec<Attack> {
     let b = a.other();
     let pa = pos.with_turn(a);
     let pb = pos.with_turn(b);
@@ -217,7 +223,7 @@ fn attacks(pos: &Position, a: Color, soldier_chases: bool) -> Vec<Attack> {
                 after
                     .attackers(m.to, b, false)
                     .into_iter()
-                    .filter_map(|s| Some((after.id_at(s)?, root(&after, s, m.to, a))))
+                    .filter_map(|s| Some((after.id_at(s)?, root(&after, s, m.to, a, ply))))
                     .collect()
             } else {
                 Vec::new()
@@ -239,18 +245,56 @@ fn attacks(pos: &Position, a: Color, soldier_chases: bool) -> Vec<Attack> {
 }
 
 /// How the piece of side `a`'s opponent on `s` could take back on `to` in `after` (the
-/// position after `a`'s capture there).
-fn root(after: &Position, s: Square, to: Square, a: Color) -> Root {
+/// position after `a`'s capture there); `ply` as in [`attacks`].
+fn root(after: &Position, s: Square, to: Square, a: Color, ply: Option<Move>) -> Root {
     let back = Move::new(s, to);
     if after.safe_after(back) {
-        Root::Real
-    } else if after.piece_at(s).is_none_or(|p| p.role != Role::General)
-        || after.after(back).attackers(to, a, false).is_empty()
-    {
+        return Root::Real;
+    }
+    let b = a.other();
+    let tied = if after.piece_at(s).is_some_and(|p| p.role == Role::General) {
+        // A general may not take back onto a guarded point; if nothing guards it, it is held
+        // by the other general along the file, which the ply made if it moved on that file.
+        after.after(back).attackers(to, a, false).is_empty()
+            && ply.is_some_and(|m| m.from.file() == to.file() || m.to.file() == to.file())
+    } else {
+        ply.is_some_and(|m| pins(m, after.general_square(b), s))
+    };
+    if tied {
         Root::Tied
     } else {
-        Root::Guarded
+        Root::False
     }
+}
+
+/// Whether the move `m` can be what pins the piece on `s` against the general on `g`: it
+/// arrived on or left the line from the general through `s` (a chariot or cannon pinning, a
+/// screen made, a line opened), or a horse arrived whose leg is `s`.
+fn pins(m: Move, g: Square, s: Square) -> bool {
+    let ray = |p: Square| {
+        if p == g {
+            false
+        } else if g.file() == s.file() {
+            p.file() == g.file() && (p.rank() > g.rank()) == (s.rank() > g.rank())
+        } else if g.rank() == s.rank() {
+            p.rank() == g.rank() && (p.file() > g.file()) == (s.file() > g.file())
+        } else {
+            false
+        }
+    };
+    let horse_leg = |h: Square| {
+        let (df, dr) = (
+            i16::from(g.file()) - i16::from(h.file()),
+            i16::from(g.rank()) - i16::from(h.rank()),
+        );
+        let leg = match (df.abs(), dr.abs()) {
+            (1, 2) => (i16::from(h.file()), i16::from(h.rank()) + dr / 2),
+            (2, 1) => (i16::from(h.file()) + df / 2, i16::from(h.rank())),
+            _ => return false,
+        };
+        leg == (i16::from(s.file()), i16::from(s.rank()))
+    };
+    ray(m.to) || ray(m.from) || horse_leg(m.to)
 }
 
 /// Whether `sq` lies on the straight line through `m`'s two points.
@@ -326,19 +370,20 @@ fn defends(before: &Position, after: &Position, soldier_chases: bool) -> bool {
         return true; // answering a check is defence
     }
     let them = before.turn().other();
-    let threatened_after: Vec<PieceId> = attacks(after, them, soldier_chases)
+    let threatened_after: Vec<PieceId> = attacks(after, them, soldier_chases, None)
         .into_iter()
         .filter(Attack::is_threat)
         .map(|a| a.victim)
         .collect();
-    attacks(before, them, soldier_chases)
+    attacks(before, them, soldier_chases, None)
         .into_iter()
         .filter(Attack::is_threat)
         .any(|a| !threatened_after.contains(&a.victim))
 }
 
 /// The pieces newly chased by the legal move `m` played from `before` (RULES.md §4); `kill`
-/// says the ply threatens mate (see [`Attack::threat_when`]).
+/// says the ply threatens mate, so that the protectors it tied to their general still count
+/// (see [`Attack::threat_when`]).
 fn chase_victims(
     before: &Position,
     m: Move,
@@ -347,14 +392,14 @@ fn chase_victims(
     kill: bool,
 ) -> Vec<Victim> {
     let a = before.turn();
-    let now: Vec<Attack> = attacks(after, a, soldier_chases)
+    let now: Vec<Attack> = attacks(after, a, soldier_chases, kill.then_some(m))
         .into_iter()
         .filter(|t| t.threat_when(kill))
         .collect();
     if now.is_empty() {
         return Vec::new();
     }
-    let old = attacks(before, a, soldier_chases);
+    let old = attacks(before, a, soldier_chases, None);
     let mover = after.id_at(m.to);
     let slider = after
         .piece_at(m.to)

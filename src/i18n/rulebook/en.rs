@@ -203,9 +203,10 @@ A kill (sát/hăm bí, 杀) is a ply that threatens mate: it does not check, but
 move again at once, it would have a mating move. The bot looks one move ahead for that mate.
 • Threatening mate is allowed, however often: perpetual kill, one check one kill, kill and idle \
 moves are draws when the position repeats (the AXF/WXF rulebook; Vietnamese rules, games 3–4).
-• A kill is not a chase: a defender pinned against its general, or tied to guarding it, still \
-counts as protection while its side is threatened with mate, so the pieces it guards are not \
-chased by that ply.
+• A kill is not a chase: a defender that the threatening move itself pins against its general \
+(or a general it leaves facing the other general) still counts as protection, so what that \
+defender guards is not chased by the move. A defender pinned before the move is a false root \
+as always.
 • A ply that threatens mate and also truly chases (an unprotected piece, or a chariot hit by a \
 horse or cannon) is a chase: the rulebook takes the reading that may be forbidden.
 • Counts: a kill breaks a run of checks or chases (official, cxq); under cxq it is an effective \

@@ -194,8 +194,9 @@ Dọa chiếu bí (sát, hăm bí, 杀) là nước không chiếu nhưng nếu 
 sẽ có nước chiếu bí. Bot nhìn trước một nước để tìm nước chiếu bí đó.
 • Dọa chiếu bí được phép, bao nhiêu lần cũng được: dọa bí mãi, một chiếu một hăm bí, dọa bí xen \
 nước nhàn đều xử hòa khi lặp thế cờ (luật châu Á AXF/WXF; luật Việt Nam, Ván 3–4).
-• Dọa chiếu bí không phải đuổi: khi bên kia đang bị dọa bí, quân phòng thủ bị ghim vào tướng \
-hay phải canh tướng vẫn tính là căn, nên các quân nó bảo vệ không bị nước đó đuổi.
+• Dọa chiếu bí không phải đuổi: quân phòng thủ bị chính nước dọa bí ghim vào tướng (hoặc tướng \
+bị nước đó làm lộ mặt) vẫn tính là căn, nên quân nó bảo vệ không bị nước đó đuổi. Quân đã bị ghim \
+từ trước vẫn là căn giả.
 • Nước vừa dọa bí vừa đuổi thật (quân không có căn, hoặc xe bị mã/pháo dọa) là nước đuổi: luật \
 chọn cách hiểu có thể phạm luật.
 • Đếm: nước dọa bí làm đứt chuỗi chiếu hay đuổi liên tục (official, cxq); với cxq nó là nước có \
