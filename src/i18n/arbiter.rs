@@ -754,6 +754,27 @@ mod tests {
         }
     }
 
+    /// The mating chariot also hits the loose horse on f3; after a mate that is noise.
+    #[test]
+    fn a_checkmate_ruling_lists_no_chases() {
+        let pos = Position::from_fen("5k3/9/9/9/3R5/9/5n3/9/9/4K4 w").unwrap();
+        let mut a = Arbiter::new(pos, Ruleset::preset(RulesetName::Official));
+        let acc = a.submit(Move::parse_iccs("d5f5").unwrap()).unwrap();
+        assert!(!acc.record.class.victims().is_empty(), "the ply does chase");
+        let r = acc.ruling.expect("mate");
+        assert_eq!(r.reason, Reason::Checkmate);
+        for (lang, mate, chase) in [
+            (Lang::En, "checkmate", "chasing"),
+            (Lang::Vi, "chiếu bí", "đuổi"),
+            (Lang::Zh, "将死", "捉"),
+        ] {
+            let t = explain_ruling(&r, lang, Notation::Iccs);
+            let last = t.lines().last().unwrap_or("");
+            assert!(last.ends_with(&format!("d5f5: {mate}")), "{lang}: {t}");
+            assert!(!t.contains(chase), "{lang}: {t}");
+        }
+    }
+
     #[test]
     fn a_perpetual_check_ruling_explains_itself_in_three_languages() {
         let pos = Position::from_fen("c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w").unwrap();
