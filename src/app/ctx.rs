@@ -1,0 +1,217 @@
+//! The context every handler shares: who acts where ([`Ctx`]), the locked channel ([`Slot`]),
+//! saving a game, and the replies that several handlers build (captions, the end of a game).
+//! Handlers reach each other only through this module and [`super::view`], never by importing
+//! one another; the router ([`super::router`]) is the one place that knows every handler.
+
+use tokio::sync::OwnedMutexGuard;
+
+use super::view::{clocks_text, to_move_text};
+use super::{AppResult, Incoming, Reply, Service};
+use crate::arbiter::{Outcome, Ruling};
+use crate::core::Color;
+use crate::game::{ChannelRecord, ChannelSlot, Game, GameStatus};
+use crate::i18n::app::{text, Msg};
+use crate::i18n::arbiter::{outcome_text, ruling_details};
+use crate::i18n::Lang;
+use crate::notation::Notation;
+
+/// Everything a handler needs to know about the command being run.
+pub(crate) struct Ctx<'a> {
+    pub svc: &'a Service,
+    pub inc: &'a Incoming,
+    /// The language of what the channel reads: see [`public_lang`].
+    pub lang: Lang,
+    /// The language of answers only the acting user reads: their client's, else `lang`.
+    pub reader: Lang,
+    /// The user's notation (their choice, else the usual one for `reader`).
+    pub notation: Notation,
+    /// Whether the user chose the notation (`/notation`); if not, moves are echoed in the
+    /// notation they typed.
+    pub notation_chosen: bool,
+    pub now: u64,
+    /// Messages whose buttons stopped applying while the command ran (see [`super::menus`]).
+    pub retired: std::sync::Mutex<Vec<String>>,
+}
+
+impl Ctx<'_> {
+    pub(crate) fn say(&self, m: Msg) -> Reply {
+        Reply::text(text(&m, self.lang))
+    }
+
+    /// A notice only the acting user sees, in their language.
+    pub(crate) fn private(&self, m: Msg) -> Reply {
+        Reply::private(text(&m, self.reader))
+    }
+
+    /// A text for the channel, in its language.
+    pub(crate) fn t(&self, m: &Msg) -> String {
+        text(m, self.lang)
+    }
+
+    /// A text for the acting user alone, in their language.
+    pub(crate) fn t_reader(&self, m: &Msg) -> String {
+        text(m, self.reader)
+    }
+
+    /// Take the menus of `record` that no longer apply with `game` out of it, to be retired
+    /// with this command's replies once `record` is stored.
+    pub(crate) fn prune_menus(
+        &self,
+        record: &mut ChannelRecord,
+        game: Option<&Game>,
+    ) -> Vec<String> {
+        super::menus::prune(record, game, self.now)
+    }
+
+    /// Messages to retire with this command's replies.
+    pub(crate) fn retire(&self, refs: Vec<String>) {
+        if !refs.is_empty() {
+            self.retired
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .extend(refs);
+        }
+    }
+
+    /// The replies' last one: everything retired while the command ran, if anything was.
+    pub(crate) fn retired_reply(&self) -> Option<Reply> {
+        let refs = std::mem::take(
+            &mut *self
+                .retired
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        (!refs.is_empty()).then(|| Reply::retire(refs))
+    }
+}
+
+pub(crate) type Slot = OwnedMutexGuard<ChannelSlot>;
+
+/// The language the channel reads: a game keeps the one it started with; otherwise the
+/// channel's `/lang`, else the pending challenge's (its challenger's), else the acting user's
+/// client language (`hint`), else English.
+pub(crate) fn public_lang(slot: &ChannelSlot, hint: Option<Lang>) -> Lang {
+    let tag = |t: &Option<String>| t.as_deref().and_then(Lang::from_tag);
+    slot.game
+        .as_ref()
+        .and_then(|g| tag(&g.record.lang))
+        .or_else(|| tag(&slot.record.settings.lang))
+        .or_else(|| slot.record.challenge.as_ref().and_then(|c| tag(&c.lang)))
+        .or(hint)
+        .unwrap_or_default()
+}
+
+pub(crate) fn not_your_game(game: &Game) -> Msg {
+    Msg::NotYourGame {
+        red: game.record.red.name.clone(),
+        black: game.record.black.name.clone(),
+    }
+}
+
+/// Write the game and its channel, moving its deadlines; then keep the new state.
+pub(crate) async fn save_game(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    game: Game,
+    old_deadlines: &[crate::game::Deadline],
+) -> AppResult<()> {
+    let mut record = slot.record.clone();
+    if !game.is_active() && record.active_game == Some(game.record.id) {
+        record.active_game = None;
+    }
+    let dead = ctx.prune_menus(&mut record, game.is_active().then_some(&game));
+    let mut changes = crate::game::Changes::default();
+    changes.remove_deadlines.extend_from_slice(old_deadlines);
+    changes.add_deadlines.extend(game.deadlines());
+    changes.games.push(game.record.clone());
+    changes
+        .channels
+        .push((ctx.inc.channel.clone(), record.clone()));
+    ctx.svc.persist(changes).await?;
+    ctx.retire(dead);
+    slot.record = record;
+    slot.game = game.is_active().then_some(game);
+    Ok(())
+}
+
+/// "Red vs Black, after N plies" plus whose turn and the clocks.
+pub(crate) fn caption(ctx: &Ctx<'_>, game: &Game) -> String {
+    let mut lines = vec![ctx.t(&Msg::BoardCaption {
+        red: game.record.red.name.clone(),
+        black: game.record.black.name.clone(),
+        ply: game.record.moves.len(),
+    })];
+    if game.is_active() {
+        lines.push(to_move_text(game, ctx.lang));
+    }
+    if let Some(cl) = clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang) {
+        lines.push(cl);
+    }
+    lines.join("\n")
+}
+
+/// The headline of a finished game.
+pub(crate) fn headline(game: &Game, lang: Lang) -> (String, String) {
+    let GameStatus::Finished { result, reason } = &game.record.status else {
+        return ("*".into(), String::new());
+    };
+    let outcome = match result.as_str() {
+        "red_wins" => Outcome::RedWins,
+        "black_wins" => Outcome::BlackWins,
+        _ => Outcome::Draw,
+    };
+    let loser = outcome
+        .loser()
+        .map(|c| game.player(c).name.clone())
+        .unwrap_or_default();
+    let why = match reason.as_str() {
+        "resignation" => text(&Msg::Resigned { player: loser }, lang),
+        "agreement" => text(&Msg::DrawAgreed, lang),
+        "timeout" => text(&Msg::TimeForfeit { player: loser }, lang),
+        "abandonment" => text(&Msg::Abandoned { player: loser }, lang),
+        other => crate::arbiter::Reason::ALL
+            .iter()
+            .find(|r| r.as_str() == other)
+            .map_or_else(
+                || other.to_string(),
+                |r| crate::i18n::arbiter::reason_text(*r, lang).to_string(),
+            ),
+    };
+    (
+        outcome.pgn().to_string(),
+        format!("{} — {why}", outcome_text(outcome, lang)),
+    )
+}
+
+/// The replies at the end of a game: the last move line, the final board, the result (one
+/// headline) with the ruling explained (moves in `notation` and ICCS), and the PGN.
+pub(crate) async fn finished_replies(
+    ctx: &Ctx<'_>,
+    game: &Game,
+    mut lines: Vec<String>,
+    ruling: Option<&Ruling>,
+    viewer: Option<Color>,
+    notation: Notation,
+) -> Vec<Reply> {
+    let (score, head) = headline(game, ctx.lang);
+    lines.push(ctx.t(&Msg::GameOver {
+        score,
+        headline: head,
+    }));
+    if let Some(r) = ruling {
+        lines.push(ruling_details(r, ctx.lang, notation));
+    }
+    let viewer = viewer.unwrap_or_else(|| game.to_move());
+    let board = ctx
+        .svc
+        .board_reply(game, viewer, lines.join("\n"), Vec::new(), ctx.lang)
+        .await;
+    let pgn = super::pgn(
+        &game.record,
+        ctx.inc.channel.split(':').next().unwrap_or("chat"),
+    );
+    vec![
+        board,
+        Reply::text(format!("{}\n{pgn}", ctx.t(&Msg::PgnCaption))),
+    ]
+}

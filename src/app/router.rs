@@ -1,0 +1,131 @@
+//! The router: a command or a pressed button to its handler. It opens the channel, builds the
+//! [`Ctx`], settles a flag that fell since the last event, and answers the checks every button
+//! shares (a stale button, a button of someone else's game) before any handler runs.
+
+use super::ctx::{public_lang, Ctx, Slot};
+use super::view::ply_of;
+use super::{
+    challenge, default_notation, endings, info, play, Action, AppResult, Cmd, Incoming, Line,
+    Reply, Service,
+};
+use crate::i18n::app::Msg;
+use crate::i18n::notation::move_text_error;
+use crate::notation::Notation;
+
+pub(crate) async fn dispatch(svc: &Service, inc: &Incoming, line: Line) -> AppResult<Vec<Reply>> {
+    let mut slot = svc.manager.lock(&inc.channel).await?;
+    let lang = public_lang(&slot, inc.lang_hint);
+    let reader = inc.lang_hint.unwrap_or(lang);
+    let prefs = svc.storage().user(&inc.user.id)?.unwrap_or_default();
+    let chosen: Option<Notation> = prefs.notation.as_deref().and_then(|n| n.parse().ok());
+    let notation = chosen.unwrap_or_else(|| default_notation(reader));
+    let ctx = Ctx {
+        svc,
+        inc,
+        lang,
+        reader,
+        notation,
+        notation_chosen: chosen.is_some(),
+        now: svc.now(),
+        retired: std::sync::Mutex::default(),
+    };
+    challenge::remember_handle(&ctx).await;
+    // A flag that fell since the last event is settled before anything else happens.
+    let mut replies = endings::settle_flag(&ctx, &mut slot).await?;
+    let more = if let Some(action) = inc.action {
+        on_action(&ctx, &mut slot, action).await?
+    } else {
+        match line {
+            Line::Unknown(cmd) => vec![ctx.say(Msg::UnknownCommand { cmd })],
+            Line::Text(t) => play::bare_text(&ctx, &mut slot, &t).await?,
+            Line::Command(cmd, args) => command(&ctx, &mut slot, cmd, &args).await?,
+        }
+    };
+    replies.extend(more);
+    replies.extend(ctx.retired_reply());
+    Ok(replies)
+}
+
+async fn command(ctx: &Ctx<'_>, slot: &mut Slot, cmd: Cmd, args: &str) -> AppResult<Vec<Reply>> {
+    match cmd {
+        Cmd::Play => challenge::challenge(ctx, slot, args).await,
+        Cmd::Accept => accept(ctx, slot).await,
+        Cmd::Decline => decline(ctx, slot).await,
+        Cmd::Cancel => challenge::cancel(ctx, slot).await,
+        Cmd::Move => {
+            if args.is_empty() {
+                return Ok(vec![ctx.say(Msg::NotAMove {
+                    detail: move_text_error(&crate::notation::MoveTextError::Empty, ctx.lang),
+                })]);
+            }
+            play::typed_move(ctx, slot, args, true).await
+        }
+        Cmd::Resign => endings::resign(ctx, slot).await,
+        Cmd::Draw => endings::draw(ctx, slot).await,
+        Cmd::Takeback => endings::takeback(ctx, slot).await,
+        Cmd::Abort => endings::abort(ctx, slot).await,
+        Cmd::Claim => endings::claim(ctx, slot, args).await,
+        _ => info::command(ctx, slot, cmd, args).await,
+    }
+}
+
+/// `/accept` answers the channel's challenge; in a game without one, it answers a draw offer or
+/// a takeback request.
+async fn accept(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
+    if !challenge::pending(ctx, slot) {
+        match slot.game.as_ref() {
+            Some(g) if g.record.draw_offer.is_some() => return endings::draw(ctx, slot).await,
+            Some(g) if g.record.takeback_request.is_some() => {
+                return endings::takeback(ctx, slot).await
+            }
+            _ => {}
+        }
+    }
+    challenge::accept(ctx, slot, None).await
+}
+
+/// `/decline` refuses the channel's challenge; in a game without one, a draw offer or a
+/// takeback request.
+async fn decline(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
+    if !challenge::pending(ctx, slot) && slot.game.is_some() {
+        return endings::decline_offer(ctx, slot).await;
+    }
+    challenge::decline(ctx, slot, None).await
+}
+
+async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<Vec<Reply>> {
+    match action {
+        Action::Accept { id } => return challenge::accept(ctx, slot, Some(id)).await,
+        Action::Decline { id } => return challenge::decline(ctx, slot, Some(id)).await,
+        _ => {}
+    }
+    let (game_id, ply) = action.target();
+    let current = slot
+        .game
+        .as_ref()
+        .filter(|g| g.record.id == game_id && Some(ply_of(g)) == ply);
+    let Some(game) = current else {
+        return Ok(vec![ctx.private(Msg::StaleButton)]);
+    };
+    let Some(me) = game.color_of(&ctx.inc.user.id) else {
+        return Ok(vec![ctx.private(Msg::NotYourButton)]);
+    };
+    match action {
+        Action::Resign { game, ply } => Ok(vec![endings::confirm_resign(ctx, game, ply, me)]),
+        // The question was asked of one side: the other's tap on it is refused.
+        Action::ConfirmResign { by: Some(by), .. } if by != me => {
+            Ok(vec![ctx.private(Msg::ButtonForSomeoneElse)])
+        }
+        Action::ConfirmResign { .. } => endings::resign(ctx, slot).await,
+        Action::Draw { .. } => endings::draw(ctx, slot).await,
+        Action::DeclineOffer { .. } => endings::decline_offer(ctx, slot).await,
+        Action::AcceptTakeback { .. } => endings::takeback(ctx, slot).await,
+        Action::Flip { .. } => Ok(vec![info::flipped(ctx, slot, me.other()).await]),
+        Action::Pick { game, ply } => Ok(vec![play::picker(ctx, slot, me, game, ply, None)]),
+        Action::PickFrom { game, ply, from } => {
+            Ok(vec![play::picker(ctx, slot, me, game, ply, Some(from))])
+        }
+        Action::PickTo { mv, .. } => play::picked(ctx, slot, me, mv).await,
+        Action::Accept { .. } | Action::Decline { .. } => Ok(Vec::new()),
+    }
+}
