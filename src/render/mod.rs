@@ -19,12 +19,18 @@
 //! let png = renderer.png(&req).unwrap();
 //! assert_eq!(&png[1..4], b"PNG");
 //! ```
+//!
+//! Sprites and templates are drawn with `imageproc`'s shapes on `image` buffers, supersampled
+//! and box-filtered down for smooth edges (`raster`), then quantised to the theme's palette
+//! (`paint`); a picture is composed on indexed pixels (`compose`) and deflated by strips with
+//! a shared cache (`strips`).
 
 mod assets;
 mod compose;
 mod encode;
 mod layout;
 mod paint;
+mod raster;
 mod strips;
 mod text;
 mod textual;
