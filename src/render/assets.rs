@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use ab_glyph::FontRef;
 use image::{imageops, GrayImage, Luma, RgbaImage};
 
+use super::arrows::ArrowSprites;
 use super::layout::{Layout, BAND, BOARD_HEIGHT, CELL, PIECE_RADIUS, WIDTH};
 use super::paint::{indices, Canvas, Sprite};
 use super::raster::{self, Layer};
@@ -38,6 +39,8 @@ pub(crate) struct ThemeAssets {
     pub dots: [Sprite; 2],
     /// The turn arrow ▶.
     pub arrow: Sprite,
+    /// Arrows over the board, drawn when first asked for.
+    pub arrows: ArrowSprites,
 }
 
 /// The fourteen discs of one theme and piece style, by [`Piece::index`].
@@ -116,6 +119,7 @@ impl ThemeAssets {
             check,
             dots,
             arrow,
+            arrows: ArrowSprites::new(),
         }
     }
 }
