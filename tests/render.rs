@@ -391,6 +391,17 @@ fn on_arrow(from: (u32, u32), to: (u32, u32), along: f32, across: f32) -> (u32, 
     (x.floor() as u32, y.floor() as u32)
 }
 
+/// The pixel `along` pixels from the first point of the ICCS move `m` towards its second, and
+/// `across` to the side, on a PNG board seen by `viewer`.
+fn on_move(img: &Image, m: &str, viewer: Color, along: f32, across: f32) -> Rgb {
+    let (from, to) = (
+        Layout::PNG.point(sq(&m[..2]), viewer),
+        Layout::PNG.point(sq(&m[2..]), viewer),
+    );
+    let p = on_arrow(from, to, along, across);
+    img.at(p.0, p.1)
+}
+
 fn arrow(m: &str, style: ArrowStyle) -> Arrow {
     Arrow::of_move(Move::parse_iccs(m).expect("ICCS"), style)
 }
@@ -547,22 +558,11 @@ fn arrows_from_a_point_to_itself_or_past_the_limit_are_left_out() {
     .map(|m| arrow(m, ArrowStyle::Best))
     .collect();
     let img = decode_png(&renderer.png(&req).expect("a PNG"));
-    let (i0, i1) = (
-        Layout::PNG.point(sq("i0"), Color::Red),
-        Layout::PNG.point(sq("i1"), Color::Red),
-    );
-    let (a0, a1) = (
-        Layout::PNG.point(sq("a0"), Color::Red),
-        Layout::PNG.point(sq("a1"), Color::Red),
-    );
     let c = Theme::Wood.colors();
-    let p = on_arrow(i0, i1, 50.0, 8.0);
-    assert!(close(
-        img.at(p.0, p.1),
-        c.arrow_over(ArrowStyle::Best, c.board)
-    ));
-    let p = on_arrow(a0, a1, 50.0, 8.0);
-    assert_eq!(img.at(p.0, p.1), c.board);
+    // In the heads (50 of 76 pixels along, 8 to the side): the eighth arrow, not the ninth.
+    let eighth = on_move(&img, "i0i1", Color::Red, 50.0, 8.0);
+    assert!(close(eighth, c.arrow_over(ArrowStyle::Best, c.board)));
+    assert_eq!(on_move(&img, "a0a1", Color::Red, 50.0, 8.0), c.board);
 }
 
 #[test]
@@ -579,24 +579,10 @@ fn command_line_draws_arrows_and_refuses_bad_ones() {
     assert_eq!(run(with(&["h9g7", "b9c7:mistake"], false, "a.png")), 0);
     let img = decode_png(&std::fs::read(dir.join("a.png")).expect("written"));
     let c = Theme::Wood.colors();
-    let (h9, g7) = (
-        Layout::PNG.point(sq("h9"), Color::Red),
-        Layout::PNG.point(sq("g7"), Color::Red),
-    );
-    let p = on_arrow(h9, g7, 100.0, 3.0);
-    assert!(close(
-        img.at(p.0, p.1),
-        c.arrow_over(ArrowStyle::Hint, c.board)
-    ));
-    let (b9, c7) = (
-        Layout::PNG.point(sq("b9"), Color::Red),
-        Layout::PNG.point(sq("c7"), Color::Red),
-    );
-    let p = on_arrow(b9, c7, 100.0, 3.0);
-    assert!(close(
-        img.at(p.0, p.1),
-        c.arrow_over(ArrowStyle::Mistake, c.board)
-    ));
+    for (m, style) in [("h9g7", ArrowStyle::Hint), ("b9c7", ArrowStyle::Mistake)] {
+        let got = on_move(&img, m, Color::Red, 100.0, 3.0);
+        assert!(close(got, c.arrow_over(style, c.board)), "{m}: {got:?}");
+    }
     for bad in [
         &["h2h2"][..],
         &["h2e2:nice"],
