@@ -69,6 +69,10 @@ pub struct GameSetup {
     pub start: Option<Position>,
     /// Whether takebacks may be asked for.
     pub takebacks: bool,
+    /// Whether the game is rated (both players agreed).
+    pub rated: bool,
+    /// The server or group it is played in (a leaderboard scope), if any.
+    pub community: Option<String>,
 }
 
 impl Game {
@@ -84,6 +88,8 @@ impl Game {
             time_control,
             start,
             takebacks,
+            rated,
+            community,
         } = setup;
         let pos = start.clone().unwrap_or_else(Position::startpos);
         let record = GameRecord {
@@ -104,6 +110,8 @@ impl Game {
             takebacks,
             created_ms: now_ms,
             updated_ms: now_ms,
+            rated,
+            community,
         };
         Game {
             arbiter: Arbiter::new(pos, Ruleset::preset(ruleset)),
