@@ -21,6 +21,7 @@
 //! ```
 
 mod assets;
+pub mod chart;
 mod compose;
 mod encode;
 mod layout;
