@@ -50,6 +50,7 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         action: None,
         mentions,
         lang_hint: lang,
+        community: cmd.guild_id.map(super::community_key),
     };
     let channel = inc.channel.clone();
     let replies = h.service.handle(inc).await;
@@ -186,6 +187,7 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
         action: Some(action),
         mentions: Vec::new(),
         lang_hint: lang,
+        community: comp.guild_id.map(super::community_key),
     };
     let replies = h.service.handle(inc).await;
     let lang = lang.unwrap_or_default();
@@ -262,6 +264,7 @@ pub(super) async fn on_message(h: &Handler, http: &Http, msg: &Message) {
         action: None,
         mentions,
         lang_hint: None,
+        community: msg.guild_id.map(super::community_key),
     };
     let replies = h.service.handle(inc).await;
     for r in &replies {
