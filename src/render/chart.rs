@@ -191,12 +191,21 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
 
     // Band, grid, reference line.
     if let Some(b) = &band {
+        // Column by column (triangles would leave seams along their shared edges).
         for (i, pair) in points.windows(2).enumerate() {
             let (xa, xb) = (sx(pair[0].0), sx(pair[1].0));
-            let (la, ha) = (sy(b[i].0), sy(b[i].1));
-            let (lb, hb) = (sy(b[i + 1].0), sy(b[i + 1].1));
-            p.triangle([(xa, ha), (xb, hb), (xb, lb)], BAND);
-            p.triangle([(xa, ha), (xb, lb), (xa, la)], BAND);
+            let (c0, c1) = (xa.floor() as i32, (xb.ceil() as i32).max(xa.floor() as i32 + 1));
+            for col in c0..c1 {
+                let t = ((col as f32 + 0.5 - xa) / (xb - xa).max(1e-3)).clamp(0.0, 1.0);
+                let lerp = |a: f32, b: f32| a + (b - a) * t;
+                let top = lerp(sy(b[i].1), sy(b[i + 1].1));
+                let bottom = lerp(sy(b[i].0), sy(b[i + 1].0));
+                for row in top.floor() as i32..bottom.ceil() as i32 {
+                    let (r0, r1) = (row as f32, row as f32 + 1.0);
+                    let cov = (r1.min(bottom) - r0.max(top)).clamp(0.0, 1.0);
+                    p.blend(col, row, BAND, cov);
+                }
+            }
         }
     }
     let mut t = lo;

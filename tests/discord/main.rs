@@ -13,3 +13,4 @@ mod discord_fake;
 mod game;
 mod harness;
 mod platform;
+mod ratings;
