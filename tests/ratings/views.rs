@@ -189,3 +189,25 @@ async fn the_rating_graph_is_a_png_of_the_history() {
     let none = say_at(&f, HERE, "cid", "/rating").await;
     assert!(none[0].image.is_none());
 }
+
+#[tokio::test]
+async fn help_lists_the_commands_and_results_speak_the_channels_language() {
+    let f = Fixture::new(false);
+    for lang in ["vi", "en", "zh"] {
+        ask(&f, "ann", &format!("/lang {lang}")).await;
+        let help = ask(&f, "ann", "/help").await;
+        for word in ["/rating", "/top", "/stats", "[rated]"] {
+            assert!(help.contains(word), "{lang}: {help}");
+        }
+    }
+    // The channel now speaks Chinese.
+    let out = game(&f, "ann", "ben", "10+5 rated", End::Resign("ben", 4)).await;
+    assert!(out.contains("等级分（快棋）：ann 1500? → "), "{out}");
+    let top = ask(&f, "ann", "/top").await;
+    assert!(top.contains("排行榜上还没有人"), "{top}");
+    ask(&f, "ann", "/lang vi").await;
+    let s = ask(&f, "ann", "/stats").await;
+    assert!(s.starts_with("ann: 1 ván — thắng 1, hòa 0, thua 0"), "{s}");
+    let r = ask(&f, "ann", "/rating").await;
+    assert!(r.contains("Điểm của ann trên console") && r.contains("Cờ nhanh: "), "{r}");
+}
