@@ -74,6 +74,9 @@ fn finished(id: u64, red: PlayerRef, black: PlayerRef, result: &str, at_ms: u64)
         updated_ms: at_ms,
         rated: true,
         community: Some(SERVER.into()),
+        lang: None,
+        idle_after_ms: None,
+        turn_since_ms: None,
     }
 }
 

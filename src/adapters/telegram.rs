@@ -19,6 +19,7 @@
 mod commands;
 pub mod ops;
 pub mod outbox;
+mod press;
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -28,7 +29,7 @@ use std::time::Duration;
 use teloxide::dispatching::{Dispatcher, UpdateFilterExt};
 use teloxide::payloads::setters::*;
 use teloxide::prelude::Requester;
-use teloxide::types::{CallbackQuery, InlineKeyboardButtonKind, MessageEntityKind, Update, User};
+use teloxide::types::{CallbackQuery, MessageEntityKind, Update, User};
 use teloxide::update_listeners::Polling;
 use teloxide::{dptree, ApiError, Bot, RequestError};
 
@@ -36,13 +37,14 @@ pub use commands::command_list;
 pub use ops::Target;
 pub use outbox::RetryPolicy;
 
-use crate::app::{Action, Incoming, Outgoing, Reply, Service};
+use crate::app::{Incoming, Outgoing, Service};
 use crate::config::TelegramConfig;
 use crate::game::PlayerRef;
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;
-use ops::{callback_text, keyboard, read_callback_data, reply_ops, Job, Op};
+use ops::{read_callback_data, reply_jobs, retire_ops, Job, Shown};
 use outbox::{redacted, Outbox};
+use press::{press_jobs, pressed_kind};
 
 /// Tuning of the adapter.
 #[derive(Clone, Copy, Debug)]
@@ -134,6 +136,11 @@ pub async fn run(
     let outbox = Outbox::new(bot.clone(), options.retry);
     let menus = tokio::spawn(commands::register(bot.clone(), options.retry));
     let forwarder = tokio::spawn(forward(service.subscribe("tg:"), outbox.clone()));
+    let registrar = tokio::spawn(register_shown(
+        outbox.watch_shown(),
+        Arc::clone(&service),
+        outbox.clone(),
+    ));
     let adapter = Arc::new(Adapter {
         service,
         bot: bot.clone(),
@@ -186,6 +193,7 @@ pub async fn run(
         }
     }
     forwarder.abort();
+    registrar.abort();
     menus.abort();
     outbox.drain(options.drain_timeout).await;
     tracing::info!("Telegram: stopped");
@@ -218,9 +226,32 @@ async fn forward(mut rx: tokio::sync::mpsc::UnboundedReceiver<Outgoing>, outbox:
             continue;
         };
         for reply in &out.replies {
-            for op in reply_ops(reply, None, None) {
-                outbox.push(Job { target, op });
+            for job in reply_jobs(reply, target, "", None, None) {
+                outbox.push(job);
             }
+        }
+    }
+}
+
+/// Tell the service where its one-time questions and pickers were shown, and take the buttons
+/// away from those it says no longer apply (an earlier picker of the same player, or a
+/// question settled before it was shown).
+async fn register_shown(
+    mut rx: tokio::sync::mpsc::UnboundedReceiver<Shown>,
+    service: Arc<Service>,
+    outbox: Outbox,
+) {
+    while let Some(s) = rx.recv().await {
+        let at = s.message_id.0.to_string();
+        let retired = service
+            .shown(&s.target.channel(), &s.track.user, s.track.action, at)
+            .await;
+        for op in retire_ops(&retired, None) {
+            outbox.push(Job {
+                target: s.target,
+                op,
+                track: None,
+            });
         }
     }
 }
@@ -314,9 +345,10 @@ async fn on_message(msg: teloxide::types::Message, tg: Arc<Adapter>) -> Result<(
         thread: msg.thread_id.filter(|_| msg.is_topic_message),
     };
     let (text, mentions) = with_mentions(&msg, raw);
+    let user = player(from);
     let inc = Incoming {
         channel: target.channel(),
-        user: player(from),
+        user: user.clone(),
         handle: from.username.as_deref().map(str::to_lowercase),
         text,
         action: None,
@@ -332,54 +364,11 @@ async fn on_message(msg: teloxide::types::Message, tg: Arc<Adapter>) -> Result<(
         } else {
             (None, None)
         };
-        for op in reply_ops(&reply, only_for, reply_to) {
-            tg.outbox.push(Job { target, op });
+        for job in reply_jobs(&reply, target, &user.id, only_for, reply_to) {
+            tg.outbox.push(job);
         }
     }
     Ok(())
-}
-
-/// What kind of message a button was pressed under, judged by its buttons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Pressed {
-    /// A board (its buttons stay while they are current).
-    Board,
-    /// The move picker (edited step by step).
-    Picker,
-    /// A one-time question: a challenge, an offer, a confirmation.
-    Question,
-    /// No message or no keyboard we know.
-    Other,
-}
-
-fn pressed_kind(msg: Option<&teloxide::types::Message>) -> Pressed {
-    let Some(kb) = msg.and_then(teloxide::types::Message::reply_markup) else {
-        return Pressed::Other;
-    };
-    let actions: Vec<Action> = kb
-        .inline_keyboard
-        .iter()
-        .flatten()
-        .filter_map(|b| match &b.kind {
-            InlineKeyboardButtonKind::CallbackData(d) => read_callback_data(d).0,
-            _ => None,
-        })
-        .collect();
-    if actions
-        .iter()
-        .any(|a| matches!(a, Action::PickFrom { .. } | Action::PickTo { .. }))
-    {
-        Pressed::Picker
-    } else if actions
-        .iter()
-        .any(|a| matches!(a, Action::Pick { .. } | Action::Flip { .. }))
-    {
-        Pressed::Board
-    } else if actions.is_empty() {
-        Pressed::Other
-    } else {
-        Pressed::Question
-    }
 }
 
 async fn on_callback(q: CallbackQuery, tg: Arc<Adapter>) -> Result<(), Infallible> {
@@ -419,50 +408,10 @@ async fn on_callback(q: CallbackQuery, tg: Arc<Adapter>) -> Result<(), Infallibl
     let kind = pressed_kind(regular);
     let (notice, jobs) = press_jobs(&replies, kind, message.id(), &q.from);
     answer(&tg.bot, &q, &notice).await;
-    for op in jobs {
-        tg.outbox.push(Job { target, op });
+    for (op, track) in jobs {
+        tg.outbox.push(Job { target, op, track });
     }
     Ok(())
-}
-
-/// The answer to a button press (the private notices) and the calls for the rest.
-fn press_jobs(
-    replies: &[Reply],
-    pressed: Pressed,
-    message_id: teloxide::types::MessageId,
-    from: &User,
-) -> (String, Vec<Op>) {
-    let mut notice: Vec<&str> = Vec::new();
-    let mut ops = Vec::new();
-    let mut took_effect = false;
-    let mut edited = false;
-    for r in replies {
-        if r.private && r.buttons.is_empty() && r.image.is_none() {
-            notice.push(&r.text);
-        } else if r.private {
-            // A question for the presser alone (confirm resignation): shown to the chat,
-            // answerable only by them.
-            let named = Reply {
-                text: format!("{}: {}", player(from).name, r.text),
-                ..r.clone()
-            };
-            ops.extend(reply_ops(&named, Some(from.id), None));
-        } else if r.menu && pressed == Pressed::Picker && !edited {
-            edited = true;
-            ops.push(Op::Edit {
-                message_id,
-                text: ops::split_at_limit(&r.text, ops::MAX_TEXT).0.to_string(),
-                keyboard: keyboard(&r.buttons, None),
-            });
-        } else {
-            took_effect |= !r.menu;
-            ops.extend(reply_ops(r, None, None));
-        }
-    }
-    if took_effect && !edited && matches!(pressed, Pressed::Picker | Pressed::Question) {
-        ops.insert(0, Op::ClearKeyboard { message_id });
-    }
-    (callback_text(&notice.join("\n")), ops)
 }
 
 /// Answer a button press (always, or the user's client keeps spinning); a few quick retries,
@@ -495,7 +444,6 @@ async fn answer(bot: &Bot, q: &CallbackQuery, notice: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use teloxide::types::UserId;
 
     #[test]
     fn commands_for_other_bots_are_left_alone() {
@@ -504,73 +452,5 @@ mod tests {
         assert!(for_another_bot("/play@other_bot", "xiangqi_bot"));
         assert!(!for_another_bot("h2e2", "xiangqi_bot"));
         assert!(!for_another_bot("mail me@x.org", "xiangqi_bot"));
-    }
-
-    fn user() -> User {
-        User {
-            id: UserId(7),
-            is_bot: false,
-            first_name: "An".into(),
-            last_name: None,
-            username: Some("An_1".into()),
-            language_code: None,
-            is_premium: false,
-            added_to_attachment_menu: false,
-        }
-    }
-
-    #[test]
-    fn presses_map_to_answers_edits_and_cleared_keyboards() {
-        let from = user();
-        let id = teloxide::types::MessageId(9);
-        let private = Reply::private("not yours");
-        let (notice, ops) =
-            press_jobs(std::slice::from_ref(&private), Pressed::Question, id, &from);
-        assert_eq!(notice, "not yours");
-        assert!(ops.is_empty(), "a refusal leaves the buttons");
-
-        let menu = Reply {
-            text: "Pick".into(),
-            menu: true,
-            ..Reply::default()
-        };
-        let (_, ops) = press_jobs(std::slice::from_ref(&menu), Pressed::Picker, id, &from);
-        assert!(matches!(&ops[..], [Op::Edit { .. }]));
-        let (_, ops) = press_jobs(&[menu], Pressed::Board, id, &from);
-        assert!(matches!(&ops[..], [Op::Text { .. }]));
-
-        let public = Reply::text("accepted");
-        let (_, ops) = press_jobs(std::slice::from_ref(&public), Pressed::Question, id, &from);
-        assert!(matches!(
-            &ops[..],
-            [Op::ClearKeyboard { .. }, Op::Text { .. }]
-        ));
-        let (_, ops) = press_jobs(&[public], Pressed::Board, id, &from);
-        assert!(matches!(&ops[..], [Op::Text { .. }]));
-
-        let confirm = Reply {
-            buttons: vec![vec![crate::app::Button {
-                label: "Yes".into(),
-                action: Action::ConfirmResign { game: 1, ply: 2 },
-            }]],
-            ..Reply::private("Really?")
-        };
-        let (notice, ops) = press_jobs(&[confirm], Pressed::Board, id, &from);
-        assert!(notice.is_empty());
-        match &ops[..] {
-            [Op::Text {
-                text,
-                keyboard: Some(kb),
-                ..
-            }] => {
-                assert_eq!(text, "An: Really?");
-                let data = match &kb.inline_keyboard[0][0].kind {
-                    InlineKeyboardButtonKind::CallbackData(d) => d.clone(),
-                    other => panic!("{other:?}"),
-                };
-                assert_eq!(data, "xq:Y:1:2|7");
-            }
-            other => panic!("{other:?}"),
-        }
     }
 }

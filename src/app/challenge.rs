@@ -10,6 +10,40 @@ use crate::i18n::app::{color_word, Label, Msg};
 use crate::i18n::ratings::{self as rmsg, RatingLabel, RatingMsg};
 use crate::rating::{refusal, Family, NotRated};
 
+/// The storage key under which the display name of a handle's user is kept (`tg:@bob`).
+fn handle_key(platform: &str, handle: &str) -> String {
+    format!("{platform}:@{}", handle.to_lowercase())
+}
+
+/// Remember the display name of the user behind a handle, when it is new or changed, so a
+/// later `/play @handle` can name them. A failure only costs the name: it is logged.
+pub(crate) async fn remember_handle(ctx: &Ctx<'_>) {
+    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
+    let Some(handle) = ctx.inc.handle.as_deref().filter(|h| !h.is_empty()) else {
+        return;
+    };
+    if platform == "console" || handle.chars().count() > 64 {
+        return;
+    }
+    let key = handle_key(platform, handle);
+    let name = ctx.inc.user.name.clone();
+    let storage = ctx.svc.storage();
+    match storage.user(&key) {
+        Ok(Some(p)) if p.name.as_deref() == Some(name.as_str()) => {}
+        Ok(known) => {
+            let mut prefs = known.unwrap_or_default();
+            prefs.v = crate::game::SCHEMA_VERSION;
+            prefs.name = Some(name);
+            let mut changes = crate::game::Changes::default();
+            changes.users.push((key, prefs));
+            if let Err(e) = ctx.svc.persist(changes).await {
+                tracing::warn!(error = %e, "cannot remember a display name");
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "cannot read a display name"),
+    }
+}
+
 fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
     if let Some((_, p)) = ctx.inc.mentions.iter().find(|(t, _)| t == token) {
         return Some(p.clone());
@@ -20,11 +54,22 @@ fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
     }
     let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
     let lower = handle.to_lowercase();
-    Some(if platform == "console" {
-        PlayerRef::new(format!("console:{lower}"), handle)
-    } else {
-        PlayerRef::new(format!("{platform}:@{lower}"), handle)
-    })
+    if platform == "console" {
+        return Some(PlayerRef::new(format!("console:{lower}"), handle));
+    }
+    // Named as they call themselves if the bot has seen them, else by the handle as typed.
+    let key = handle_key(platform, handle);
+    let known = ctx
+        .svc
+        .storage()
+        .user(&key)
+        .ok()
+        .flatten()
+        .and_then(|p| p.name);
+    Some(PlayerRef::new(
+        key,
+        &known.unwrap_or_else(|| format!("@{handle}")),
+    ))
 }
 
 /// Whether the incoming user is `p` (by id, or by handle for `@name` challenges).
@@ -163,6 +208,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
         start_fen,
         expires_ms: ctx.now + ctx.svc.config.challenge_ttl_ms,
         rated,
+        lang: Some(ctx.lang.code().to_string()),
     };
     if let Some(why) = rated.then(|| rating_refusal(&c)).flatten() {
         return Ok(vec![say_rating(ctx, RatingMsg::CannotRate { why })]);
@@ -187,10 +233,12 @@ async fn put_challenge(
 ) -> AppResult<()> {
     let mut record = slot.record.clone();
     record.challenge = c;
+    let dead = ctx.prune_menus(&mut record, slot.game.as_ref());
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
     ctx.svc.persist(changes).await?;
+    ctx.retire(dead);
     slot.record = record;
     Ok(())
 }
@@ -222,7 +270,10 @@ fn challenge_reply(ctx: &Ctx<'_>, c: &Challenge) -> Reply {
         challenger: c.challenger.name.clone(),
         opponent: c.opponent.as_ref().map(|o| o.name.clone()),
         time_control: crate::i18n::app::time_control_text(c.time_control, ctx.lang),
-        ruleset: c.ruleset.clone(),
+        ruleset: crate::i18n::arbiter::ruleset_name(
+            c.ruleset.parse().unwrap_or_default(),
+            ctx.lang,
+        ),
         color: color_word(color_name, ctx.lang).to_string(),
         minutes: c.expires_ms.saturating_sub(ctx.now).div_ceil(60_000).max(1),
     });
@@ -254,6 +305,7 @@ fn challenge_reply(ctx: &Ctx<'_>, c: &Challenge) -> Reply {
     Reply {
         text: t,
         buttons: vec![row],
+        track: true,
         ..Reply::default()
     }
 }
@@ -281,8 +333,14 @@ pub(crate) async fn set_rated(
             ctx.lang,
         ))]);
     }
+    // A new id: the buttons of the message that showed the challenge as it was go stale
+    // (and are taken away), so nobody accepts terms that have changed.
+    let mut changes = crate::game::Changes::default();
+    changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
+    c.id = ctx.svc.storage().next_id()?;
     c.rated = rated;
-    put_challenge(ctx, slot, Some(c.clone()), crate::game::Changes::default()).await?;
+    changes.add_deadlines.push(c.expiry(&ctx.inc.channel));
+    put_challenge(ctx, slot, Some(c.clone()), changes).await?;
     Ok(vec![challenge_reply(ctx, &c)])
 }
 
@@ -330,9 +388,11 @@ pub(crate) async fn accept(
             [&red.id, &black.id],
         )
         .is_none();
+    // Games are numbered 1, 2, 3, … from a counter stored with the game itself.
+    let number = ctx.svc.storage().next_game_number()?;
     let game = Game::start(
         GameSetup {
-            id: c.id,
+            id: number,
             channel: ctx.inc.channel.clone(),
             red,
             black,
@@ -345,6 +405,9 @@ pub(crate) async fn accept(
             takebacks: slot.record.settings.takebacks,
             rated,
             community: ctx.inc.community.clone(),
+            // The challenge's language (the channel's, else the challenger's) from now on.
+            lang: Some(ctx.lang.code().to_string()),
+            idle_after_ms: Some(ctx.svc.config.idle_claim_ms).filter(|&ms| ms > 0),
         },
         ctx.now,
     );
@@ -352,21 +415,24 @@ pub(crate) async fn accept(
     record.challenge = None;
     record.active_game = Some(game.record.id);
     record.last_game = Some(game.record.id);
+    let dead = ctx.prune_menus(&mut record, Some(&game));
     let mut changes = crate::game::Changes::default();
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
     changes.games.push(game.record.clone());
+    changes.game_number = Some(number);
     changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
     changes.add_deadlines.extend(game.deadlines());
     changes.aliases.extend(handle_alias(ctx));
     ctx.svc.persist(changes).await?;
+    ctx.retire(dead);
     slot.record = record;
     let mut caption = ctx.t(&Msg::GameStarted {
         red: game.record.red.name.clone(),
         black: game.record.black.name.clone(),
         time_control: crate::i18n::app::time_control_text(game.record.time_control, ctx.lang),
-        ruleset: ruleset.as_str().to_string(),
+        ruleset: crate::i18n::arbiter::ruleset_name(ruleset, ctx.lang),
         id: game.record.id,
     });
     if let (true, Some(pace)) = (rated, game.record.time_control.pace()) {
@@ -403,7 +469,8 @@ pub(crate) async fn decline(
             return Ok(vec![ctx.private(Msg::StaleButton)]);
         }
         if is_user(ctx, &c.challenger) {
-            return cancel(ctx, slot).await;
+            // Declining is the other side's answer; the challenger withdraws with /cancel.
+            return Ok(vec![ctx.private(Msg::OwnChallenge)]);
         }
         match &c.opponent {
             Some(o) if is_user(ctx, o) => {}

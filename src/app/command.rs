@@ -24,6 +24,8 @@ pub enum Cmd {
     Takeback,
     /// `/abort`.
     Abort,
+    /// `/claim`: an untimed game whose player to move stopped moving.
+    Claim,
     /// `/board`.
     Board,
     /// `/flip`.
@@ -64,7 +66,7 @@ pub enum Cmd {
 
 impl Cmd {
     /// Every command, with its name.
-    pub const ALL: [(Cmd, &'static str); 27] = [
+    pub const ALL: [(Cmd, &'static str); 28] = [
         (Cmd::Play, "play"),
         (Cmd::Accept, "accept"),
         (Cmd::Decline, "decline"),
@@ -74,6 +76,7 @@ impl Cmd {
         (Cmd::Draw, "draw"),
         (Cmd::Takeback, "takeback"),
         (Cmd::Abort, "abort"),
+        (Cmd::Claim, "claim"),
         (Cmd::Board, "board"),
         (Cmd::Flip, "flip"),
         (Cmd::Moves, "moves"),

@@ -129,6 +129,9 @@ mod tests {
             updated_ms: 0,
             rated: false,
             community: None,
+            lang: None,
+            idle_after_ms: None,
+            turn_since_ms: None,
         };
         let p = pgn(&rec, "console");
         assert!(p.contains("[Game \"Chinese Chess\"]"));

@@ -154,8 +154,7 @@ impl Service {
                 text_board: Some(board_text),
             }),
             buttons,
-            private: false,
-            menu: false,
+            ..Reply::default()
         }
     }
 }

@@ -34,6 +34,9 @@ pub struct Changes {
     /// Handles to remember: (`platform:@handle`, player id), so `/rating @handle` finds a
     /// player the platform names only by handle.
     pub aliases: Vec<(String, String)>,
+    /// A game number (from [`Storage::next_game_number`]) now in use: the stored counter
+    /// moves up to it in the same transaction (it never moves down).
+    pub game_number: Option<u64>,
 }
 
 impl Changes {
@@ -46,6 +49,7 @@ impl Changes {
             && self.add_deadlines.is_empty()
             && self.remove_deadlines.is_empty()
             && self.aliases.is_empty()
+            && self.game_number.is_none()
     }
 }
 
@@ -69,11 +73,18 @@ pub trait Storage: Send + Sync + 'static {
     /// # Errors
     /// On a storage failure.
     fn user(&self, key: &str) -> Result<Option<UserPrefs>, StorageError>;
-    /// A fresh id for a game or challenge.
+    /// A fresh id for a challenge (unique, not consecutive).
     ///
     /// # Errors
     /// On a storage failure.
     fn next_id(&self) -> Result<u64, StorageError>;
+    /// The number for a new game: one more than the highest stored (through
+    /// [`Changes::game_number`]) or handed out since the start. A number handed out but never
+    /// stored is handed out again after a restart, so a crash leaves no gap in the numbers.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn next_game_number(&self) -> Result<u64, StorageError>;
     /// Write `changes` atomically (all or nothing) and durably: when the future resolves
     /// `Ok`, the changes survive a crash. A game written as finished or aborted for the
     /// first time also gets its rating update ([`crate::rating::apply`]: ratings, statistics,

@@ -6,6 +6,8 @@
 //!   message, to a perpetual-chase ruling; the other buttons; a restart; a game in a thread.
 //! * `platform`: command registration and autocomplete, the 50013 fallback, the Message
 //!   Content intent refused, the timer's messages, and the binary started by `DISCORD_TOKEN`.
+//! * `players`: what players noticed: challenges losing their buttons, private refusals,
+//!   pickers cleared, suggestions in the user's notation, rulesets named in each language.
 #![forbid(unsafe_code)]
 
 #[path = "../support/discord_fake.rs"]
@@ -14,3 +16,4 @@ mod game;
 mod harness;
 mod platform;
 mod ratings;
+mod players;

@@ -127,10 +127,14 @@ pub async fn game_at(
     args: &str,
     end: End,
 ) -> String {
+    // In any of the three languages (the channel's `/lang`).
     let r = ask_at(f, t, red, &format!("/play @{black} red {args}")).await;
-    assert!(r.contains(&format!("challenges {black}")), "{r}");
+    assert!(r.contains(red) && r.contains(black), "{r}");
     let r = ask_at(f, t, black, "/accept").await;
-    assert!(r.contains("begins"), "{r}");
+    assert!(
+        ["begins", "bắt đầu", "局开始"].iter().any(|w| r.contains(w)),
+        "{r}"
+    );
     let plies = match end {
         End::Resign(_, n) => n,
         End::Draw => 4,
@@ -148,7 +152,12 @@ pub async fn game_at(
             ask_at(f, t, black, "/draw").await
         }
     };
-    assert!(out.contains("Game over"), "{out}");
+    assert!(
+        ["Game over", "Hết ván", "对局结束"]
+            .iter()
+            .any(|w| out.contains(w)),
+        "{out}"
+    );
     f.advance(10 * MINUTE);
     out
 }

@@ -6,10 +6,10 @@
 use serenity::all::{
     AutoArchiveDuration, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, CreateAutocompleteResponse, CreateInteractionResponse,
-    CreateThread, EditThread, Http, Message,
+    CreateThread, EditThread, Http, Message, MessageFlags,
 };
 
-use super::send::{clear_components, delete_original, send_reply, Via};
+use super::send::{delete_original, referenced_message, retire, send_reply, Via};
 use super::{channel_key, commands, player, Handler};
 use crate::app::{Action, Incoming, Reply};
 use crate::i18n::Lang;
@@ -19,8 +19,30 @@ fn lang_of(locale: &str) -> Option<Lang> {
 }
 
 /// On Discord, a menu is only for the player who opened it (nobody else may use it anyway).
+/// A reply that only retires earlier messages shows nothing.
 fn visible(r: &Reply) -> bool {
-    !(r.private || r.menu)
+    !(r.private || r.menu) && r.shows_something()
+}
+
+/// Everything the replies retire.
+fn retired(replies: &[Reply]) -> Vec<String> {
+    replies
+        .iter()
+        .flat_map(|r| r.retire.iter().cloned())
+        .collect()
+}
+
+/// After sending a reply that asks to be tracked: tell the service where it went, and take
+/// the buttons off what it says no longer applies.
+async fn track(h: &Handler, http: &Http, channel: &str, user: &str, r: &Reply, at: Option<String>) {
+    let (Some(at), Some(first)) = (at, r.buttons.iter().flatten().next()) else {
+        return;
+    };
+    if !r.track {
+        return;
+    }
+    let gone = h.service.shown(channel, user, first.action, at).await;
+    retire(http, &gone, None).await;
 }
 
 /// A slash command: defer, run, then the first public reply fills the deferred response and
@@ -42,6 +64,7 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     } else {
         None
     };
+    let user_id = user.id.clone();
     let inc = Incoming {
         channel: channel_key(thread.unwrap_or(cmd.channel_id)),
         user,
@@ -54,6 +77,7 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     };
     let channel = inc.channel.clone();
     let replies = h.service.handle(inc).await;
+    retire(http, &retired(&replies), None).await;
     let lang = lang.unwrap_or_default();
     let token = cmd.token.as_str();
     let thread = match thread {
@@ -80,9 +104,9 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
             channel: t,
             reference: None,
         };
-        for r in &replies {
-            if visible(r) {
-                send_reply(http, there, there, r, false, lang).await;
+        for r in replies.iter().filter(|r| r.shows_something()) {
+            let at = if visible(r) {
+                send_reply(http, there, there, r, false, lang).await
             } else {
                 send_reply(
                     http,
@@ -92,8 +116,9 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
                     true,
                     lang,
                 )
-                .await;
-            }
+                .await
+            };
+            track(h, http, &channel, &user_id, r, at).await;
         }
         return;
     }
@@ -103,12 +128,16 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         delete_original(http, token).await;
     }
     for (i, r) in replies.iter().enumerate() {
+        if !r.shows_something() {
+            continue;
+        }
         let first = if Some(i) == first_public {
             Via::Original(token)
         } else {
             Via::Followup(token)
         };
-        send_reply(http, first, Via::Followup(token), r, !visible(r), lang).await;
+        let at = send_reply(http, first, Via::Followup(token), r, !visible(r), lang).await;
+        track(h, http, &channel, &user_id, r, at).await;
     }
 }
 
@@ -157,7 +186,8 @@ async fn close_thread(http: &Http, t: ChannelId) {
 }
 
 /// A button or menu choice: acknowledge, run the action it carries, answer with follow-ups.
-/// A choice in a menu replaces that menu with the next step, or removes it once used.
+/// A choice in a menu replaces that menu with the next step, or deletes it once used (or
+/// refused). A question answered loses its buttons (the service retires it).
 pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInteraction) {
     let (action, from_menu) = match &comp.data.kind {
         ComponentInteractionDataKind::Button => (Action::decode(&comp.data.custom_id), false),
@@ -179,9 +209,11 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
     };
     let nick = comp.member.as_ref().and_then(|m| m.nick.as_deref());
     let lang = lang_of(&comp.locale);
+    let user = player(&comp.user, nick);
+    let channel = channel_key(comp.channel_id);
     let inc = Incoming {
-        channel: channel_key(comp.channel_id),
-        user: player(&comp.user, nick),
+        channel: channel.clone(),
+        user: user.clone(),
         handle: Some(comp.user.name.to_lowercase()),
         text: String::new(),
         action: Some(action),
@@ -192,18 +224,35 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
     let replies = h.service.handle(inc).await;
     let lang = lang.unwrap_or_default();
     let token = comp.token.as_str();
-    let mut menu_replaced = false;
-    for r in &replies {
-        let first = if r.menu && from_menu && !menu_replaced {
-            menu_replaced = true;
+    let menu_replaced = from_menu && replies.iter().any(|r| r.menu);
+    // A used menu, or a question only this user saw that is now settled (confirm
+    // resignation), is deleted below with this interaction's own token, not again here.
+    let gone = retired(&replies);
+    let ephemeral = comp
+        .message
+        .flags
+        .is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
+    let settled = gone
+        .iter()
+        .any(|r| referenced_message(r) == Some(comp.message.id));
+    let delete_clicked = (from_menu && !menu_replaced) || (ephemeral && settled);
+    retire(http, &gone, delete_clicked.then_some(comp.message.id)).await;
+    let mut replaced = false;
+    for r in replies.iter().filter(|r| r.shows_something()) {
+        let first = if r.menu && from_menu && !replaced {
+            replaced = true;
             Via::Original(token)
         } else {
             Via::Followup(token)
         };
-        send_reply(http, first, Via::Followup(token), r, !visible(r), lang).await;
+        let at = send_reply(http, first, Via::Followup(token), r, !visible(r), lang).await;
+        // The menu's next step edits the same message: it is already known.
+        if !matches!(first, Via::Original(_)) {
+            track(h, http, &channel, &user.id, r, at).await;
+        }
     }
-    if from_menu && !menu_replaced {
-        clear_components(http, token).await;
+    if delete_clicked {
+        delete_original(http, token).await;
     }
 }
 
@@ -213,12 +262,13 @@ pub(super) async fn on_autocomplete(h: &Handler, http: &Http, ac: &CommandIntera
     let Some((option, typed)) = commands::focused(ac) else {
         return;
     };
-    let lang = lang_of(&ac.locale).unwrap_or_default();
+    let locale = lang_of(&ac.locale);
+    let lang = locale.unwrap_or_default();
     let choices = if ac.data.name == "move" && option == "move" {
         let user = player(&ac.user, None);
         let moves = h
             .service
-            .suggestions(&channel_key(ac.channel_id), &user.id, &typed)
+            .suggestions(&channel_key(ac.channel_id), &user.id, &typed, locale)
             .await;
         commands::move_choices(moves)
     } else {
@@ -256,9 +306,11 @@ pub(super) async fn on_message(h: &Handler, http: &Http, msg: &Message) {
         mentions.push((format!("<@!{}>", u.id), p));
     }
     let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
+    let user = player(&msg.author, nick);
+    let channel = channel_key(msg.channel_id);
     let inc = Incoming {
-        channel: channel_key(msg.channel_id),
-        user: player(&msg.author, nick),
+        channel: channel.clone(),
+        user: user.clone(),
         handle: Some(msg.author.name.to_lowercase()),
         text: text.to_string(),
         action: None,
@@ -267,12 +319,14 @@ pub(super) async fn on_message(h: &Handler, http: &Http, msg: &Message) {
         community: msg.guild_id.map(super::community_key),
     };
     let replies = h.service.handle(inc).await;
-    for r in &replies {
+    retire(http, &retired(&replies), None).await;
+    for r in replies.iter().filter(|r| r.shows_something()) {
         // A private note cannot be hidden in a channel: it answers the user's message.
         let via = Via::Channel {
             channel: msg.channel_id,
             reference: r.private.then_some(msg.id),
         };
-        send_reply(http, via, via, r, false, Lang::default()).await;
+        let at = send_reply(http, via, via, r, false, Lang::default()).await;
+        track(h, http, &channel, &user.id, r, at).await;
     }
 }

@@ -223,7 +223,10 @@ async fn forward(mut outbox: mpsc::UnboundedReceiver<Outgoing>, http: Arc<Http>)
             reference: None,
         };
         for r in &replies {
-            send_reply(&http, via, via, r, false, Lang::default()).await;
+            send::retire(&http, &r.retire, None).await;
+            if r.shows_something() {
+                send_reply(&http, via, via, r, false, Lang::default()).await;
+            }
         }
     }
 }

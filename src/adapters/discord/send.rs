@@ -9,8 +9,8 @@ use std::sync::Arc;
 use serenity::all::{
     ButtonStyle, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateEmbed, CreateInteractionResponseFollowup, CreateMessage, CreateSelectMenu,
-    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, Http, HttpError,
-    MessageId,
+    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EditMessage, Http,
+    HttpError, MessageId,
 };
 use serenity::builder::Builder;
 
@@ -288,7 +288,50 @@ fn attachment(p: &Picture) -> CreateAttachment {
     }
 }
 
-async fn deliver(http: &Http, via: Via<'_>, post: &Post) -> serenity::Result<()> {
+/// Where a delivered message is, as a reference the adapter can act on later: `c:{channel}:{id}`
+/// for a message everyone sees (edited through the channel), `w:{token}:{id}` for one only its
+/// user sees (reachable only through the interaction's token, for its 15 minutes).
+fn reference(via: Via<'_>, ephemeral: bool, channel: ChannelId, id: MessageId) -> String {
+    match via {
+        Via::Original(token) | Via::Followup(token) if ephemeral => format!("w:{token}:{id}"),
+        _ => format!("c:{channel}:{id}"),
+    }
+}
+
+/// The message a reference names.
+pub(super) fn referenced_message(reference: &str) -> Option<MessageId> {
+    let id: u64 = reference.rsplit(':').next()?.parse().ok()?;
+    (id != 0).then(|| MessageId::new(id))
+}
+
+/// Take the buttons away from messages shown earlier (references from [`send_reply`]): a
+/// message everyone sees loses its components; one only its user sees is deleted. Failures
+/// are logged (an ephemeral message's token lasts 15 minutes).
+pub(super) async fn retire(http: &Http, refs: &[String], skip: Option<MessageId>) {
+    for r in refs {
+        let Some(id) = referenced_message(r).filter(|id| Some(*id) != skip) else {
+            continue;
+        };
+        let mut parts = r.splitn(3, ':');
+        let result = match (parts.next(), parts.next()) {
+            (Some("c"), Some(ch)) => match ch.parse::<u64>().ok().filter(|&c| c != 0) {
+                Some(ch) => ChannelId::new(ch)
+                    .edit_message(http, id, EditMessage::new().components(Vec::new()))
+                    .await
+                    .map(drop),
+                None => continue,
+            },
+            (Some("w"), Some(token)) => http.delete_followup_message(token, id).await,
+            _ => continue,
+        };
+        if let Err(e) = result {
+            tracing::debug!(error = %e, "cannot take the buttons off an earlier message");
+        }
+    }
+}
+
+async fn deliver(http: &Http, via: Via<'_>, post: &Post) -> serenity::Result<String> {
+    let sent = |m: serenity::all::Message| reference(via, post.ephemeral, m.channel_id, m.id);
     match via {
         Via::Channel { channel, reference } => {
             let mut m = CreateMessage::new()
@@ -301,7 +344,7 @@ async fn deliver(http: &Http, via: Via<'_>, post: &Post) -> serenity::Result<()>
             if let Some(p) = &post.picture {
                 m = m.embed(embed(p)).add_file(attachment(p));
             }
-            channel.send_message(http, m).await.map(drop)
+            channel.send_message(http, m).await.map(sent)
         }
         Via::Original(token) => {
             let mut e = EditInteractionResponse::new()
@@ -311,7 +354,7 @@ async fn deliver(http: &Http, via: Via<'_>, post: &Post) -> serenity::Result<()>
             if let Some(p) = &post.picture {
                 e = e.embed(embed(p)).new_attachment(attachment(p));
             }
-            e.execute(http, token).await.map(drop)
+            e.execute(http, token).await.map(sent)
         }
         Via::Followup(token) => {
             let mut f = CreateInteractionResponseFollowup::new()
@@ -324,7 +367,7 @@ async fn deliver(http: &Http, via: Via<'_>, post: &Post) -> serenity::Result<()>
             if let Some(p) = &post.picture {
                 f = f.embed(embed(p)).add_file(attachment(p));
             }
-            f.execute(http, (None, token)).await.map(drop)
+            f.execute(http, (None, token)).await.map(sent)
         }
     }
 }
@@ -345,7 +388,8 @@ fn where_to(via: Via<'_>) -> String {
 
 /// Send one reply: its first message `first`, the rest `rest`. Failures are logged (there is
 /// nobody else to tell); a picture refused for a missing permission is replaced by the text
-/// board and the hint.
+/// board and the hint. Returns a reference to the message under which its buttons are (see
+/// [`retire`]), if there are any and it was sent.
 pub(super) async fn send_reply(
     http: &Http,
     first: Via<'_>,
@@ -353,26 +397,32 @@ pub(super) async fn send_reply(
     reply: &Reply,
     ephemeral: bool,
     lang: Lang,
-) {
+) -> Option<String> {
     let mut sent_any = false;
+    let mut with_buttons = None;
     for post in posts(reply, ephemeral, true, None) {
         let via = if sent_any { rest } else { first };
         match deliver(http, via, &post).await {
-            Ok(()) => sent_any = true,
+            Ok(at) => {
+                sent_any = true;
+                if !post.rows.is_empty() {
+                    with_buttons = Some(at);
+                }
+            }
             Err(e) if post.picture.is_some() && is_missing_permission(&e) => {
                 tracing::warn!(
                     to = %where_to(via),
                     "missing permission to attach the board; sending it as text"
                 );
-                send_text_fallback(http, via, rest, reply, ephemeral, lang).await;
-                return;
+                return send_text_fallback(http, via, rest, reply, ephemeral, lang).await;
             }
             Err(e) => {
                 tracing::error!(to = %where_to(via), error = %e, "cannot send a reply");
-                return;
+                return None;
             }
         }
     }
+    with_buttons
 }
 
 async fn send_text_fallback(
@@ -382,29 +432,28 @@ async fn send_text_fallback(
     reply: &Reply,
     ephemeral: bool,
     lang: Lang,
-) {
+) -> Option<String> {
     let mut via = first;
+    let mut with_buttons = None;
     for post in posts(reply, ephemeral, false, Some(permission_hint(lang))) {
-        if let Err(e) = deliver(http, via, &post).await {
-            tracing::error!(to = %where_to(via), error = %e, "cannot send the text board either");
-            return;
+        match deliver(http, via, &post).await {
+            Ok(at) if !post.rows.is_empty() => with_buttons = Some(at),
+            Ok(_) => {}
+            Err(e) => {
+                tracing::error!(to = %where_to(via), error = %e, "cannot send the text board either");
+                return with_buttons;
+            }
         }
         via = rest;
     }
+    with_buttons
 }
 
-/// Replace the components of an interaction's original message (a used menu loses its menu).
-pub(super) async fn clear_components(http: &Http, token: &str) {
-    let edit = EditInteractionResponse::new().components(Vec::new());
-    if let Err(e) = edit.execute(http, token).await {
-        tracing::debug!(error = %e, "cannot clear a used menu");
-    }
-}
-
-/// Remove a deferred response that has nothing public to show.
+/// Remove an interaction's original message: a deferred response that has nothing public to
+/// show, or (for a menu choice) the used menu.
 pub(super) async fn delete_original(http: &Http, token: &str) {
     if let Err(e) = http.delete_original_interaction_response(token).await {
-        tracing::warn!(error = %e, "cannot delete the deferred response");
+        tracing::warn!(error = %e, "cannot delete an interaction's message");
     }
 }
 

@@ -114,6 +114,92 @@ pub struct Job {
     pub target: Target,
     /// What.
     pub op: Op,
+    /// For a message with one-time buttons: what to tell the service once it is shown.
+    pub track: Option<Track>,
+}
+
+/// A one-time question or picker the service wants to know the message of
+/// ([`crate::app::Service::shown`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Track {
+    /// The service's id of the user it was shown for (`tg:…`).
+    pub user: String,
+    /// Its first button's action.
+    pub action: Action,
+}
+
+/// Where a tracked message went, once Telegram took it.
+#[derive(Clone, Debug)]
+pub struct Shown {
+    /// The chat (and topic).
+    pub target: Target,
+    /// What it was.
+    pub track: Track,
+    /// Its message id.
+    pub message_id: MessageId,
+}
+
+/// The calls that deliver `reply` as jobs for `target`: its messages (see [`reply_ops`]),
+/// with the one under which its buttons sit tracked if the reply asks for it, then the
+/// removal of the buttons of the messages it retires (except `skip`, already handled).
+#[must_use]
+pub fn reply_jobs(
+    reply: &Reply,
+    target: Target,
+    user: &str,
+    only_for: Option<UserId>,
+    reply_to: Option<MessageId>,
+) -> Vec<Job> {
+    let mut jobs: Vec<Job> = reply_ops(reply, only_for, reply_to)
+        .into_iter()
+        .map(|op| Job {
+            target,
+            op,
+            track: None,
+        })
+        .collect();
+    let track = tracking(reply, user);
+    if let Some(job) = jobs.iter_mut().find(|j| has_keyboard(&j.op)) {
+        job.track = track;
+    }
+    jobs.extend(retire_ops(&reply.retire, None).into_iter().map(|op| Job {
+        target,
+        op,
+        track: None,
+    }));
+    jobs
+}
+
+/// What to tell the service about `reply` once shown, if it asks to be tracked.
+#[must_use]
+pub fn tracking(reply: &Reply, user: &str) -> Option<Track> {
+    let first = reply.buttons.iter().flatten().next()?;
+    reply.track.then(|| Track {
+        user: user.to_string(),
+        action: first.action,
+    })
+}
+
+/// Whether `op` puts buttons under a message.
+#[must_use]
+pub fn has_keyboard(op: &Op) -> bool {
+    match op {
+        Op::Text { keyboard, .. } | Op::Picture { keyboard, .. } | Op::Edit { keyboard, .. } => {
+            keyboard.is_some()
+        }
+        Op::ClearKeyboard { .. } => false,
+    }
+}
+
+/// Calls that take the buttons away from retired messages (references are message ids),
+/// leaving out `skip`.
+#[must_use]
+pub fn retire_ops(refs: &[String], skip: Option<MessageId>) -> Vec<Op> {
+    refs.iter()
+        .filter_map(|r| r.parse::<i32>().ok().map(MessageId))
+        .filter(|id| Some(*id) != skip)
+        .map(|message_id| Op::ClearKeyboard { message_id })
+        .collect()
 }
 
 /// The callback data of a button: the action, and for a button that only one user may
@@ -318,6 +404,7 @@ mod tests {
         let a = Action::ConfirmResign {
             game: u64::MAX,
             ply: u32::MAX,
+            by: Some(crate::core::Color::Black),
         };
         let d = callback_data(&a, Some(UserId(9_007_199_254_740_991)));
         assert!(d.len() <= 64, "{d}");

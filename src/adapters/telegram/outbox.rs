@@ -10,12 +10,12 @@ use std::time::Duration;
 
 use teloxide::payloads::setters::*;
 use teloxide::prelude::Requester;
-use teloxide::types::{ChatId, InputFile, ReplyParameters};
+use teloxide::types::{ChatId, InputFile, MessageId, ReplyParameters};
 use teloxide::{ApiError, Bot, RequestError};
 use tokio::sync::{mpsc, Notify};
 use tokio::task::JoinHandle;
 
-use super::ops::{Job, Op, Target};
+use super::ops::{Job, Op, Shown, Target};
 use crate::app::ImageKind;
 
 /// How the queues wait and retry.
@@ -57,6 +57,8 @@ struct Inner {
     pending: AtomicUsize,
     settled: Notify,
     closed: AtomicBool,
+    /// Where tracked messages are reported once Telegram took them.
+    shown: Mutex<Option<mpsc::UnboundedSender<Shown>>>,
 }
 
 fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -191,8 +193,16 @@ impl Outbox {
                 pending: AtomicUsize::new(0),
                 settled: Notify::new(),
                 closed: AtomicBool::new(false),
+                shown: Mutex::new(None),
             }),
         }
+    }
+
+    /// Reports of the tracked messages delivered from now on (see [`Job::track`]).
+    pub fn watch_shown(&self) -> mpsc::UnboundedReceiver<Shown> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        *locked(&self.inner.shown) = Some(tx);
+        rx
     }
 
     /// Queue `job` behind the chat's earlier ones.
@@ -283,19 +293,30 @@ async fn worker(inner: Arc<Inner>, chat: ChatId, mut rx: mpsc::UnboundedReceiver
                 }
             }
         };
-        deliver(&inner, job).await;
+        let track = job.track.clone();
+        let target = job.target;
+        if let (Some(message_id), Some(track)) = (deliver(&inner, job).await, track) {
+            if let Some(tx) = locked(&inner.shown).as_ref() {
+                let _ = tx.send(Shown {
+                    target,
+                    track,
+                    message_id,
+                });
+            }
+        }
         inner.pending.fetch_sub(1, Ordering::SeqCst);
         inner.settled.notify_waiters();
     }
 }
 
-async fn deliver(inner: &Inner, mut job: Job) {
+/// Deliver `job`, retrying as its errors allow; the message's id if it was delivered.
+async fn deliver(inner: &Inner, mut job: Job) -> Option<MessageId> {
     let policy = inner.policy;
     let mut backoff = policy.first_backoff;
     let mut unknown = 0;
     loop {
         let err = match call(&inner.bot, &job).await {
-            Ok(()) => return,
+            Ok(id) => return id,
             Err(e) => e,
         };
         let chat = job.target.chat.0;
@@ -340,24 +361,24 @@ async fn deliver(inner: &Inner, mut job: Job) {
                 None => {
                     tracing::error!(chat, method, error = %redacted(&err, &inner.bot),
                         "Telegram refused a message; it is dropped");
-                    return;
+                    return None;
                 }
             },
             Next::Done => {
                 tracing::debug!(chat, method, error = %redacted(&err, &inner.bot), "nothing to change");
-                return;
+                return None;
             }
             Next::Unknown | Next::Fail => {
                 tracing::error!(chat, method, error = %redacted(&err, &inner.bot),
                     "Telegram refused a message; it is dropped");
-                return;
+                return None;
             }
         }
     }
 }
 
-/// Make the call once.
-async fn call(bot: &Bot, job: &Job) -> Result<(), RequestError> {
+/// Make the call once; the id of the message sent or edited.
+async fn call(bot: &Bot, job: &Job) -> Result<Option<MessageId>, RequestError> {
     let Target { chat, thread } = job.target;
     match &job.op {
         Op::Text {
@@ -375,7 +396,7 @@ async fn call(bot: &Bot, job: &Job) -> Result<(), RequestError> {
             if let Some(id) = reply_to {
                 req = req.reply_parameters(ReplyParameters::new(*id).allow_sending_without_reply());
             }
-            req.await.map(drop)
+            req.await.map(|m| Some(m.id))
         }
         Op::Picture {
             bytes,
@@ -401,7 +422,7 @@ async fn call(bot: &Bot, job: &Job) -> Result<(), RequestError> {
                     if let Some(kb) = keyboard {
                         req = req.reply_markup(kb.clone());
                     }
-                    req.await.map(drop)
+                    req.await.map(|m| Some(m.id))
                 }};
             }
             match kind {
@@ -418,12 +439,12 @@ async fn call(bot: &Bot, job: &Job) -> Result<(), RequestError> {
             if let Some(kb) = keyboard {
                 req = req.reply_markup(kb.clone());
             }
-            req.await.map(drop)
+            req.await.map(|_| Some(*message_id))
         }
         Op::ClearKeyboard { message_id } => bot
             .edit_message_reply_markup(chat, *message_id)
             .await
-            .map(drop),
+            .map(|_| None),
     }
 }
 

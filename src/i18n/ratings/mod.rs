@@ -211,6 +211,8 @@ pub fn ending_name(reason: &str, lang: Lang) -> String {
         "resignation" => Some(("xin thua", "resignation", "认输")),
         "agreement" => Some(("thỏa thuận hòa", "agreed draw", "议和")),
         "timeout" => Some(("hết giờ", "time", "超时")),
+        // An untimed game claimed by the player left waiting (`/claim win`).
+        "abandonment" => Some(("bỏ ván", "abandoned", "弃局")),
         _ => None,
     };
     if let Some((vi, en, zh)) = own {
@@ -431,6 +433,7 @@ mod tests {
         assert_eq!(shown(Glicko::default()), "1500?");
         assert_eq!(ending_name("perpetual_check", Lang::En), "perpetual check");
         assert_eq!(ending_name("timeout", Lang::Zh), "超时");
+        assert_eq!(ending_name("abandonment", Lang::En), "abandoned");
         for f in Family::ALL {
             let names: Vec<&str> = Lang::ALL.iter().map(|&l| family_name(f, l)).collect();
             assert!(names.iter().all(|n| !n.is_empty()));
