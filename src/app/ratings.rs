@@ -66,15 +66,24 @@ fn named(ctx: &Ctx<'_>, word: &str) -> AppResult<Named> {
     }
     let lower = handle.to_lowercase();
     let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
-    let id = if platform == "console" {
-        Some(format!("console:{lower}"))
-    } else {
-        ctx.svc.storage().alias(&format!("{platform}:@{lower}"))?
+    if platform == "console" {
+        return Ok(Named::Player(PlayerRef::new(
+            format!("console:{lower}"),
+            handle,
+        )));
+    }
+    let key = format!("{platform}:@{lower}");
+    let Some(id) = ctx.svc.storage().alias(&key)? else {
+        return Ok(Named::Unknown);
     };
-    Ok(match id {
-        Some(id) => Named::Player(PlayerRef::new(id, handle)),
-        None => Named::Unknown,
-    })
+    // Named as they call themselves (remembered for their handle), else by the handle.
+    let name = ctx
+        .svc
+        .storage()
+        .user(&key)?
+        .and_then(|p| p.name)
+        .unwrap_or_else(|| format!("@{handle}"));
+    Ok(Named::Player(PlayerRef::new(id, &name)))
 }
 
 /// The name to show for `p`: their name in their latest game, else as named.

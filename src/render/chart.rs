@@ -194,7 +194,10 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
         // Column by column (triangles would leave seams along their shared edges).
         for (i, pair) in points.windows(2).enumerate() {
             let (xa, xb) = (sx(pair[0].0), sx(pair[1].0));
-            let (c0, c1) = (xa.floor() as i32, (xb.ceil() as i32).max(xa.floor() as i32 + 1));
+            let (c0, c1) = (
+                xa.floor() as i32,
+                (xb.ceil() as i32).max(xa.floor() as i32 + 1),
+            );
             for col in c0..c1 {
                 let t = ((col as f32 + 0.5 - xa) / (xb - xa).max(1e-3)).clamp(0.0, 1.0);
                 let lerp = |a: f32, b: f32| a + (b - a) * t;

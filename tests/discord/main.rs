@@ -15,5 +15,5 @@ mod discord_fake;
 mod game;
 mod harness;
 mod platform;
-mod ratings;
 mod players;
+mod ratings;

@@ -132,7 +132,9 @@ pub async fn game_at(
     assert!(r.contains(red) && r.contains(black), "{r}");
     let r = ask_at(f, t, black, "/accept").await;
     assert!(
-        ["begins", "bắt đầu", "局开始"].iter().any(|w| r.contains(w)),
+        ["begins", "bắt đầu", "局开始"]
+            .iter()
+            .any(|w| r.contains(w)),
         "{r}"
     );
     let plies = match end {
@@ -160,6 +162,15 @@ pub async fn game_at(
     );
     f.advance(10 * MINUTE);
     out
+}
+
+/// The stored profile (ratings, statistics) of the console user `user`.
+pub fn profile(f: &Fixture, user: &str) -> xiangqi_bot::rating::Profile {
+    f.svc
+        .storage()
+        .profile(&format!("console:{user}"))
+        .expect("read")
+        .expect("profile")
 }
 
 pub async fn game(f: &Fixture, red: &str, black: &str, args: &str, end: End) -> String {

@@ -22,12 +22,7 @@ async fn a_rated_game_changes_both_ratings_and_the_result_says_by_how_much() {
     assert!(out.contains("Ratings (Rapid): alice 1500? → "), "{out}");
     let (a, b) = (change_of(&out, "alice"), change_of(&out, "bob"));
     assert!(a.is_some_and(|d| d < 0) && a.map(|d| -d) == b, "{out}");
-    let p = f
-        .svc
-        .storage()
-        .profile("console:alice")
-        .expect("read")
-        .expect("profile");
+    let p = profile(&f, "alice");
     assert_eq!(p.ratings[&Family::Rapid].games, 1);
     assert_eq!(p.stats.rated.losses, 1);
 }
@@ -69,6 +64,15 @@ async fn accepting_is_the_agreement_and_only_the_challenger_switches() {
         })
         .expect("a button to make it rated");
     assert_eq!(switch.1, "Make it rated");
+    let old_accept = replies[0].buttons[0][0].action;
+    assert!(matches!(old_accept, Action::Accept { .. }));
+    // The adapter showed the casual challenge as message "m1".
+    assert!(replies[0].track);
+    let retired = f
+        .svc
+        .shown(HERE.channel, "console:alice", old_accept, "m1".into())
+        .await;
+    assert!(retired.is_empty());
     let r = joined(&press(&f, HERE, "bob", switch.0).await);
     assert!(r.contains("Only the player who made the challenge"), "{r}");
     let now_rated = press(&f, HERE, "alice", switch.0).await;
@@ -78,8 +82,15 @@ async fn accepting_is_the_agreement_and_only_the_challenger_switches() {
         .iter()
         .flatten()
         .any(|b| matches!(b.action, Action::SetRated { rated: false, .. })));
-    // The old button is stale now.
+    // The casual message loses its buttons: nobody accepts terms that have changed.
+    assert!(
+        now_rated.iter().any(|r| r.retire == ["m1"]),
+        "{now_rated:?}"
+    );
+    // The old buttons are stale now.
     let r = joined(&press(&f, HERE, "alice", switch.0).await);
+    assert!(r.contains("earlier position"), "{r}");
+    let r = joined(&press(&f, HERE, "bob", old_accept).await);
     assert!(r.contains("earlier position"), "{r}");
     // Without a clock there is nothing to switch.
     ask(&f, "alice", "/cancel").await;
@@ -108,14 +119,7 @@ async fn aborted_short_casual_and_bot_games_are_never_rated() {
     );
     let out = game(&f, "alice", "bob", "10+5", End::Resign("alice", 4)).await;
     assert!(!out.contains("Rating") && !out.contains("rated"), "{out}");
-    assert!(f
-        .svc
-        .storage()
-        .profile("console:alice")
-        .expect("read")
-        .expect("profile")
-        .ratings
-        .is_empty());
+    assert!(profile(&f, "alice").ratings.is_empty());
     // A game against the bot (whatever path creates it) is not rated even if flagged so.
     let mut rec = f
         .svc
@@ -167,12 +171,7 @@ async fn repeated_games_between_two_players_count_less_within_a_day() {
         later.contains("Ratings (Rapid)") && !later.contains("Counted at"),
         "{later}"
     );
-    let p = f
-        .svc
-        .storage()
-        .profile("console:alice")
-        .expect("read")
-        .expect("profile");
+    let p = profile(&f, "alice");
     assert_eq!(p.ratings[&Family::Rapid].games, 7);
     assert_eq!(p.stats.all.wins, 8);
 }
@@ -205,12 +204,7 @@ async fn every_way_a_game_ends_rates_it_exactly_once() {
     assert_eq!(both.matches("Ratings (Bullet)").count(), 1, "{both}");
     let id = f.svc.storage().games_of("console:alice", 1).expect("ids")[0];
     let game = f.svc.storage().game(id).expect("read").expect("game");
-    let before = f
-        .svc
-        .storage()
-        .profile("console:bob")
-        .expect("read")
-        .expect("profile");
+    let before = profile(&f, "bob");
     // The finished game written again (a retried write, a channel moved) changes nothing.
     f.svc
         .storage()
@@ -220,12 +214,7 @@ async fn every_way_a_game_ends_rates_it_exactly_once() {
         })
         .await
         .expect("persist");
-    let after = f
-        .svc
-        .storage()
-        .profile("console:bob")
-        .expect("read")
-        .expect("profile");
+    let after = profile(&f, "bob");
     assert_eq!(before, after);
     assert_eq!(after.ratings[&Family::Bullet].games, 1);
     assert_eq!(f.clock.load(Ordering::SeqCst), now);

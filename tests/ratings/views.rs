@@ -209,5 +209,8 @@ async fn help_lists_the_commands_and_results_speak_the_channels_language() {
     let s = ask(&f, "ann", "/stats").await;
     assert!(s.starts_with("ann: 1 ván — thắng 1, hòa 0, thua 0"), "{s}");
     let r = ask(&f, "ann", "/rating").await;
-    assert!(r.contains("Điểm của ann trên console") && r.contains("Cờ nhanh: "), "{r}");
+    assert!(
+        r.contains("Điểm của ann trên console") && r.contains("Cờ nhanh: "),
+        "{r}"
+    );
 }
