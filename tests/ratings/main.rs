@@ -24,27 +24,43 @@ pub struct Fixture {
     pub svc: Arc<Service>,
 }
 
+fn service(dir: &std::path::Path, clock: &Arc<AtomicU64>, images: bool) -> Arc<Service> {
+    let c = Arc::clone(clock);
+    Arc::new(Service::new(
+        Arc::new(SledStorage::open(dir).expect("sled")),
+        Arc::new(Renderer::new()),
+        Arc::new(move || c.load(Ordering::SeqCst)),
+        ServiceConfig {
+            images,
+            rate_burst: 1_000_000,
+            ..ServiceConfig::default()
+        },
+    ))
+}
+
 impl Fixture {
     pub fn new(images: bool) -> Fixture {
         let dir = tempfile::tempdir().expect("tempdir");
-        let storage = Arc::new(SledStorage::open(dir.path()).expect("sled"));
         let clock = Arc::new(AtomicU64::new(1_700_000_000_000));
-        let c = Arc::clone(&clock);
-        let svc = Arc::new(Service::new(
-            storage,
-            Arc::new(Renderer::new()),
-            Arc::new(move || c.load(Ordering::SeqCst)),
-            ServiceConfig {
-                images,
-                rate_burst: 1_000_000,
-                ..ServiceConfig::default()
-            },
-        ));
+        let svc = service(dir.path(), &clock, images);
         Fixture {
             _dir: dir,
             clock,
             svc,
         }
+    }
+
+    /// The service stopped (without settling anything) and started again on the same
+    /// database after `down_ms`, recovered as the binary does at start-up.
+    pub async fn restart(self, down_ms: u64) -> Fixture {
+        let Fixture { _dir, clock, svc } = self;
+        drop(svc);
+        // The old handle lets go of the database as its writer thread ends.
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        clock.fetch_add(down_ms, Ordering::SeqCst);
+        let svc = service(_dir.path(), &clock, false);
+        svc.recover().await.expect("recover");
+        Fixture { _dir, clock, svc }
     }
 
     pub fn advance(&self, ms: u64) {

@@ -219,3 +219,41 @@ async fn every_way_a_game_ends_rates_it_exactly_once() {
     assert_eq!(after.ratings[&Family::Bullet].games, 1);
     assert_eq!(f.clock.load(Ordering::SeqCst), now);
 }
+
+/// A flag that fell just before the bot went down is settled after the restart, once: the
+/// game is rated once, and settling again (or another restart) changes nothing.
+#[tokio::test]
+async fn a_flag_that_fell_before_a_crash_is_rated_once_after_the_restart() {
+    let f = Fixture::new(false);
+    f.svc.recover().await.expect("recover");
+    ask(&f, "alice", "/play @bob red 1+0 rated").await;
+    ask(&f, "bob", "/accept").await;
+    for (i, m) in OPENING.iter().enumerate() {
+        ask(&f, if i % 2 == 0 { "alice" } else { "bob" }, m).await;
+    }
+    // Red's minute runs out and the bot is still up (its heartbeat says so), but dies before
+    // its timer settles the flag.
+    f.advance(2 * MINUTE);
+    let alive = f.now();
+    f.svc
+        .storage()
+        .set_meta("alive_ms", alive)
+        .expect("heartbeat");
+    f.svc.storage().flush().await.expect("flush");
+    let f = f.restart(HOUR).await;
+    let mut outbox = f.svc.subscribe("console:");
+    assert_eq!(f.svc.process_due(f.now()).await.expect("due"), 1);
+    let out = joined(&outbox.recv().await.expect("flag").replies);
+    assert!(out.contains("alice ran out of time"), "{out}");
+    assert!(out.contains("Ratings (Bullet)"), "{out}");
+    assert_eq!(f.svc.process_due(f.now()).await.expect("due"), 0);
+    let f = f.restart(HOUR).await;
+    assert_eq!(f.svc.process_due(f.now()).await.expect("due"), 0);
+    let r = ask(&f, "alice", "/resign").await;
+    assert!(!r.contains("Ratings"), "{r}");
+    for who in ["alice", "bob"] {
+        let p = profile(&f, who);
+        assert_eq!(p.ratings[&Family::Bullet].games, 1, "{who}");
+        assert_eq!(p.stats.all.games(), 1, "{who}");
+    }
+}
