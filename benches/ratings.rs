@@ -7,7 +7,7 @@
 //! and the hero plays every one of them once, so the hero has 10,000 games and the players
 //! have settled ratings (the leaderboard lists them).
 //!
-//! `cargo bench --bench ratings` (env: `PLAYERS`, default 10000; `ROUNDS`, default 6).
+//! `cargo bench --bench ratings` (env: `PLAYERS`, default 10000; `ROUNDS`, default 12).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -195,7 +195,7 @@ fn said(user: &PlayerRef, text: &str, mentions: Vec<(String, PlayerRef)>) -> Inc
 
 fn bench(c: &mut Criterion) {
     let players = env("PLAYERS", 10_000);
-    let w = build(players, env("ROUNDS", 6));
+    let w = build(players, env("ROUNDS", 12));
     let me = player(5);
     let last_page = players.div_ceil(10).min(1000);
     let cases: Vec<(&str, Incoming)> = vec![

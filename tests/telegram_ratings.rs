@@ -85,7 +85,11 @@ async fn a_rated_game_in_a_group_then_its_leaderboard_stats_and_graph() {
     );
 
     // The leaderboard waits for settled ratings; the statistics name Bob by his username.
-    let top = say(&fake, &group, None, &alice, "/top", |c| c.is("sendMessage")).await;
+    // (The game's PGN may still be on its way: wait for the answer itself.)
+    let top = say(&fake, &group, None, &alice, "/top", |c| {
+        c.is("sendMessage") && said(c).contains("leaderboard")
+    })
+    .await;
     assert!(
         said(&top).contains("Nobody is on the Rapid leaderboard here yet"),
         "{}",

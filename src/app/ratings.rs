@@ -146,9 +146,12 @@ async fn rating(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
             .is_some_and(|c| fr.communities.contains(c));
         let (key, scope) = scope_for(ctx, &who.id, !played_here);
         let mut reader = RankReader::new(&who.id, ctx.now);
-        ctx.svc
-            .storage()
-            .leaderboard(&key, *f, &mut |e| reader.visit(&e))?;
+        // Only a listed player has a rank: nobody else's is looked for on the board.
+        if fr.listed(ctx.now) {
+            ctx.svc
+                .storage()
+                .leaderboard(&key, *f, &mut |e| reader.visit(&e))?;
+        }
         lines.push(text(
             &RatingMsg::RatingRow {
                 family: *f,

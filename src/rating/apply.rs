@@ -308,12 +308,18 @@ fn rerate(
         games: fr.games,
         last_ms: fr.last_ms,
     };
-    let value = entry.encode();
-    for s in &scopes {
-        writes.push(Write::Put(
-            keys::board(s, family, fr.glicko.rating, &side.id),
-            value.clone(),
-        ));
+    // Only a settled rating goes on the boards: a deviation only grows until the next game,
+    // so a provisional player cannot be listed before then, and boards stay as short as the
+    // players they can list (a server of 10,000 mostly occasional players is read in a few
+    // entries).
+    if !fr.glicko.provisional() {
+        let value = entry.encode();
+        for s in &scopes {
+            writes.push(Write::Put(
+                keys::board(s, family, fr.glicko.rating, &side.id),
+                value.clone(),
+            ));
+        }
     }
     let mut point = Vec::with_capacity(17);
     point.extend_from_slice(&change.after.rating.to_be_bytes());

@@ -163,6 +163,15 @@ pub struct FamilyRating {
 }
 
 impl FamilyRating {
+    /// Whether the player can be on a leaderboard at `now_ms`: played within
+    /// [`super::board::ACTIVE_MS`] and a settled rating at that date.
+    #[must_use]
+    pub fn listed(&self, now_ms: u64) -> bool {
+        self.games > 0
+            && now_ms.saturating_sub(self.last_ms) <= super::board::ACTIVE_MS
+            && !self.at(now_ms).provisional()
+    }
+
     /// The rating as it stands at `now_ms` (the deviation grown over the idle time).
     #[must_use]
     pub fn at(&self, now_ms: u64) -> Glicko {

@@ -38,6 +38,28 @@ impl Store {
         out.end
     }
 
+    /// Give `ids` settled ratings (deviation 60, 1500) in `families`, as after many games.
+    fn settle(&mut self, ids: &[&str], families: &[Family]) {
+        for id in ids {
+            let mut p = Profile::default();
+            for f in families {
+                p.ratings.insert(
+                    *f,
+                    FamilyRating {
+                        glicko: Glicko {
+                            deviation: 60.0,
+                            ..Glicko::default()
+                        },
+                        games: 30,
+                        ..FamilyRating::default()
+                    },
+                );
+            }
+            self.0
+                .insert(keys::profile(id), serde_json::to_vec(&p).expect("encode"));
+        }
+    }
+
     fn profile(&self, id: &str) -> Profile {
         self.get(&keys::profile(id)).expect("profile")
     }
@@ -106,25 +128,32 @@ fn a_rated_game_moves_both_ratings_stats_history_and_boards() {
     assert_eq!(a.ratings[&Family::Rapid].communities, vec!["dc:g:1"]);
     assert_eq!(a.stats.rated.wins, 1);
     assert_eq!(s.profile("dc:b").stats.as_black.losses, 1);
-    // On the platform's and the server's boards, highest first.
-    for scope in ["dc", "dc:g:1"] {
-        let b = s.board(scope, Family::Rapid);
-        assert_eq!(b.len(), 2);
-        assert_eq!(b[0].0, "dc:a");
-        assert_eq!(b[0].1, red.after.shown());
-    }
-    // A second game moves the entries (no stale copy left behind).
+    // Provisional ratings stay off the boards (they could not be listed).
+    assert!(s.board("dc", Family::Rapid).is_empty());
     let end2 = s.run(&ending(2, "dc:b", "dc:a", Score::Win, 2000));
-    let (_, b2, a2) = rated(&end2).expect("rated");
+    let (_, _, a2) = rated(&end2).expect("rated");
     assert_eq!(a2.before.rating, red.after.rating);
-    let b = s.board("dc:g:1", Family::Rapid);
-    assert_eq!(b.len(), 2);
-    assert!(b.iter().any(|(p, r)| p == "dc:b" && *r == b2.after.shown()));
     let hist: Vec<_> =
         s.0.keys()
             .filter(|k| k.starts_with(&keys::history_prefix("dc:a", Family::Rapid)))
             .collect();
     assert_eq!(hist.len(), 2);
+    // Settled players: on the platform's and the server's boards, highest first.
+    s.settle(&["dc:c", "dc:d"], &[Family::Rapid]);
+    let end = s.run(&ending(3, "dc:c", "dc:d", Score::Win, 3000));
+    let (_, c, _) = rated(&end).expect("rated");
+    for scope in ["dc", "dc:g:1"] {
+        let b = s.board(scope, Family::Rapid);
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[0].0, "dc:c");
+        assert_eq!(b[0].1, c.after.shown());
+    }
+    // A second game moves the entries (no stale copy left behind).
+    let end = s.run(&ending(4, "dc:d", "dc:c", Score::Win, 4000));
+    let (_, d, _) = rated(&end).expect("rated");
+    let b = s.board("dc:g:1", Family::Rapid);
+    assert_eq!(b.len(), 2);
+    assert!(b.iter().any(|(p, r)| p == "dc:d" && *r == d.after.shown()));
 }
 
 #[test]
@@ -201,6 +230,10 @@ fn repeated_games_within_a_day_count_less_then_not_at_all() {
 #[test]
 fn scopes_families_and_platforms_are_separate() {
     let mut s = Store::default();
+    s.settle(
+        &["dc:a", "dc:b", "dc:c", "tg:1", "tg:2"],
+        &[Family::Rapid, Family::Blitz],
+    );
     s.run(&ending(1, "dc:a", "dc:b", Score::Win, 1000));
     let mut other_server = ending(2, "dc:a", "dc:c", Score::Win, 2000);
     other_server.community = Some("dc:g:2".into());
@@ -221,8 +254,9 @@ fn scopes_families_and_platforms_are_separate() {
     assert!(s.board("dc:g:2", Family::Blitz).is_empty());
     assert_eq!(names(s.board("tg", Family::Rapid)), ["tg:1", "tg:2"]);
     let a = s.profile("dc:a");
-    assert_eq!(a.ratings[&Family::Rapid].games, 2);
-    assert_eq!(a.ratings[&Family::Blitz].games, 1);
+    // 30 settled games before, then two rapid and one blitz.
+    assert_eq!(a.ratings[&Family::Rapid].games, 32);
+    assert_eq!(a.ratings[&Family::Blitz].games, 31);
     // The server remembers its last rated family.
     assert_eq!(
         s.0.get(&keys::community("dc:g:1")).map(|v| v[0]),
