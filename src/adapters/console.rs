@@ -124,7 +124,8 @@ impl<W: AsyncWrite + Unpin + Send> Printer<W> {
             };
             if let Some(img) = &r.image {
                 let kind = match img.kind {
-                    ImageKind::Png => "board",
+                    ImageKind::Png if img.text_board.is_some() => "board",
+                    ImageKind::Png => "picture",
                     ImageKind::Gif => "replay",
                 };
                 if let Some(path) = self.save_image(channel, &img.bytes, &img.filename).await {
@@ -232,6 +233,8 @@ where
             action,
             mentions: Vec::new(),
             lang_hint: None,
+            // Each console channel is a group of its own (its own leaderboard).
+            community: Some(channel.clone()),
         };
         let replies = service.handle(inc).await;
         printer.print(&channel, Some(&user.name), &replies).await;

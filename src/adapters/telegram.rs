@@ -354,6 +354,7 @@ async fn on_message(msg: teloxide::types::Message, tg: Arc<Adapter>) -> Result<(
         action: None,
         mentions,
         lang_hint: lang_of(from),
+        community: target.community(),
     };
     for reply in tg.service.handle(inc).await {
         // Telegram cannot show a message to one member only: a private reply answers the
@@ -401,6 +402,7 @@ async fn on_callback(q: CallbackQuery, tg: Arc<Adapter>) -> Result<(), Infallibl
         action: Some(action),
         mentions: Vec::new(),
         lang_hint: lang,
+        community: target.community(),
     };
     let replies = tg.service.handle(inc).await;
     let kind = pressed_kind(regular);

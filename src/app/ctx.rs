@@ -101,6 +101,47 @@ pub(crate) fn public_lang(slot: &ChannelSlot, hint: Option<Lang>) -> Lang {
         .unwrap_or_default()
 }
 
+/// The user's handle as challenges name it (`tg:@name`) and their id, to remember, so that
+/// `/rating @name` finds them.
+pub(crate) fn handle_alias(ctx: &Ctx<'_>) -> Option<(String, String)> {
+    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
+    let handle = ctx.inc.handle.as_deref().filter(|h| !h.is_empty())?;
+    let alias = format!("{platform}:@{}", handle.to_lowercase());
+    (alias != ctx.inc.user.id).then(|| (alias, ctx.inc.user.id.clone()))
+}
+
+/// What the game did to ratings, as lines under its result (nothing for a casual game).
+fn rating_lines(ctx: &Ctx<'_>, game: &Game) -> Vec<String> {
+    use crate::i18n::ratings::{text, RatingMsg};
+    use crate::rating::RatedOutcome;
+    let end = match ctx.svc.storage().game_end(game.record.id) {
+        Ok(Some(end)) => end,
+        Ok(None) => return Vec::new(),
+        Err(e) => {
+            tracing::error!(game = game.record.id, error = %e, "cannot read a game's rating outcome");
+            return Vec::new();
+        }
+    };
+    let m = match end.outcome {
+        RatedOutcome::Casual => return Vec::new(),
+        RatedOutcome::NotRated { why } => RatingMsg::NotCounted { why },
+        RatedOutcome::Rated {
+            family,
+            weight,
+            red,
+            black,
+        } => RatingMsg::Changes {
+            family,
+            red: game.record.red.name.clone(),
+            red_change: red,
+            black: game.record.black.name.clone(),
+            black_change: black,
+            weight,
+        },
+    };
+    vec![text(&m, ctx.lang)]
+}
+
 pub(crate) fn not_your_game(game: &Game) -> Msg {
     Msg::NotYourGame {
         red: game.record.red.name.clone(),
@@ -198,6 +239,7 @@ pub(crate) async fn finished_replies(
         score,
         headline: head,
     }));
+    lines.extend(rating_lines(ctx, game));
     if let Some(r) = ruling {
         lines.push(ruling_details(r, ctx.lang, notation));
     }

@@ -16,6 +16,7 @@ mod migrate;
 mod pgn;
 mod play;
 mod ratelimit;
+mod ratings;
 mod router;
 mod timer;
 mod view;
@@ -52,6 +53,10 @@ pub struct Incoming {
     pub mentions: Vec<(String, PlayerRef)>,
     /// The user's client language, if the platform tells it.
     pub lang_hint: Option<Lang>,
+    /// The server or group the channel belongs to, as a leaderboard scope (`dc:g:GUILD` for a
+    /// Discord server, `tg:CHAT` for a Telegram group and all its topics, the channel itself
+    /// in the console); none for private chats.
+    pub community: Option<String>,
 }
 
 /// Whether an image is a board (PNG) or a replay (GIF).

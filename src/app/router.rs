@@ -5,8 +5,8 @@
 use super::ctx::{public_lang, Ctx, Slot};
 use super::view::ply_of;
 use super::{
-    challenge, default_notation, endings, info, play, Action, AppResult, Cmd, Incoming, Line,
-    Reply, Service,
+    challenge, default_notation, endings, info, play, ratings, Action, AppResult, Cmd, Incoming,
+    Line, Reply, Service,
 };
 use crate::i18n::app::Msg;
 use crate::i18n::notation::move_text_error;
@@ -64,6 +64,7 @@ async fn command(ctx: &Ctx<'_>, slot: &mut Slot, cmd: Cmd, args: &str) -> AppRes
         Cmd::Draw => endings::draw(ctx, slot).await,
         Cmd::Takeback => endings::takeback(ctx, slot).await,
         Cmd::Abort => endings::abort(ctx, slot).await,
+        Cmd::Rating | Cmd::Top | Cmd::Stats => ratings::command(ctx, cmd, args).await,
         Cmd::Claim => endings::claim(ctx, slot, args).await,
         _ => info::command(ctx, slot, cmd, args).await,
     }
@@ -97,6 +98,7 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
     match action {
         Action::Accept { id } => return challenge::accept(ctx, slot, Some(id)).await,
         Action::Decline { id } => return challenge::decline(ctx, slot, Some(id)).await,
+        Action::SetRated { id, rated } => return challenge::set_rated(ctx, slot, id, rated).await,
         _ => {}
     }
     let (game_id, ply) = action.target();
@@ -126,6 +128,6 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
             Ok(vec![play::picker(ctx, slot, me, game, ply, Some(from))])
         }
         Action::PickTo { mv, .. } => play::picked(ctx, slot, me, mv).await,
-        Action::Accept { .. } | Action::Decline { .. } => Ok(Vec::new()),
+        Action::Accept { .. } | Action::Decline { .. } | Action::SetRated { .. } => Ok(Vec::new()),
     }
 }

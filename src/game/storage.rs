@@ -4,6 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use super::model::{ChannelRecord, Deadline, GameRecord, UserPrefs};
+use crate::rating::{Entry, Family, GameEnd, HistoryPoint, PairRecord, Profile};
 
 /// A storage failure (disk, corruption). Shown to users only as a generic apology.
 #[derive(Debug)]
@@ -30,6 +31,9 @@ pub struct Changes {
     pub add_deadlines: Vec<Deadline>,
     /// Deadlines to remove.
     pub remove_deadlines: Vec<Deadline>,
+    /// Handles to remember: (`platform:@handle`, player id), so `/rating @handle` finds a
+    /// player the platform names only by handle.
+    pub aliases: Vec<(String, String)>,
     /// A game number (from [`Storage::next_game_number`]) now in use: the stored counter
     /// moves up to it in the same transaction (it never moves down).
     pub game_number: Option<u64>,
@@ -44,6 +48,7 @@ impl Changes {
             && self.users.is_empty()
             && self.add_deadlines.is_empty()
             && self.remove_deadlines.is_empty()
+            && self.aliases.is_empty()
             && self.game_number.is_none()
     }
 }
@@ -81,7 +86,10 @@ pub trait Storage: Send + Sync + 'static {
     /// On a storage failure.
     fn next_game_number(&self) -> Result<u64, StorageError>;
     /// Write `changes` atomically (all or nothing) and durably: when the future resolves
-    /// `Ok`, the changes survive a crash.
+    /// `Ok`, the changes survive a crash. A game written as finished or aborted for the
+    /// first time also gets its rating update ([`crate::rating::apply`]: ratings, statistics,
+    /// history, leaderboards and its [`GameEnd`]) in the same transaction, exactly once per
+    /// game id.
     fn persist(&self, changes: Changes) -> BoxFuture<'_, Result<(), StorageError>>;
     /// Make everything written so far durable (metadata included).
     fn flush(&self) -> BoxFuture<'_, Result<(), StorageError>> {
@@ -124,4 +132,50 @@ pub trait Storage: Send + Sync + 'static {
     fn set_meta(&self, key: &str, value: u64) -> Result<(), StorageError>;
     /// Number of stored games.
     fn game_count(&self) -> usize;
+    /// The rating record of a finished or aborted game.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn game_end(&self, id: u64) -> Result<Option<GameEnd>, StorageError>;
+    /// A player's ratings and statistics.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn profile(&self, player: &str) -> Result<Option<Profile>, StorageError>;
+    /// The record between two players.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn pair(&self, a: &str, b: &str) -> Result<Option<PairRecord>, StorageError>;
+    /// A player's last `limit` rating changes in `family`, oldest first.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn rating_history(
+        &self,
+        player: &str,
+        family: Family,
+        limit: usize,
+    ) -> Result<Vec<HistoryPoint>, StorageError>;
+    /// Walk the leaderboard of `scope` in `family`, highest rating first, until `visit`
+    /// returns `false`.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn leaderboard(
+        &self,
+        scope: &str,
+        family: Family,
+        visit: &mut dyn FnMut(Entry) -> bool,
+    ) -> Result<(), StorageError>;
+    /// The family of the last rated game in `scope`, and when it ended.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn last_family(&self, scope: &str) -> Result<Option<(Family, u64)>, StorageError>;
+    /// The player a handle (`tg:@name`) belongs to.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn alias(&self, handle: &str) -> Result<Option<String>, StorageError>;
 }

@@ -27,6 +27,7 @@
 
 mod arrows;
 mod assets;
+pub mod chart;
 mod compose;
 mod encode;
 mod layout;

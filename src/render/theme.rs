@@ -192,7 +192,7 @@ pub(crate) struct Palette {
 impl Palette {
     pub fn new(c: &Colors) -> Palette {
         let (shadow, _) = c.shadow;
-        let pairs = [
+        Palette::from_pairs(&[
             (c.board, c.line),
             (c.board, shadow),
             (c.board, c.red_rim),
@@ -209,7 +209,12 @@ impl Palette {
             (c.band, c.black_dot),
             (c.accent, c.accent_text),
             (c.clock_idle, c.band_text),
-        ];
+        ])
+    }
+
+    /// A palette holding each pair's two colours and the ramp between them (what
+    /// anti-aliased edges of one drawn over the other need).
+    pub fn from_pairs(pairs: &[(Rgb, Rgb)]) -> Palette {
         let mut rgb: Vec<Rgb> = Vec::with_capacity(256);
         let mut push = |col: Rgb| {
             if !rgb.contains(&col) {
@@ -217,11 +222,11 @@ impl Palette {
             }
         };
         // Key colours first, so that exact matches win ties.
-        for (a, b) in pairs {
+        for &(a, b) in pairs {
             push(a);
             push(b);
         }
-        for (a, b) in pairs {
+        for &(a, b) in pairs {
             for i in 1..=RAMP_STEPS {
                 push(mix(a, b, i as f32 / (RAMP_STEPS + 1) as f32));
             }

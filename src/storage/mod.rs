@@ -2,14 +2,18 @@
 //!
 //! Trees: `games` (id → JSON record), `channels`, `users`, `deadlines` (time ‖ id ‖ kind →
 //! channel, so the earliest is the first key), `active` (ids of games in progress),
-//! `user_games` (user ‖ 0 ‖ !id, newest first), `meta`. Every command's writes are one
-//! multi-tree transaction, made durable before the reply is sent.
+//! `user_games` (user ‖ 0 ‖ !id, newest first), `meta`, `ratings` (ratings, statistics and
+//! leaderboards: see `ratings.rs`). Every command's writes are one multi-tree transaction,
+//! made durable before the reply is sent; a game's rating update is part of the transaction
+//! that ends it.
 //!
 //! All transactions and flushes run on one writer thread (group commit: the transactions
 //! waiting at a time are applied one after another, then one flush makes them all durable).
 //! Besides batching fsyncs under load, this avoids a sled 0.34 deadlock: a transaction takes
 //! sled's global write lock, and if it queues while two flushes run, one flush holds the read
 //! lock waiting for the other, which waits for the lock behind the transaction.
+
+mod ratings;
 
 use std::path::Path;
 use std::sync::mpsc;
@@ -48,6 +52,7 @@ struct Trees {
     active: sled::Tree,
     user_games: sled::Tree,
     meta: sled::Tree,
+    ratings: sled::Tree,
 }
 
 fn err(e: impl std::fmt::Display) -> StorageError {
@@ -131,6 +136,7 @@ impl SledStorage {
             active: t("active")?,
             user_games: t("user_games")?,
             meta: t("meta")?,
+            ratings: t("ratings")?,
             db,
         });
         let (tx, rx) = mpsc::channel::<WriteJob>();
@@ -208,6 +214,11 @@ impl Trees {
             .iter()
             .map(|(k, u)| Ok((k.clone(), serde_json::to_vec(u).map_err(err)?)))
             .collect::<Result<_, StorageError>>()?;
+        let endings: Vec<crate::rating::Ending> = changes
+            .games
+            .iter()
+            .filter_map(GameRecord::ending)
+            .collect();
         let result: Result<(), TransactionError<()>> = (
             &self.games,
             &self.channels,
@@ -215,9 +226,10 @@ impl Trees {
             &self.deadlines,
             &self.active,
             &self.user_games,
+            &self.ratings,
             &self.meta,
         )
-            .transaction(|(tg, tc, tu, td, ta, tug, tm)| {
+            .transaction(|(tg, tc, tu, td, ta, tug, tr, tm)| {
                 if let Some(n) = changes.game_number {
                     let stored = tm
                         .get(GAME_NUMBER.as_bytes())?
@@ -250,6 +262,8 @@ impl Trees {
                 for d in &changes.add_deadlines {
                     td.insert(&deadline_key(d), d.channel.as_bytes())?;
                 }
+                ratings::apply_ends(tr, &endings)?;
+                ratings::put_aliases(tr, &changes.aliases)?;
                 Ok::<(), ConflictableTransactionError<()>>(())
             });
         result.map_err(|e| err(format!("{e:?}")))
@@ -400,6 +414,47 @@ impl Storage for SledStorage {
     fn game_count(&self) -> usize {
         self.trees.games.len()
     }
+
+    fn game_end(&self, id: u64) -> Result<Option<crate::rating::GameEnd>, StorageError> {
+        ratings::game_end(&self.trees.ratings, id)
+    }
+
+    fn profile(&self, player: &str) -> Result<Option<crate::rating::Profile>, StorageError> {
+        ratings::profile(&self.trees.ratings, player)
+    }
+
+    fn pair(&self, a: &str, b: &str) -> Result<Option<crate::rating::PairRecord>, StorageError> {
+        ratings::pair(&self.trees.ratings, a, b)
+    }
+
+    fn rating_history(
+        &self,
+        player: &str,
+        family: crate::rating::Family,
+        limit: usize,
+    ) -> Result<Vec<crate::rating::HistoryPoint>, StorageError> {
+        ratings::history(&self.trees.ratings, player, family, limit)
+    }
+
+    fn leaderboard(
+        &self,
+        scope: &str,
+        family: crate::rating::Family,
+        visit: &mut dyn FnMut(crate::rating::Entry) -> bool,
+    ) -> Result<(), StorageError> {
+        ratings::leaderboard(&self.trees.ratings, scope, family, visit)
+    }
+
+    fn last_family(
+        &self,
+        scope: &str,
+    ) -> Result<Option<(crate::rating::Family, u64)>, StorageError> {
+        ratings::last_family(&self.trees.ratings, scope)
+    }
+
+    fn alias(&self, handle: &str) -> Result<Option<String>, StorageError> {
+        ratings::alias(&self.trees.ratings, handle)
+    }
 }
 
 #[cfg(test)]
@@ -430,6 +485,8 @@ mod tests {
             takebacks: false,
             created_ms: 0,
             updated_ms: 0,
+            rated: false,
+            community: None,
             lang: None,
             idle_after_ms: None,
             turn_since_ms: None,

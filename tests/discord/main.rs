@@ -16,3 +16,4 @@ mod game;
 mod harness;
 mod platform;
 mod players;
+mod ratings;

@@ -73,6 +73,7 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         action: None,
         mentions,
         lang_hint: lang,
+        community: cmd.guild_id.map(super::community_key),
     };
     let channel = inc.channel.clone();
     let replies = h.service.handle(inc).await;
@@ -218,6 +219,7 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
         action: Some(action),
         mentions: Vec::new(),
         lang_hint: lang,
+        community: comp.guild_id.map(super::community_key),
     };
     let replies = h.service.handle(inc).await;
     let lang = lang.unwrap_or_default();
@@ -314,6 +316,7 @@ pub(super) async fn on_message(h: &Handler, http: &Http, msg: &Message) {
         action: None,
         mentions,
         lang_hint: None,
+        community: msg.guild_id.map(super::community_key),
     };
     let replies = h.service.handle(inc).await;
     retire(http, &retired(&replies), None).await;

@@ -3,7 +3,7 @@
 //! ([`crate::app::Service`]); games, rules, clocks and languages live there.
 //!
 //! * Channels are `dc:{channel_id}` (a thread is its own channel, with its own game), users
-//!   `dc:{user_id}`.
+//!   `dc:{user_id}`; a server is `dc:g:{guild_id}` (its leaderboard).
 //! * Slash commands mirror the service's commands (`/play`, `/move`, …, see `commands.rs`); they
 //!   are registered to `DISCORD_GUILD_ID` when set (instant updates), otherwise globally.
 //! * Buttons and menu entries carry the service's encoded [`crate::app::Action`] (game id and
@@ -44,6 +44,13 @@ use send::{send_reply, Via};
 #[must_use]
 pub fn channel_key(channel: ChannelId) -> String {
     format!("dc:{channel}")
+}
+
+/// The leaderboard scope of a Discord server: `dc:g:{guild_id}` (every channel and thread of
+/// the server shares it).
+#[must_use]
+pub fn community_key(guild: GuildId) -> String {
+    format!("dc:g:{guild}")
 }
 
 /// The Discord channel of a service channel key, if it is one.

@@ -40,6 +40,13 @@ impl Target {
         }
     }
 
+    /// The leaderboard scope of the chat: `tg:{chat_id}` for a group (all its topics share
+    /// it); none for a private chat (whose id is the user's, positive).
+    #[must_use]
+    pub fn community(self) -> Option<String> {
+        (self.chat.0 < 0).then(|| format!("tg:{}", self.chat.0))
+    }
+
     /// Read a channel key back; `None` for another platform's or a malformed key.
     #[must_use]
     pub fn from_channel(key: &str) -> Option<Target> {
@@ -376,6 +383,8 @@ mod tests {
             },
         ] {
             assert_eq!(Target::from_channel(&t.channel()), Some(t));
+            let group = t.chat.0 < 0;
+            assert_eq!(t.community().is_some(), group);
         }
         assert_eq!(
             Target {
