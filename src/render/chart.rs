@@ -3,14 +3,17 @@
 //! A [`Chart`] is plain data: points (x, y), an optional band around them (a rating's
 //! deviation; an evaluation's uncertainty), marks on some points (wins and losses; blunders),
 //! a reference line (the starting rating; an even position), and either a fixed y range or
-//! one fitted to the data with round tick values. It is drawn with the renderer's own
-//! painter (anti-aliased strokes and discs, the embedded font) into a small fixed palette and
-//! written by the same PNG encoder as the boards, so no plotting library or second font
-//! stack is needed.
+//! one fitted to the data with round tick values. Strokes and discs are drawn with `imageproc`'s
+//! shapes, supersampled like the board's pictures (`raster`), text with the embedded font,
+//! all reduced to a small fixed palette and written by the same PNG encoder as the boards, so
+//! no plotting library or second font stack is needed.
 
 use std::sync::OnceLock;
 
-use super::paint::{Canvas, Paint};
+use image::{imageops, RgbaImage};
+
+use super::paint::{indices, Canvas};
+use super::raster::{blend, Layer};
 use super::strips::{png, StripCache};
 use super::text::{font, sanitize_name, Line};
 use super::theme::{Palette, Rgb};
@@ -131,7 +134,10 @@ fn label(v: f64, step: f64) -> String {
 /// [`RenderError`] if encoding fails.
 pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
     let (w, h) = (WIDTH as f32, HEIGHT as f32);
-    let mut p = Paint::filled(WIDTH, HEIGHT, BG);
+    let mut img = RgbaImage::from_pixel(WIDTH, HEIGHT, image::Rgba([BG[0], BG[1], BG[2], 255]));
+    // Grid, reference line and axes; then the data line and its marks (drawn over the text).
+    let mut grid = Layer::new(WIDTH, HEIGHT);
+    let mut data = Layer::new(WIDTH, HEIGHT);
     let f = font();
     let skip = chart.points.len().saturating_sub(MAX_POINTS);
     let points: Vec<(f64, f64)> = chart
@@ -149,7 +155,7 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
 
     let title = sanitize_name(&chart.title, 80);
     Line::fitted(&f, &title, 18.0, w - LEFT - RIGHT).draw(&f, LEFT, 28.0, |x, y, c| {
-        p.blend(x, y, INK, c);
+        blend(&mut img, x, y, INK, c);
     });
 
     // Ranges.
@@ -206,7 +212,7 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
                 for row in top.floor() as i32..bottom.ceil() as i32 {
                     let (r0, r1) = (row as f32, row as f32 + 1.0);
                     let cov = (r1.min(bottom) - r0.max(top)).clamp(0.0, 1.0);
-                    p.blend(col, row, BAND, cov);
+                    blend(&mut img, col, row, BAND, cov);
                 }
             }
         }
@@ -215,10 +221,10 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
     let mut n = 0;
     while t <= hi + step * 1e-6 && n < 50 {
         let y = sy(t);
-        p.line(px0, y, px1, y, 1.0, 0.0, GRID);
+        grid.line(px0, y, px1, y, 1.0, 0.0, GRID);
         let l = Line::new(&f, &label(t, step), 13.0);
         l.draw(&f, px0 - 8.0 - l.width, y + 5.0, |x, y, c| {
-            p.blend(x, y, INK, c)
+            blend(&mut img, x, y, INK, c)
         });
         t += step;
         n += 1;
@@ -228,12 +234,13 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
         // Dashed.
         let mut x = px0;
         while x < px1 {
-            p.line(x, y, (x + 6.0).min(px1), y, 1.5, 0.0, BASE);
+            grid.line(x, y, (x + 6.0).min(px1), y, 1.5, 0.0, BASE);
             x += 11.0;
         }
     }
-    p.line(px0, py1, px1, py1, 1.5, 0.0, INK);
-    p.line(px0, py0, px0, py1, 1.5, 0.0, INK);
+    grid.line(px0, py1, px1, py1, 1.5, 0.0, INK);
+    grid.line(px0, py0, px0, py1, 1.5, 0.0, INK);
+    imageops::overlay(&mut img, &grid.finish(), 0, 0);
     for (x, text) in &chart.x_labels {
         if *x < x0 || *x > x1 {
             continue;
@@ -241,18 +248,18 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
         let l = Line::fitted(&f, text, 13.0, 160.0);
         let cx = sx(*x).clamp(px0 + l.width / 2.0, px1 - l.width / 2.0);
         l.draw(&f, cx - l.width / 2.0, h - 12.0, |x, y, c| {
-            p.blend(x, y, INK, c)
+            blend(&mut img, x, y, INK, c)
         });
     }
 
     // The line and its marks.
     match points.as_slice() {
         [] => {}
-        [only] => p.disc(sx(only.0), sy(only.1), 3.5, LINE),
+        [only] => data.disc(sx(only.0), sy(only.1), 3.5, LINE, 1.0),
         many => {
             for pair in many.windows(2) {
                 let (a, b) = (pair[0], pair[1]);
-                p.line(sx(a.0), sy(a.1), sx(b.0), sy(b.1), 2.5, 1.0, LINE);
+                data.line(sx(a.0), sy(a.1), sx(b.0), sy(b.1), 2.5, 1.0, LINE);
             }
         }
     }
@@ -266,14 +273,16 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
             MarkKind::Bad => BAD,
             MarkKind::Neutral => NEUTRAL,
         };
-        p.disc(sx(x), sy(y), if dense { 2.0 } else { 4.0 }, c);
+        data.disc(sx(x), sy(y), if dense { 2.0 } else { 4.0 }, c, 1.0);
     }
+
+    imageops::overlay(&mut img, &data.finish(), 0, 0);
 
     let pal = palette();
     let canvas = Canvas {
         w: WIDTH as i32,
         h: HEIGHT as i32,
-        px: p.to_indices(pal),
+        px: indices(&img, pal),
     };
     let ends: Vec<i32> = (1..=HEIGHT.div_ceil(40))
         .map(|i| (i * 40).min(HEIGHT) as i32)
@@ -292,5 +301,72 @@ mod tests {
         let (lo, hi, step) = ticks(0.0, 0.3);
         assert!(lo <= 0.0 && hi >= 0.3 && (step - 0.1).abs() < 1e-12);
         assert_eq!(label(0.30000000000000004, 0.1), "0.3");
+    }
+}
+
+#[cfg(test)]
+mod picture_tests {
+    use super::*;
+
+    /// A chart decodes as a PNG of the stated size whose line, band and marks are drawn.
+    #[test]
+    fn a_chart_draws_its_line_and_marks() {
+        let points: Vec<(f64, f64)> = (0..30)
+            .map(|i| (f64::from(i), 1500.0 + 40.0 * (f64::from(i) / 4.0).sin()))
+            .collect();
+        let band = points.iter().map(|&(_, y)| (y - 30.0, y + 30.0)).collect();
+        let chart = Chart {
+            title: "Rating".into(),
+            points,
+            band: Some(band),
+            marks: vec![Mark {
+                index: 10,
+                kind: MarkKind::Bad,
+            }],
+            baseline: Some(1500.0),
+            ..Chart::default()
+        };
+        let png = line_chart(&chart).expect("drawn");
+        let img = image_decode(&png);
+        assert_eq!((img.width(), img.height()), (WIDTH, HEIGHT));
+        if let Ok(dir) = std::env::var("CHART_OUT") {
+            let _ = std::fs::write(format!("{dir}/chart.png"), &png);
+        }
+        let near = |c: Rgb| {
+            img.pixels()
+                .filter(|p| p.0.iter().zip(c).all(|(a, b)| a.abs_diff(b) < 12))
+                .count()
+        };
+        assert!(near(LINE) > 200, "the line is drawn");
+        assert!(near(BAD) > 10, "the mark is drawn");
+        assert!(near(BAND) > 1000, "the band is drawn");
+    }
+
+    fn image_decode(png: &[u8]) -> image::RgbImage {
+        let decoder = ::png::Decoder::new(std::io::Cursor::new(png));
+        let mut reader = decoder.read_info().expect("png header");
+        let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+        let info = reader.next_frame(&mut buf).expect("png frame");
+        let info_png = reader.info();
+        let palette = info_png.palette.as_ref().expect("indexed").to_vec();
+        let mut img = image::RgbImage::new(info.width, info.height);
+        let bits = info.bit_depth as usize;
+        for y in 0..info.height {
+            for x in 0..info.width {
+                let row = &buf[y as usize * info.line_size..];
+                let i = match bits {
+                    8 => row[x as usize] as usize,
+                    _ => {
+                        let per = 8 / bits;
+                        let byte = row[x as usize / per];
+                        let shift = 8 - bits * (x as usize % per + 1);
+                        ((byte >> shift) as usize) & ((1 << bits) - 1)
+                    }
+                };
+                let c = &palette[i * 3..i * 3 + 3];
+                img.put_pixel(x, y, image::Rgb([c[0], c[1], c[2]]));
+            }
+        }
+        img
     }
 }

@@ -192,7 +192,7 @@ pub(crate) struct Palette {
 impl Palette {
     pub fn new(c: &Colors) -> Palette {
         let (shadow, _) = c.shadow;
-        Palette::from_pairs(&[
+        let pairs = [
             (c.board, c.line),
             (c.board, shadow),
             (c.board, c.red_rim),
@@ -209,12 +209,45 @@ impl Palette {
             (c.band, c.black_dot),
             (c.accent, c.accent_text),
             (c.clock_idle, c.band_text),
-        ])
+        ];
+        // Arrows: each colour over whatever it may cross, and its edge over the board.
+        let under = [
+            c.board,
+            c.line,
+            c.red_face,
+            c.black_face,
+            c.red_rim,
+            c.black_rim,
+            c.red_ink,
+            c.black_ink,
+            c.highlight,
+            c.check,
+        ];
+        let mut extra = Vec::new();
+        for style in ArrowStyle::ALL {
+            for u in under {
+                extra.push(c.arrow_over(style, u));
+            }
+            let over_board = c.arrow_over(style, c.board);
+            for i in 1..=ARROW_EDGE_STEPS {
+                extra.push(mix(
+                    c.board,
+                    over_board,
+                    i as f32 / (ARROW_EDGE_STEPS + 1) as f32,
+                ));
+            }
+        }
+        Palette::with_extra(&pairs, &extra)
     }
 
     /// A palette holding each pair's two colours and the ramp between them (what
     /// anti-aliased edges of one drawn over the other need).
     pub fn from_pairs(pairs: &[(Rgb, Rgb)]) -> Palette {
+        Palette::with_extra(pairs, &[])
+    }
+
+    /// [`Palette::from_pairs`] plus single colours kept after the ramps.
+    fn with_extra(pairs: &[(Rgb, Rgb)], extra: &[Rgb]) -> Palette {
         let mut rgb: Vec<Rgb> = Vec::with_capacity(256);
         let mut push = |col: Rgb| {
             if !rgb.contains(&col) {
@@ -231,31 +264,8 @@ impl Palette {
                 push(mix(a, b, i as f32 / (RAMP_STEPS + 1) as f32));
             }
         }
-        // Arrows: each colour over whatever it may cross, and its edge over the board.
-        let under = [
-            c.board,
-            c.line,
-            c.red_face,
-            c.black_face,
-            c.red_rim,
-            c.black_rim,
-            c.red_ink,
-            c.black_ink,
-            c.highlight,
-            c.check,
-        ];
-        for style in ArrowStyle::ALL {
-            for u in under {
-                push(c.arrow_over(style, u));
-            }
-            let over_board = c.arrow_over(style, c.board);
-            for i in 1..=ARROW_EDGE_STEPS {
-                push(mix(
-                    c.board,
-                    over_board,
-                    i as f32 / (ARROW_EDGE_STEPS + 1) as f32,
-                ));
-            }
+        for &col in extra {
+            push(col);
         }
         rgb.truncate(usize::from(TRANSPARENT));
         let mut lut = vec![0u8; 1 << 15];
