@@ -16,7 +16,7 @@ pub use model::{
     bound, clean_name, Challenge, ChannelRecord, ChannelSettings, ColorChoice, Deadline,
     DeadlineKind, GameRecord, GameStatus, PlayerRef, UserPrefs, MAX_NAME, SCHEMA_VERSION,
 };
-pub use storage::{BoxFuture, Changes, Storage, StorageError};
+pub use storage::{BoxFuture, Changes, OutboxKey, Storage, StorageError};
 
 use crate::arbiter::{Accepted, Arbiter, Outcome, Ruleset, RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};
