@@ -165,7 +165,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
     changes.add_deadlines.push(c.expiry(&ctx.inc.channel));
-    ctx.svc.persist(changes).await?;
+    ctx.persist(changes).await?;
     slot.record = record;
     let color_name = match color {
         ColorChoice::Red => "red",
@@ -250,7 +250,7 @@ pub(crate) async fn accept(
     changes.games.push(game.record.clone());
     changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
     changes.add_deadlines.extend(game.deadlines());
-    ctx.svc.persist(changes).await?;
+    ctx.persist(changes).await?;
     slot.record = record;
     let mut caption = ctx.t(&Msg::GameStarted {
         red: game.record.red.name.clone(),
@@ -315,7 +315,7 @@ async fn drop_challenge(ctx: &Ctx<'_>, slot: &mut Slot, c: &Challenge) -> AppRes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
     changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
-    ctx.svc.persist(changes).await?;
+    ctx.persist(changes).await?;
     slot.record = record;
     Ok(())
 }

@@ -9,7 +9,7 @@ use super::view::{clocks_text, to_move_text};
 use super::{AppResult, Incoming, Reply, Service};
 use crate::arbiter::{Outcome, Ruling};
 use crate::core::Color;
-use crate::game::{ChannelRecord, ChannelSlot, Game, GameStatus};
+use crate::game::{Changes, ChannelRecord, ChannelSlot, Game, GameStatus};
 use crate::i18n::app::{text, Msg};
 use crate::i18n::arbiter::{explain_ruling, outcome_text};
 use crate::i18n::Lang;
@@ -25,9 +25,34 @@ pub(crate) struct Ctx<'a> {
     /// notation they typed.
     pub notation_chosen: bool,
     pub now: u64,
+    /// The changes made so far, committed with the replies when the event ends
+    /// ([`Service::commit`](super::Service)).
+    pub staged: std::sync::Mutex<Changes>,
 }
 
 impl Ctx<'_> {
+    /// Write `changes` with this event: they are committed, with the replies they produce,
+    /// in one transaction when the event ends (before anything is sent), after those staged
+    /// earlier. Handlers keep their slot in step as if it were written; if the commit fails,
+    /// the channel is reloaded from storage.
+    pub(crate) async fn persist(&self, changes: Changes) -> AppResult<()> {
+        self.staged
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .absorb(changes);
+        Ok(())
+    }
+
+    /// The changes staged so far, taken out.
+    pub(crate) fn take_staged(&self) -> Changes {
+        std::mem::take(
+            &mut *self
+                .staged
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
     pub(crate) fn say(&self, m: Msg) -> Reply {
         Reply::text(text(&m, self.lang))
     }
@@ -72,14 +97,14 @@ pub(crate) async fn save_game(
     if !game.is_active() && record.active_game == Some(game.record.id) {
         record.active_game = None;
     }
-    let mut changes = crate::game::Changes::default();
+    let mut changes = Changes::default();
     changes.remove_deadlines.extend_from_slice(old_deadlines);
     changes.add_deadlines.extend(game.deadlines());
     changes.games.push(game.record.clone());
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
-    ctx.svc.persist(changes).await?;
+    ctx.persist(changes).await?;
     slot.record = record;
     slot.game = game.is_active().then_some(game);
     Ok(())

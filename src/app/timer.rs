@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::ctx::{channel_lang, finished_replies, Ctx};
-use super::{AppResult, Incoming, Outgoing, Reply, Service};
+use super::{AppResult, Handled, Incoming, Origin, Outgoing, Reply, Service};
 use crate::arbiter::Outcome;
 use crate::core::Color;
 use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, Game, GameStatus};
@@ -17,11 +17,16 @@ use crate::i18n::app::{text, Msg};
 const ALIVE: &str = "alive_ms";
 /// How often the heartbeat is written.
 const HEARTBEAT_MS: u64 = 2_000;
+/// How long the ids of handled platform events are kept (Telegram keeps undelivered updates
+/// for 24 hours), and how often older ones are forgotten.
+const SEEN_KEEP_MS: u64 = 48 * 3_600_000;
+const SEEN_PRUNE_EVERY_MS: u64 = 3_600_000;
 
 impl Service {
-    /// Write `changes` atomically and make them durable before anyone is told; wake the
-    /// timer when a deadline was added.
-    pub(crate) async fn persist(&self, changes: Changes) -> AppResult<()> {
+    /// Write `changes` atomically and durably at once, outside any event (handlers stage
+    /// theirs with `Ctx::persist`, committed with their replies); wake the timer when a
+    /// deadline was added.
+    pub(crate) async fn persist_direct(&self, changes: Changes) -> AppResult<()> {
         let wake = !changes.add_deadlines.is_empty();
         self.storage().persist(changes).await?;
         if wake {
@@ -77,10 +82,21 @@ impl Service {
 
     /// Run the timer forever: settle due deadlines, sleep until the next, write a heartbeat.
     pub async fn run_timer(self: Arc<Self>) {
+        let mut pruned_at = 0;
         loop {
             let now = self.now();
             if let Err(e) = self.process_due(now).await {
                 tracing::error!(error = %e, "timer: storage failure");
+            }
+            if now.saturating_sub(pruned_at) >= SEEN_PRUNE_EVERY_MS {
+                pruned_at = now;
+                match self.storage().forget_seen(now.saturating_sub(SEEN_KEEP_MS)) {
+                    Ok(n) if n > 0 => {
+                        tracing::debug!(forgotten = n, "old handled events forgotten")
+                    }
+                    Ok(_) => {}
+                    Err(e) => tracing::error!(error = %e, "timer: cannot forget old events"),
+                }
             }
             if let Err(e) = self.storage().set_meta(ALIVE, self.now()) {
                 tracing::error!(error = %e, "timer: heartbeat failed");
@@ -109,19 +125,22 @@ impl Service {
         let due = self.storage().due_deadlines(now_ms)?;
         let mut acted = 0;
         for d in due {
-            let replies = self.settle(&d, now_ms).await?;
-            if !replies.is_empty() {
+            let handled = self.settle(&d, now_ms).await?;
+            if !handled.replies.is_empty() {
                 acted += 1;
-                self.send_out(Outgoing {
-                    channel: d.channel.clone(),
-                    replies,
-                });
+                if handled.queued.is_none() {
+                    self.send_out(Outgoing {
+                        channel: d.channel.clone(),
+                        replies: handled.replies,
+                    });
+                }
             }
         }
         Ok(acted)
     }
 
-    async fn settle(&self, d: &Deadline, now_ms: u64) -> AppResult<Vec<Reply>> {
+    /// Settle one deadline: the changes and what is said are committed together.
+    async fn settle(&self, d: &Deadline, now_ms: u64) -> AppResult<Handled> {
         let mut slot = self.manager.lock(&d.channel).await?;
         let inc = Incoming {
             channel: d.channel.clone(),
@@ -135,88 +154,104 @@ impl Service {
             notation: super::default_notation(lang),
             notation_chosen: false,
             now: now_ms,
+            staged: std::sync::Mutex::default(),
         };
         let mut changes = Changes::default();
         changes.remove_deadlines.push(d.clone());
-        let mut replies = Vec::new();
-        match d.kind {
+        let replies = match d.kind {
             DeadlineKind::ChallengeExpiry => {
-                if let Some(c) = slot
+                match slot
                     .record
                     .challenge
                     .clone()
                     .filter(|c| c.id == d.id && c.expires_ms <= now_ms)
                 {
-                    let mut record = slot.record.clone();
-                    record.challenge = None;
-                    changes.channels.push((d.channel.clone(), record.clone()));
-                    self.persist(changes).await?;
-                    slot.record = record;
-                    return Ok(vec![Reply::text(text(
-                        &Msg::ChallengeExpired {
-                            challenger: c.challenger.name,
-                        },
-                        lang,
-                    ))]);
+                    Some(c) => {
+                        let mut record = slot.record.clone();
+                        record.challenge = None;
+                        changes.channels.push((d.channel.clone(), record.clone()));
+                        slot.record = record;
+                        vec![Reply::text(text(
+                            &Msg::ChallengeExpired {
+                                challenger: c.challenger.name,
+                            },
+                            lang,
+                        ))]
+                    }
+                    None => Vec::new(),
                 }
             }
             DeadlineKind::Flag => {
-                if let Some(g) = slot
+                match slot
                     .game
                     .as_ref()
                     .filter(|g| g.record.id == d.id && g.flagged(now_ms))
                 {
-                    let loser = g.to_move();
-                    let mut game: Game = g.clone();
-                    changes.remove_deadlines.extend(game.deadlines());
-                    game.finish(Outcome::loss_for(loser), "timeout", now_ms);
-                    let mut record = slot.record.clone();
-                    record.active_game = None;
-                    changes.games.push(game.record.clone());
-                    changes.channels.push((d.channel.clone(), record.clone()));
-                    self.persist(changes).await?;
-                    slot.record = record;
-                    slot.game = None;
-                    replies =
-                        finished_replies(&ctx, &game, Vec::new(), None, Some(loser.other())).await;
-                    return Ok(replies);
+                    Some(g) => {
+                        let loser = g.to_move();
+                        let mut game: Game = g.clone();
+                        changes.remove_deadlines.extend(game.deadlines());
+                        game.finish(Outcome::loss_for(loser), "timeout", now_ms);
+                        let mut record = slot.record.clone();
+                        record.active_game = None;
+                        changes.games.push(game.record.clone());
+                        changes.channels.push((d.channel.clone(), record.clone()));
+                        slot.record = record;
+                        slot.game = None;
+                        finished_replies(&ctx, &game, Vec::new(), None, Some(loser.other())).await
+                    }
+                    None => Vec::new(),
                 }
             }
-            DeadlineKind::Warn => {
-                if let Some(g) = slot.game.as_ref().filter(|g| g.record.id == d.id) {
-                    let red = g.to_move() == Color::Red;
-                    if let Some(clock) = g.record.clock {
-                        if let ClockReading::Running {
-                            flag_at_ms,
-                            warn_at_ms: Some(w),
-                        } = clock.reading(g.record.time_control, red, now_ms)
-                        {
-                            if w <= now_ms && g.record.status == GameStatus::Active {
-                                let mut game = g.clone();
-                                if let Some(c) = game.record.clock.as_mut() {
-                                    c.mark_warned(red);
-                                }
-                                changes.games.push(game.record.clone());
-                                self.persist(changes).await?;
-                                let player = game.player(game.to_move()).name.clone();
-                                slot.game = Some(game);
-                                return Ok(vec![Reply::text(text(
-                                    &Msg::TimeWarning {
-                                        player,
-                                        left: crate::game::format_clock(
-                                            flag_at_ms.saturating_sub(now_ms),
-                                        ),
-                                    },
-                                    lang,
-                                ))]);
-                            }
+            DeadlineKind::Warn => match slot.game.as_ref().filter(|g| g.record.id == d.id) {
+                Some(g) => match warning(g, now_ms) {
+                    Some(left) => {
+                        let mut game = g.clone();
+                        let red = game.to_move() == Color::Red;
+                        if let Some(c) = game.record.clock.as_mut() {
+                            c.mark_warned(red);
                         }
+                        changes.games.push(game.record.clone());
+                        let player = game.player(game.to_move()).name.clone();
+                        slot.game = Some(game);
+                        vec![Reply::text(text(&Msg::TimeWarning { player, left }, lang))]
                     }
-                }
+                    None => Vec::new(),
+                },
+                None => Vec::new(),
+            },
+        };
+        if replies.is_empty() {
+            // Stale (the game moved on): just forget the deadline.
+            self.storage().persist(changes).await?;
+            return Ok(Handled::default());
+        }
+        changes.absorb(ctx.take_staged());
+        match self
+            .commit(changes, &d.channel, &Origin::default(), replies)
+            .await
+        {
+            Ok(handled) => Ok(handled),
+            Err(e) => {
+                // The slot went ahead of storage: read it again next time.
+                slot.loaded = false;
+                Err(e)
             }
         }
-        // Stale (the game moved on): just forget the deadline.
-        self.storage().persist(changes).await?;
-        Ok(replies)
+    }
+}
+
+/// The time left to show in a warning due at `now_ms` for the side to move, if one is due.
+fn warning(g: &Game, now_ms: u64) -> Option<String> {
+    let red = g.to_move() == Color::Red;
+    let clock = g.record.clock?;
+    match clock.reading(g.record.time_control, red, now_ms) {
+        ClockReading::Running {
+            flag_at_ms,
+            warn_at_ms: Some(w),
+        } if w <= now_ms && g.record.status == GameStatus::Active => {
+            Some(crate::game::format_clock(flag_at_ms.saturating_sub(now_ms)))
+        }
+        _ => None,
     }
 }
