@@ -8,6 +8,8 @@ use teloxide::types::{
     ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ThreadId, UserId,
 };
 
+use serde::{Deserialize, Serialize};
+
 use crate::app::{Action, Button, ImageKind, Reply};
 
 /// Longest message text Telegram takes (UTF-16 code units after entity parsing).
@@ -107,6 +109,35 @@ pub struct Job {
     pub target: Target,
     /// What.
     pub op: Op,
+}
+
+/// What kind of message a button was pressed under, judged by its buttons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pressed {
+    /// A board (its buttons stay while they are current).
+    Board,
+    /// The move picker (edited step by step).
+    Picker,
+    /// A one-time question: a challenge, an offer, a confirmation.
+    Question,
+    /// No message or no keyboard we know.
+    Other,
+}
+
+/// Whom replies answer, stored with them in the outbox: the user who acted, and the message
+/// they sent or the one whose button they pressed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answering {
+    /// The user's id.
+    pub user: u64,
+    /// Their name (a question for them alone is addressed to them by name).
+    pub name: String,
+    /// The message they sent (private replies answer it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<MessageId>,
+    /// The message whose button they pressed, and what it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pressed: Option<(MessageId, Pressed)>,
 }
 
 /// The callback data of a button: the action, and for a button that only one user may
@@ -272,6 +303,51 @@ pub fn reply_ops(reply: &Reply, only_for: Option<UserId>, reply_to: Option<Messa
     ops
 }
 
+/// The answer to a button press (its private notices, for `answerCallbackQuery`) and the
+/// calls for the rest: a menu step edits the picker it was chosen in, a question or picker
+/// that took effect loses its buttons, a question for the presser alone is posted with their
+/// name and buttons only they may press.
+#[must_use]
+pub fn press_jobs(
+    replies: &[Reply],
+    pressed: Pressed,
+    message_id: MessageId,
+    user: UserId,
+    name: &str,
+) -> (String, Vec<Op>) {
+    let mut notice: Vec<&str> = Vec::new();
+    let mut ops = Vec::new();
+    let mut took_effect = false;
+    let mut edited = false;
+    for r in replies {
+        if r.private && r.buttons.is_empty() && r.image.is_none() {
+            notice.push(&r.text);
+        } else if r.private {
+            // A question for the presser alone (confirm resignation): shown to the chat,
+            // answerable only by them.
+            let named = Reply {
+                text: format!("{name}: {}", r.text),
+                ..r.clone()
+            };
+            ops.extend(reply_ops(&named, Some(user), None));
+        } else if r.menu && pressed == Pressed::Picker && !edited {
+            edited = true;
+            ops.push(Op::Edit {
+                message_id,
+                text: split_at_limit(&r.text, MAX_TEXT).0.to_string(),
+                keyboard: keyboard(&r.buttons, None),
+            });
+        } else {
+            took_effect |= !r.menu;
+            ops.extend(reply_ops(r, None, None));
+        }
+    }
+    if took_effect && !edited && matches!(pressed, Pressed::Picker | Pressed::Question) {
+        ops.insert(0, Op::ClearKeyboard { message_id });
+    }
+    (callback_text(&notice.join("\n")), ops)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -359,6 +435,7 @@ mod tests {
                 kind: ImageKind::Png,
                 alt: "alt".into(),
                 text_board: None,
+                drawing: None,
             }),
             buttons: vec![vec![Button {
                 label: "Flip".into(),
