@@ -1,0 +1,731 @@
+//! Delivering replies on Discord: one lane per channel, so a channel's messages go out in
+//! order and a channel that Discord slows down waits alone.
+//!
+//! A lane works through outbox entries (what a change made the service say, stored with it;
+//! after a restart its pictures are drawn again) and direct answers (to commands that changed
+//! nothing). Each reply goes where its event asks: an interaction's original response or a
+//! follow-up (ephemeral for a private reply), a channel message (a reply to the user's own
+//! message for a private note to a typed move), the game's thread. Every call retries a 429
+//! after its `retry_after`, a 5xx or a network failure with growing pauses; an interaction
+//! whose token is past its 15 minutes (or was never acknowledged) gives way to a channel
+//! message, and a private reply that then has nowhere to go is dropped and logged; a board
+//! refused for a missing permission (50013) is sent as text with a hint; anything refused for
+//! good (403, a deleted channel) is logged and dropped.
+//!
+//! A slash command is acknowledged by the event handler after the service ran (deferred,
+//! possibly ephemeral, or answered at once), so the lane waits at its [`Gates`] until the
+//! handler says how, before it edits or follows up.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tokio::sync::watch;
+
+use super::channel_of;
+use super::rest::{codes, Rest, RestError, Route};
+use super::send::{permission_hint, posts, Post};
+use crate::adapters::lanes::{Lanes, RetryPolicy, Work};
+use crate::app::{Delivery, Reply, Service};
+use crate::game::OutboxKey;
+use crate::i18n::Lang;
+
+/// How long an interaction token works, from the interaction's creation.
+pub(super) const TOKEN_LIFE_MS: u64 = 15 * 60 * 1000;
+/// A token this close to its end is not used any more (a call may take a while).
+const TOKEN_MARGIN_MS: u64 = 30_000;
+/// How long a lane waits for the handler to say how it acknowledged an interaction.
+const GATE_WAIT: Duration = Duration::from_secs(10);
+
+/// How an interaction was acknowledged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) enum Ack {
+    /// A slash command deferred ("thinking…", for everyone or only the user): the first reply
+    /// replaces it.
+    Deferred {
+        /// Only the user sees it.
+        ephemeral: bool,
+    },
+    /// A click acknowledged without a visible change: the clicked message is the original.
+    Updated,
+    /// Answered at once: the other replies follow.
+    Responded,
+    /// Not acknowledged: the token cannot be used.
+    Failed,
+}
+
+/// The interaction an event was.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Interaction {
+    /// Its id.
+    pub id: u64,
+    /// The application it was sent to.
+    pub app: u64,
+    /// Its token (valid for 15 minutes).
+    pub token: String,
+    /// When Discord created it (epoch ms, from its id).
+    pub created_ms: u64,
+}
+
+/// What kind of event replies answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) enum Kind {
+    /// A slash command.
+    Command,
+    /// A button or a menu choice.
+    Component {
+        /// A choice in a menu (the menu is the clicked message).
+        from_menu: bool,
+    },
+    /// A message typed in the channel.
+    Message {
+        /// Its id (a private note answers it).
+        message: u64,
+    },
+}
+
+/// Whom replies answer, stored with them in the outbox.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Answering {
+    /// The event.
+    pub kind: Kind,
+    /// The interaction, if it was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interaction: Option<Interaction>,
+    /// How it was acknowledged, when that was known before the service ran (a click).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ack: Option<Ack>,
+    /// A thread opened for the game by this command: public replies go there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread: Option<u64>,
+    /// The user's language (for the hint about permissions).
+    #[serde(default)]
+    pub lang: String,
+}
+
+/// Where the handlers say how they acknowledged interactions, for the lanes to read.
+#[derive(Default)]
+pub(super) struct Gates {
+    open: Mutex<HashMap<u64, watch::Receiver<Option<Ack>>>>,
+}
+
+/// One interaction's gate, held by its handler.
+pub(super) struct Gate {
+    tx: watch::Sender<Option<Ack>>,
+}
+
+impl Gate {
+    /// Say how the interaction was acknowledged.
+    pub(super) fn set(&self, ack: Ack) {
+        self.tx.send_replace(Some(ack));
+    }
+}
+
+impl Gates {
+    fn lock(&self) -> MutexGuard<'_, HashMap<u64, watch::Receiver<Option<Ack>>>> {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Open the gate of interaction `id` (before the service runs).
+    pub(super) fn open(&self, id: u64) -> Gate {
+        let (tx, rx) = watch::channel(None);
+        self.lock().insert(id, rx);
+        Gate { tx }
+    }
+
+    /// Close a gate no lane took (the replies were not stored).
+    pub(super) fn close(&self, id: u64) {
+        self.lock().remove(&id);
+    }
+
+    /// How interaction `id` was acknowledged: waits for its handler; `None` when no handler
+    /// holds its gate (it came before a restart).
+    async fn wait(&self, id: u64) -> Option<Ack> {
+        let mut rx = self.lock().remove(&id)?;
+        let got = tokio::time::timeout(GATE_WAIT, rx.wait_for(Option::is_some))
+            .await
+            .map(|r| r.map(|v| *v));
+        Some(match got {
+            Ok(Ok(v)) => v.unwrap_or(Ack::Failed),
+            // The handler is gone: whatever it said last.
+            Ok(Err(_)) => (*rx.borrow()).unwrap_or(Ack::Failed),
+            Err(_) => {
+                tracing::warn!(
+                    interaction = id,
+                    "no word on how an interaction was acknowledged"
+                );
+                Ack::Failed
+            }
+        })
+    }
+}
+
+/// Replies to send in one channel.
+struct Job {
+    /// The outbox entry, forgotten once sent.
+    key: Option<OutboxKey>,
+    /// The channel (or the game's thread).
+    channel: u64,
+    answering: Option<Answering>,
+    /// How the interaction was acknowledged, if known; else its gate is asked.
+    ack: Option<Ack>,
+    replies: Vec<Reply>,
+}
+
+/// The delivery lanes of the Discord adapter.
+#[derive(Clone)]
+pub(super) struct Deliverer {
+    shared: Arc<Shared>,
+    lanes: Lanes<u64, Job>,
+}
+
+struct Shared {
+    rest: Rest,
+    service: Arc<Service>,
+    gates: Gates,
+    policy: RetryPolicy,
+}
+
+/// On Discord, a menu is only for the player who opened it (nobody else may use it anyway).
+pub(super) fn visible(r: &Reply) -> bool {
+    !(r.private || r.menu)
+}
+
+impl Deliverer {
+    pub(super) fn new(rest: Rest, service: Arc<Service>, policy: RetryPolicy) -> Deliverer {
+        let shared = Arc::new(Shared {
+            rest,
+            service,
+            gates: Gates::default(),
+            policy,
+        });
+        let s2 = Arc::clone(&shared);
+        let work: Work<Job> = Arc::new(move |job| {
+            let shared = Arc::clone(&s2);
+            Box::pin(async move { shared.work(job).await })
+        });
+        Deliverer {
+            shared,
+            lanes: Lanes::new(policy.idle, work),
+        }
+    }
+
+    /// The gates of slash commands.
+    pub(super) fn gates(&self) -> &Gates {
+        &self.shared.gates
+    }
+
+    /// The REST calls (for the first response to an interaction).
+    pub(super) fn rest(&self) -> &Rest {
+        &self.shared.rest
+    }
+
+    /// Queue an outbox entry behind its channel's earlier messages.
+    pub(super) fn push_entry(&self, d: Delivery) {
+        let Some(channel) = channel_of(&d.key.channel) else {
+            tracing::error!(channel = %d.key.channel, "an outbox entry for no Discord channel");
+            return;
+        };
+        let answering: Option<Answering> = d
+            .context
+            .as_deref()
+            .and_then(|c| serde_json::from_str(c).ok());
+        let job = Job {
+            key: Some(d.key),
+            channel: channel.get(),
+            ack: answering.as_ref().and_then(|a| a.ack),
+            answering,
+            replies: d.replies,
+        };
+        if let Err(job) = self.lanes.push(channel.get(), job) {
+            tracing::info!(
+                channel = job.channel,
+                "stopping: a stored reply is sent at the next start"
+            );
+        }
+    }
+
+    /// Queue replies that were not stored (a command that changed nothing), acknowledged as
+    /// `ack`.
+    pub(super) fn push_direct(
+        &self,
+        channel: u64,
+        answering: Answering,
+        ack: Ack,
+        replies: Vec<Reply>,
+    ) {
+        let job = Job {
+            key: None,
+            channel,
+            answering: Some(answering),
+            ack: Some(ack),
+            replies,
+        };
+        if self.lanes.push(channel, job).is_err() {
+            tracing::warn!(channel, "stopping: an answer is not sent");
+        }
+    }
+
+    /// Stop taking work and deliver what is queued, for at most `limit`.
+    pub(super) async fn drain(&self, limit: Duration) -> usize {
+        let left = self.lanes.drain(limit).await;
+        if left > 0 {
+            tracing::warn!(
+                undelivered = left,
+                "stopping with replies Discord has not taken yet; stored ones go out at the next start"
+            );
+        }
+        left
+    }
+}
+
+/// How one call ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Sent {
+    Ok,
+    /// The interaction's token cannot be used (expired, never acknowledged, gone).
+    TokenGone,
+    /// The picture was refused for a missing permission.
+    PictureRefused,
+    /// Refused for good, or given up after retries (logged).
+    Dropped,
+}
+
+/// Where one message of a reply goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    Original,
+    Followup,
+    Channel { reference: Option<u64> },
+}
+
+impl Way {
+    /// Where the later messages of a reply go.
+    fn rest(self) -> Way {
+        match self {
+            Way::Original | Way::Followup => Way::Followup,
+            channel @ Way::Channel { .. } => channel,
+        }
+    }
+
+    fn uses_token(self) -> bool {
+        matches!(self, Way::Original | Way::Followup)
+    }
+}
+
+/// What to do after a failed call.
+#[derive(Debug, PartialEq, Eq)]
+enum Next {
+    Wait(Duration),
+    Backoff,
+    Server,
+    TokenGone,
+    Picture,
+    Drop,
+}
+
+fn classify(e: &RestError, uses_token: bool, has_files: bool) -> Next {
+    if e.status == 429 {
+        return Next::Wait(e.retry_after.unwrap_or(Duration::from_secs(1)));
+    }
+    if e.status == 0 {
+        return Next::Backoff;
+    }
+    if e.status >= 500 {
+        return Next::Server;
+    }
+    let token_gone = matches!(
+        e.code,
+        Some(codes::UNKNOWN_WEBHOOK | codes::INVALID_WEBHOOK_TOKEN | codes::UNKNOWN_INTERACTION)
+    ) || e.status == 401
+        || (e.status == 404 && e.code == Some(codes::UNKNOWN_MESSAGE));
+    if uses_token && token_gone {
+        return Next::TokenGone;
+    }
+    if e.status == 403 && e.code == Some(codes::MISSING_PERMISSIONS) && has_files {
+        return Next::Picture;
+    }
+    Next::Drop
+}
+
+/// Sending one job's replies.
+struct Sender<'a> {
+    shared: &'a Shared,
+    channel: u64,
+    interaction: Option<&'a Interaction>,
+    lang: Lang,
+    /// The outbox entry: its channel messages carry nonces made from it, so a message sent
+    /// again after a crash is not created twice.
+    key: Option<&'a OutboxKey>,
+    /// Messages posted so far (the nonce's second part).
+    posted: AtomicU32,
+}
+
+impl Sender<'_> {
+    fn token_alive(&self) -> bool {
+        let now = self.shared.service.now();
+        self.interaction
+            .is_some_and(|ix| now.saturating_add(TOKEN_MARGIN_MS) < ix.created_ms + TOKEN_LIFE_MS)
+    }
+
+    fn route(&self, way: Way) -> Option<Route> {
+        let ix = self.interaction;
+        match way {
+            Way::Original => ix.map(|ix| Route::EditOriginal {
+                app: ix.app,
+                token: ix.token.clone(),
+            }),
+            Way::Followup => ix.map(|ix| Route::Followup {
+                app: ix.app,
+                token: ix.token.clone(),
+            }),
+            Way::Channel { .. } => Some(Route::Channel(self.channel)),
+        }
+    }
+
+    /// Send one message, retrying as its failures allow.
+    async fn post(&self, way: Way, post: &Post) -> Sent {
+        let policy = self.shared.policy;
+        let mut backoff = policy.first_backoff;
+        let mut server_errors = 0;
+        let reference = match way {
+            Way::Channel { reference: Some(m) } => Some((self.channel, m)),
+            _ => None,
+        };
+        let n = self.posted.fetch_add(1, Ordering::Relaxed);
+        let nonce = match (way, self.key) {
+            (Way::Channel { .. }, Some(k)) => Some(format!("{:x}-{n}", k.seq)),
+            _ => None,
+        };
+        let (body, files) = post.body(reference, way == Way::Followup, nonce.as_deref());
+        loop {
+            if way.uses_token() && !self.token_alive() {
+                return Sent::TokenGone;
+            }
+            let Some(route) = self.route(way) else {
+                return Sent::TokenGone;
+            };
+            let e = match self.shared.rest.send(&route, &body, &files).await {
+                Ok(()) => return Sent::Ok,
+                Err(e) => e,
+            };
+            let to = where_to(way);
+            match classify(&e, way.uses_token(), !files.is_empty()) {
+                Next::Wait(d) => {
+                    tracing::warn!(
+                        channel = self.channel,
+                        to,
+                        retry_after_ms = u64::try_from(d.as_millis()).unwrap_or(u64::MAX),
+                        "Discord rate limit: this channel's messages wait"
+                    );
+                    tokio::time::sleep(d).await;
+                }
+                Next::Backoff => {
+                    tracing::warn!(channel = self.channel, to, error = %e, "cannot reach Discord; retrying");
+                    tokio::time::sleep(backoff).await;
+                    backoff = policy.next(backoff);
+                }
+                Next::Server if server_errors + 1 < policy.unknown_error_attempts => {
+                    server_errors += 1;
+                    tracing::warn!(channel = self.channel, to, error = %e, attempt = server_errors,
+                        "Discord server error; retrying");
+                    tokio::time::sleep(backoff).await;
+                    backoff = policy.next(backoff);
+                }
+                Next::TokenGone => {
+                    tracing::info!(channel = self.channel, to, error = %e, "the interaction can no longer be answered");
+                    return Sent::TokenGone;
+                }
+                Next::Picture => return Sent::PictureRefused,
+                Next::Server | Next::Drop => {
+                    tracing::error!(channel = self.channel, to, error = %e, "Discord refused a message; it is dropped");
+                    return Sent::Dropped;
+                }
+            }
+        }
+    }
+
+    /// Send one reply, its first message `way`; a dead token sends what everyone may see to
+    /// the channel instead, a refused picture sends the board as text.
+    async fn reply(&self, way: Way, r: &Reply, ephemeral: bool) {
+        let mut way = way;
+        let mut text_only = false;
+        'again: loop {
+            let hint = text_only.then(|| permission_hint(self.lang));
+            let all = posts(r, ephemeral, !text_only, hint);
+            let mut i = 0;
+            while i < all.len() {
+                let w = if i == 0 { way } else { way.rest() };
+                match self.post(w, &all[i]).await {
+                    Sent::Ok => i += 1,
+                    Sent::TokenGone if visible(r) && w.uses_token() => {
+                        // Everyone may see it: the channel shows it (and what follows).
+                        way = Way::Channel { reference: None };
+                    }
+                    Sent::TokenGone => {
+                        tracing::warn!(
+                            channel = self.channel,
+                            "a private answer whose interaction expired is dropped"
+                        );
+                        return;
+                    }
+                    Sent::PictureRefused if !text_only => {
+                        tracing::warn!(
+                            channel = self.channel,
+                            to = where_to(w),
+                            "missing permission to attach the board; sending it as text"
+                        );
+                        text_only = true;
+                        way = w;
+                        continue 'again;
+                    }
+                    Sent::PictureRefused | Sent::Dropped => return,
+                }
+            }
+            return;
+        }
+    }
+
+    /// A best-effort call without a message body worth retrying for long (removing a used
+    /// menu, the empty "thinking…").
+    async fn tidy(&self, route: Route, body: serde_json::Value) {
+        for _ in 0..3 {
+            match self.shared.rest.send(&route, &body, &[]).await {
+                Ok(()) => return,
+                Err(e) if e.status == 429 => {
+                    tokio::time::sleep(e.retry_after.unwrap_or(Duration::from_secs(1))).await;
+                }
+                Err(e) => {
+                    tracing::debug!(error = %e, "cannot tidy an interaction's message");
+                    return;
+                }
+            }
+        }
+    }
+}
+
+fn where_to(way: Way) -> &'static str {
+    match way {
+        Way::Channel { .. } => "channel",
+        Way::Original => "interaction response",
+        Way::Followup => "interaction follow-up",
+    }
+}
+
+impl Shared {
+    async fn work(&self, mut job: Job) {
+        self.service.draw(&mut job.replies).await;
+        self.send_all(&job).await;
+        if let Some(key) = &job.key {
+            if let Err(e) = self.service.delivered(key).await {
+                tracing::error!(error = %e, channel = %key.channel,
+                    "cannot forget a delivered reply; it may be sent again after a restart");
+            }
+        }
+    }
+
+    async fn send_all(&self, job: &Job) {
+        let answering = job.answering.as_ref();
+        let interaction = answering.and_then(|a| a.interaction.as_ref());
+        let kind = answering.map(|a| a.kind);
+        let ack = match (job.ack, interaction) {
+            (Some(a), _) => a,
+            (None, Some(ix)) => match self.gates.wait(ix.id).await {
+                Some(a) => a,
+                // From before a restart: as the handler would have acknowledged it.
+                None => match kind {
+                    Some(Kind::Component { .. }) => Ack::Updated,
+                    _ => Ack::Deferred { ephemeral: false },
+                },
+            },
+            (None, None) => Ack::Failed,
+        };
+        let s = Sender {
+            shared: self,
+            channel: job.channel,
+            interaction: interaction.filter(|_| ack != Ack::Failed),
+            lang: answering
+                .and_then(|a| Lang::from_tag(&a.lang))
+                .unwrap_or_default(),
+            key: job.key.as_ref(),
+            posted: AtomicU32::new(0),
+        };
+        let replies = &job.replies;
+        let channel = Way::Channel { reference: None };
+        match (kind, ack) {
+            (None, _) | (Some(Kind::Command | Kind::Component { .. }), Ack::Failed) => {
+                // A timer's message, or an interaction never acknowledged: the channel shows
+                // what everyone may see.
+                for r in replies {
+                    if visible(r) {
+                        s.reply(channel, r, false).await;
+                    } else {
+                        tracing::warn!(
+                            channel = job.channel,
+                            "a private answer with no interaction to carry it is dropped"
+                        );
+                    }
+                }
+            }
+            (Some(Kind::Message { message }), _) => {
+                for r in replies {
+                    // A private note cannot be hidden in a channel: it answers the message.
+                    let way = Way::Channel {
+                        reference: r.private.then_some(message),
+                    };
+                    s.reply(way, r, false).await;
+                }
+            }
+            (Some(Kind::Command), ack) => self.command(&s, answering, ack, replies).await,
+            (Some(Kind::Component { from_menu }), _) => {
+                let mut menu_replaced = false;
+                for r in replies {
+                    if r.menu && from_menu && !menu_replaced {
+                        menu_replaced = true;
+                        s.reply(Way::Original, r, true).await;
+                    } else {
+                        s.reply(Way::Followup, r, !visible(r)).await;
+                    }
+                }
+                if from_menu && !menu_replaced && s.token_alive() {
+                    if let Some(route) = s.route(Way::Original) {
+                        s.tidy(route, json!({ "components": [] })).await;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A slash command's replies: the first replaces the deferred response (the first public
+    /// one, or the first private one when the deferral was private), the rest follow; a
+    /// game's thread gets the public ones and the response points to it.
+    async fn command(
+        &self,
+        s: &Sender<'_>,
+        answering: Option<&Answering>,
+        ack: Ack,
+        replies: &[Reply],
+    ) {
+        if let Some(t) = answering.and_then(|a| a.thread) {
+            let pointer = Reply::text(format!("🧵 <#{t}>"));
+            s.reply(Way::Original, &pointer, false).await;
+            for r in replies {
+                if visible(r) {
+                    s.reply(Way::Channel { reference: None }, r, false).await;
+                } else {
+                    s.reply(Way::Followup, r, true).await;
+                }
+            }
+            return;
+        }
+        let first = match ack {
+            Ack::Deferred { ephemeral: false } => replies.iter().position(visible),
+            Ack::Deferred { ephemeral: true } => (!replies.is_empty()).then_some(0),
+            Ack::Updated | Ack::Responded | Ack::Failed => None,
+        };
+        if let Some(i) = first {
+            s.reply(Way::Original, &replies[i], !visible(&replies[i]))
+                .await;
+        }
+        for (j, r) in replies.iter().enumerate() {
+            if Some(j) != first {
+                s.reply(Way::Followup, r, !visible(r)).await;
+            }
+        }
+        if first.is_none() && matches!(ack, Ack::Deferred { .. }) && s.token_alive() {
+            // Nothing for everyone: the "thinking…" message goes.
+            if let Some(ix) = s.interaction {
+                let route = Route::DeleteOriginal {
+                    app: ix.app,
+                    token: ix.token.clone(),
+                };
+                s.tidy(route, json!({})).await;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(status: u16, code: Option<u64>) -> RestError {
+        RestError {
+            status,
+            code,
+            retry_after: (status == 429).then_some(Duration::from_millis(1500)),
+            message: String::new(),
+        }
+    }
+
+    #[test]
+    fn failures_are_sorted() {
+        assert_eq!(
+            classify(&err(429, None), true, true),
+            Next::Wait(Duration::from_millis(1500))
+        );
+        assert_eq!(classify(&err(0, None), false, false), Next::Backoff);
+        assert_eq!(classify(&err(502, None), true, true), Next::Server);
+        assert_eq!(
+            classify(&err(401, Some(codes::INVALID_WEBHOOK_TOKEN)), true, false),
+            Next::TokenGone
+        );
+        assert_eq!(
+            classify(&err(404, Some(codes::UNKNOWN_WEBHOOK)), true, true),
+            Next::TokenGone
+        );
+        assert_eq!(
+            classify(&err(403, Some(codes::MISSING_PERMISSIONS)), false, true),
+            Next::Picture
+        );
+        assert_eq!(
+            classify(&err(403, Some(codes::MISSING_PERMISSIONS)), false, false),
+            Next::Drop
+        );
+        assert_eq!(
+            // Unknown Channel.
+            classify(&err(404, Some(10003)), false, false),
+            Next::Drop
+        );
+        assert_eq!(
+            // Missing Access.
+            classify(&err(403, Some(50001)), true, false),
+            Next::Drop
+        );
+    }
+
+    #[test]
+    fn contexts_round_trip() {
+        let a = Answering {
+            kind: Kind::Component { from_menu: true },
+            interaction: Some(Interaction {
+                id: 1,
+                app: 2,
+                token: "t".into(),
+                created_ms: 3,
+            }),
+            ack: Some(Ack::Updated),
+            thread: None,
+            lang: "vi".into(),
+        };
+        let s = serde_json::to_string(&a).expect("json");
+        assert_eq!(serde_json::from_str::<Answering>(&s).expect("back"), a);
+    }
+
+    #[tokio::test]
+    async fn a_gate_gives_what_the_handler_said() {
+        let gates = Gates::default();
+        let gate = gates.open(7);
+        let waiting = tokio::spawn(async move { gates.wait(7).await });
+        gate.set(Ack::Deferred { ephemeral: true });
+        assert_eq!(
+            waiting.await.expect("task"),
+            Some(Ack::Deferred { ephemeral: true })
+        );
+        let gates = Gates::default();
+        assert_eq!(gates.wait(8).await, None, "no gate: from before a restart");
+    }
+}
