@@ -201,3 +201,49 @@ pub trait Storage: Send + Sync + 'static {
     /// On a storage failure.
     fn forget_seen(&self, before_ms: u64) -> Result<usize, StorageError>;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{ChannelRecord, DeadlineKind};
+
+    fn deadline(at_ms: u64) -> Deadline {
+        Deadline {
+            at_ms,
+            id: 1,
+            kind: DeadlineKind::Flag,
+            channel: "console:#t".into(),
+        }
+    }
+
+    #[test]
+    fn absorbing_keeps_the_later_change() {
+        let (a, b) = (deadline(10), deadline(20));
+        // Added, then removed: gone. Removed, then added: there.
+        let mut first = Changes {
+            add_deadlines: vec![a.clone()],
+            remove_deadlines: vec![b.clone()],
+            channels: vec![("c".into(), ChannelRecord::default())],
+            ..Changes::default()
+        };
+        let mut later_record = ChannelRecord::default();
+        later_record.last_game = Some(7);
+        first.absorb(Changes {
+            add_deadlines: vec![b.clone()],
+            remove_deadlines: vec![a.clone()],
+            channels: vec![("c".into(), later_record.clone())],
+            seen: vec![("tg:1:u:5".into(), 3)],
+            ..Changes::default()
+        });
+        assert_eq!(first.add_deadlines, vec![b]);
+        assert_eq!(first.remove_deadlines, vec![a]);
+        assert_eq!(first.channels, vec![("c".to_string(), later_record)]);
+        assert_eq!(first.seen.len(), 1);
+        assert!(first.changes_state());
+        let only_outbox = Changes {
+            delivered: vec![OutboxKey::default()],
+            ..Changes::default()
+        };
+        assert!(!only_outbox.is_empty() && !only_outbox.changes_state());
+    }
+}

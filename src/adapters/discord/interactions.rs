@@ -19,7 +19,8 @@ use serenity::all::{
     CreateThread, EditThread, Http, Message,
 };
 
-use super::delivery::{visible, Ack, Answering, Interaction, Kind};
+use super::answering::{Ack, Answering, Interaction, Kind};
+use super::delivery::visible;
 use super::rest::Route;
 use super::send::posts;
 use super::{channel_key, commands, player, Handler};
@@ -350,7 +351,8 @@ pub(super) async fn on_message(h: &Handler, msg: &Message) {
         lang_hint: None,
     };
     let handled = h.service.handle_from(inc, origin(&answering)).await;
-    if handled.queued.is_none() {
+    // Ordinary conversation gets no answer.
+    if handled.queued.is_none() && !handled.replies.is_empty() {
         h.delivery.push_direct(
             msg.channel_id.get(),
             answering,

@@ -23,6 +23,7 @@
 //! acknowledgement of clicks). `DISCORD_API_URL` (tests) points serenity at another server
 //! through its proxy setting, which requires the ratelimiter off.
 
+mod answering;
 mod commands;
 mod delivery;
 mod interactions;

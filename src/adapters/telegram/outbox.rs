@@ -462,4 +462,63 @@ mod tests {
         assert!(matches!(fallback(&edit), Some(Op::Text { text, .. }) if text == "pick"));
         assert!(fallback(&text_op()).is_none());
     }
+
+    #[test]
+    fn entries_are_delivered_as_the_event_they_answer_asked() {
+        use super::super::ops::Pressed;
+        use crate::app::{Delivery, Reply};
+        use crate::game::OutboxKey;
+        let entry = |context: Option<Answering>, replies: Vec<Reply>| Delivery {
+            key: OutboxKey {
+                channel: "tg:-5".into(),
+                seq: 1,
+            },
+            created_ms: 0,
+            context: context.map(|a| serde_json::to_string(&a).expect("json")),
+            replies,
+        };
+        let said = Answering {
+            user: 7,
+            name: "An".into(),
+            message: Some(MessageId(40)),
+            pressed: None,
+        };
+        let ops = entry_ops(&entry(
+            Some(said),
+            vec![Reply::text("public"), Reply::private("only you")],
+        ));
+        assert!(matches!(&ops[0], Op::Text { reply_to: None, .. }));
+        assert!(matches!(
+            &ops[1],
+            Op::Text {
+                reply_to: Some(MessageId(40)),
+                ..
+            }
+        ));
+        let pressed = Answering {
+            user: 7,
+            name: "An".into(),
+            message: None,
+            pressed: Some((MessageId(41), Pressed::Question)),
+        };
+        let ops = entry_ops(&entry(
+            Some(pressed),
+            vec![Reply::text("accepted"), Reply::private("a notice")],
+        ));
+        assert!(
+            matches!(
+                &ops[..],
+                [
+                    Op::ClearKeyboard {
+                        message_id: MessageId(41)
+                    },
+                    Op::Text { .. }
+                ]
+            ),
+            "the question loses its buttons; the notice went with the press's answer: {ops:?}"
+        );
+        // A timer's message: to the chat.
+        let ops = entry_ops(&entry(None, vec![Reply::text("lapsed")]));
+        assert!(matches!(&ops[..], [Op::Text { .. }]));
+    }
 }
