@@ -138,6 +138,8 @@ impl Config {
             rate_burst: number(vars, "RATE_LIMIT_BURST", defaults.rate_burst)?,
             rate_per_sec: number(vars, "RATE_LIMIT_PER_SEC", defaults.rate_per_sec)?,
             cache_channels: number(vars, "CACHE_CHANNELS", defaults.cache_channels)?,
+            idle_claim_ms: number(vars, "IDLE_CLAIM_SECS", defaults.idle_claim_ms / 1000)?
+                .saturating_mul(1000),
             images: match get("BOARD_IMAGES").as_deref() {
                 None | Some("1" | "true" | "on" | "yes") => true,
                 Some("0" | "false" | "off" | "no") => false,
@@ -175,6 +177,13 @@ mod tests {
     fn defaults_and_secrets() {
         let c = Config::from_vars(&vars(&[])).unwrap();
         assert_eq!(c.data_dir, PathBuf::from("./data"));
+        assert_eq!(
+            c.service.idle_claim_ms,
+            24 * 3600 * 1000,
+            "a day by default"
+        );
+        let c = Config::from_vars(&vars(&[("IDLE_CLAIM_SECS", "0")])).unwrap();
+        assert_eq!(c.service.idle_claim_ms, 0, "off");
         assert!(c.telegram.is_none() && c.discord.is_none());
         let c = Config::from_vars(&vars(&[
             ("TELEGRAM_BOT_TOKEN", "123:SECRET"),
@@ -203,5 +212,7 @@ mod tests {
         assert!(e.0.contains("RATE_LIMIT_BURST"));
         let e = Config::from_vars(&vars(&[("BOARD_IMAGES", "maybe")])).unwrap_err();
         assert!(e.0.contains("BOARD_IMAGES"));
+        let e = Config::from_vars(&vars(&[("IDLE_CLAIM_SECS", "1d")])).unwrap_err();
+        assert!(e.0.contains("IDLE_CLAIM_SECS"));
     }
 }

@@ -52,7 +52,7 @@ fn a_challenge_accepted_and_a_game_to_checkmate_in_four_notations() {
     c.ask("@alice 炮八平七", "3. alice: 炮八平七 (b4c4)");
     c.ask("@bob S6.5", "4. bob: S6.5 (f9e8)");
     c.ask("@alice C7+5", "5. alice: C7+5 (c4c9)");
-    c.expect("Game over: Red wins: checkmate (1-0)");
+    c.expect("Game over: Red wins — checkmate (1-0)");
     c.expect("[Result \"1-0\"]");
     let out = c.finish();
     let boards: Vec<&String> = out.iter().filter(|l| l.contains("board: ")).collect();
@@ -82,7 +82,7 @@ fn every_arbiter_ending_is_reached_by_play() {
         &split("h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9"),
         true,
     );
-    c.expect("Black wins: perpetual check (0-1)");
+    c.expect("Black wins — perpetual check (0-1)");
     c.expect("Table A");
     // /why explains it again after the end.
     c.ask("@carol /why", "perpetual check");
@@ -96,7 +96,7 @@ fn every_arbiter_ending_is_reached_by_play() {
         &split("e8f9 b8b9 f9e8 b9b8 e8f9 b8b9 f9e8 b9b8"),
         false,
     );
-    c.expect("Black wins: perpetual chase (0-1)");
+    c.expect("Black wins — perpetual chase (0-1)");
     // One check one idle: a draw under table A, a loss under table O (official).
     new_game(&mut c, "asian 3k5/9/9/9/9/9/9/9/9/4K2R1 w");
     play(
@@ -104,12 +104,12 @@ fn every_arbiter_ending_is_reached_by_play() {
         &split("h0h9 d9d8 h9h0 d8d9 h0h9 d9d8 h9h0 d8d9"),
         true,
     );
-    c.expect("Draw: repetition (1/2-1/2)");
+    c.expect("Draw — repetition (1/2-1/2)");
     new_game(&mut c, "official 3k5/9/9/9/9/9/9/9/9/4K2R1 w");
     play(&mut c, &split("h0h9 d9d8 h9h0 d8d9 h0h9 d9d8"), true);
     c.expect("Warning for Red");
     play(&mut c, &split("h9h0 d8d9"), true);
-    c.expect("Black wins: repetition (0-1)");
+    c.expect("Black wins — repetition (0-1)");
     // Seven checks by one chariot under official rules.
     new_game(&mut c, "official 3a5/3k5/9/9/8R/9/9/9/9/4K4 w");
     play(
@@ -117,7 +117,7 @@ fn every_arbiter_ending_is_reached_by_play() {
         &split("i5i8 d8d7 i8i7 d7d8 i7i8 d9e8 i8e8 d8d9 e8e9 d9d8 e9e8 d8d9 e8e9"),
         true,
     );
-    c.expect("Black wins: too many consecutive checks (0-1)");
+    c.expect("Black wins — too many consecutive checks (0-1)");
     // Seven chases of one horse.
     new_game(&mut c, "official 3k5/9/9/9/4n4/9/9/9/4K4/R8 w");
     play(
@@ -125,15 +125,15 @@ fn every_arbiter_ending_is_reached_by_play() {
         &split("a0a5 e5f7 a5a7 f7g9 a7g7 g9i8 g7g8 i8h6 g8g6 h6i8 g6g8 i8h6 g8g6"),
         true,
     );
-    c.expect("Black wins: too many consecutive chases (0-1)");
+    c.expect("Black wins — too many consecutive chases (0-1)");
     // Stalemate loses.
     new_game(&mut c, "official 3k5/5R3/4R4/9/9/9/9/9/4K4/9 w");
     play(&mut c, &split("e1e2"), true);
-    c.expect("Red wins: stalemate");
+    c.expect("Red wins — stalemate");
     // Insufficient material.
     new_game(&mut c, "official 3k5/9/9/9/9/9/9/9/4r4/3AK4 w");
     play(&mut c, &split("d0e1"), true);
-    c.expect("Draw: insufficient material");
+    c.expect("Draw — insufficient material");
     c.finish();
 }
 
@@ -148,7 +148,7 @@ fn the_long_draw_rules_are_reached_by_play() {
     assert_eq!(moves.len(), 120);
     new_game(&mut c, &format!("official {}", games::LONG));
     play(&mut c, &moves, true);
-    c.expect("Draw: no progress");
+    c.expect("Draw — no progress");
     // 300 plies: the official length cap.
     let moves: Vec<String> = games::quiet_game(games::LONG, RulesetName::Official, 100, 400)
         .iter()
@@ -157,7 +157,7 @@ fn the_long_draw_rules_are_reached_by_play() {
     assert_eq!(moves.len(), 300);
     new_game(&mut c, &format!("official {}", games::LONG));
     play(&mut c, &moves, true);
-    c.expect("Draw: game-length limit");
+    c.expect("Draw — game-length limit");
     // CXQ's effective-move rule.
     let moves: Vec<String> = games::quiet_game(games::LONG, RulesetName::Cxq, 50, 700)
         .iter()
@@ -165,7 +165,7 @@ fn the_long_draw_rules_are_reached_by_play() {
         .collect();
     new_game(&mut c, &format!("cxq {}", games::LONG));
     play(&mut c, &moves, true);
-    c.expect("Draw: effective-move limit");
+    c.expect("Draw — effective-move limit");
     // Vietnamese rules: the no-progress draw is a claim, granted with /draw at 100 plies.
     let moves: Vec<String> = games::quiet_game(games::LONG, RulesetName::Vietnam, 0, 100)
         .iter()
@@ -177,7 +177,7 @@ fn the_long_draw_rules_are_reached_by_play() {
     c.ask("@alice /draw", "bob, answer with /draw");
     c.ask("@bob /decline", "declined the draw offer");
     play(&mut c, &moves[98..], true);
-    c.ask("@alice /draw", "Draw: no progress");
+    c.ask("@alice /draw", "Draw — no progress");
     c.expect("granted on a claim");
     c.finish();
 }
@@ -187,14 +187,14 @@ fn resign_draw_takeback_abort() {
     let (_dir, mut c) = start(false);
     new_game(&mut c, "");
     c.ask("@alice h2e2", "1. alice");
-    c.ask("@bob /resign", "Red wins: bob resigned (1-0)");
+    c.ask("@bob /resign", "Red wins — bob resigned (1-0)");
     // A draw offered and accepted.
     new_game(&mut c, "");
     c.ask("@alice h2e2", "1. alice");
     c.ask("@alice /draw", "alice offers a draw");
     c.ask("@alice /draw", "already offered");
     c.ask("@carol /draw", "only they can act in it");
-    c.ask("@bob /draw", "Draw: draw by agreement (1/2-1/2)");
+    c.ask("@bob /draw", "Draw — by agreement (1/2-1/2)");
     // Takebacks are off until the channel switches them on.
     new_game(&mut c, "");
     c.ask("@alice h2e2", "1. alice");
@@ -262,15 +262,24 @@ fn mistakes_get_clear_answers() {
     c.ask("@alice /move C9.5", "");
     c.ask("@alice /move zz", "");
     c.ask("@alice /play @bob", "A game is already being played here");
+    // Only a command is told it is too long; long chat, even a player's, is conversation.
     let long = "x".repeat(600);
-    c.ask(&format!("@alice {long}"), "too long");
+    c.send(&format!("@alice {long}"));
+    c.send(&format!("@carol {long}"));
+    c.ask(&format!("@alice /move {long}"), "too long");
     c.ask("@alice /move \u{202e}h2e2\u{0}", "");
     c.ask("@alice /move 炮二平五", "1. alice: 炮二平五 (h2e2)");
     // Ordinary conversation is not answered; a move-like text by a spectator is not either.
     c.send("@carol hello everyone");
     c.send("@carol h9g7");
     c.ask("@bob /board", "after 1 plies");
-    c.finish();
+    let out = c.finish();
+    let long_answers: Vec<&String> = out.iter().filter(|l| l.contains("too long")).collect();
+    assert_eq!(long_answers.len(), 1, "{long_answers:?}");
+    assert!(
+        long_answers[0].starts_with("[#local → alice]"),
+        "{long_answers:?}"
+    );
 }
 
 #[test]
@@ -348,6 +357,8 @@ fn buttons_accept_pick_and_resign() {
         .and_then(|s| s.split(']').next())
         .expect("confirm code")
         .to_string();
-    c.ask(&format!("@bob !{yes}"), "Red wins: bob resigned");
+    // The question is bob's: alice's tap on it is refused, and nothing changes.
+    c.ask(&format!("@alice !{yes}"), "meant for someone else");
+    c.ask(&format!("@bob !{yes}"), "Red wins — bob resigned");
     c.finish();
 }

@@ -110,3 +110,21 @@ fn a_restart_resumes_games_and_deadlines() {
     r.expect("bob ran out of time");
     r.finish();
 }
+
+#[test]
+fn game_numbers_go_on_one_by_one_after_kill_nine() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let env = [("BOARD_IMAGES", "off")];
+    let mut c = Console::start(dir.path(), &env);
+    for n in 1..=5 {
+        if n == 3 || n == 5 {
+            // Killed between games: the next number is still the next one.
+            c.kill();
+            c = Console::start(dir.path(), &env);
+        }
+        c.ask("@alice /play @bob red", "challenges bob");
+        c.ask("@bob /accept", &format!("Game #{n} begins"));
+        c.ask("@alice /abort", "aborted");
+    }
+    c.finish();
+}

@@ -53,15 +53,16 @@ async fn a_whole_game_in_a_group_with_commands_buttons_and_the_picker() {
     )
     .await;
     let text = said(&challenge);
-    assert!(text.starts_with("Alice challenges bob:"), "{text}");
-    assert!(text.contains("rules asian"), "{text}");
+    // Bob has not written yet: he is named by the handle Alice typed.
+    assert!(text.starts_with("Alice challenges @bob:"), "{text}");
+    assert!(text.contains("Asian (AXF/WXF) rules"), "{text}");
     let accept = button(&challenge, |a| matches!(a, Action::Accept { .. }));
     button(&challenge, |a| matches!(a, Action::Decline { .. }));
     let challenge_id = challenge.message_id.expect("message id");
 
     // Someone else's tap is refused privately; the buttons stay.
     let refusal = tap(&fake, &group, &carol, challenge_id, &accept).await;
-    assert_eq!(refusal, "This challenge is for bob, not you.");
+    assert_eq!(refusal, "This challenge is for @bob, not you.");
     assert!(!fake
         .message(group.id, challenge_id)
         .unwrap()
@@ -114,7 +115,7 @@ async fn a_whole_game_in_a_group_with_commands_buttons_and_the_picker() {
     let mark = fake.mark();
     assert_eq!(tap(&fake, &group, &bob, board_id, &pick).await, "");
     let picker = expect_call(&fake, mark, "the picker", |c| c.is("sendMessage")).await;
-    assert_eq!(said(&picker), "Pick the piece to move:");
+    assert_eq!(said(&picker), "Bob, pick the piece to move:");
     let general = button(
         &picker,
         |a| matches!(a, Action::PickFrom { from, .. } if from.to_string() == "f8"),
@@ -127,7 +128,7 @@ async fn a_whole_game_in_a_group_with_commands_buttons_and_the_picker() {
     })
     .await;
     assert!(
-        said(&step).starts_with("Where should the general f8 go?"),
+        said(&step).starts_with("Bob: where should the general f8 go?"),
         "{}",
         said(&step)
     );
@@ -236,7 +237,7 @@ async fn a_whole_game_in_a_group_with_commands_buttons_and_the_picker() {
             .iter()
             .find(|s| s.language_code == code)
             .unwrap_or_else(|| panic!("no menu for {code:?}"));
-        assert_eq!(set.commands.len(), 24, "{code}");
+        assert_eq!(set.commands.len(), 25, "{code}");
         assert!(set.commands.iter().any(|(c, _)| c == "play"));
     }
     let vi = sets.iter().find(|s| s.language_code == "vi").unwrap();

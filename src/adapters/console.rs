@@ -239,10 +239,9 @@ where
             user = user_ref(name);
             text = said.to_string();
         }
-        if truncated {
-            // Longer than the reader keeps: hand the service something it will refuse as
-            // too long, so the user hears why.
-            text = "x".repeat(crate::app::MAX_TEXT + 1);
+        if truncated && !text.starts_with('/') {
+            // Longer than the reader keeps, and not a command: conversation, never answered.
+            continue;
         }
         let action = text.strip_prefix('!').and_then(Action::decode);
         let handle = user.id.strip_prefix("console:").map(str::to_string);

@@ -25,6 +25,7 @@ mod commands;
 pub mod ops;
 pub mod outbox;
 mod polling;
+mod press;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -32,22 +33,21 @@ use std::time::Duration;
 
 use teloxide::payloads::setters::*;
 use teloxide::prelude::Requester;
-use teloxide::types::{
-    CallbackQuery, InlineKeyboardButtonKind, MessageEntityKind, Update, UpdateKind, User,
-};
+use teloxide::types::{CallbackQuery, MessageEntityKind, Update, UpdateKind, User};
 use teloxide::{ApiError, Bot, RequestError};
 
 pub use commands::command_list;
 pub use ops::Target;
 pub use outbox::RetryPolicy;
 
-use crate::app::{Action, Delivery, Incoming, Origin, Service};
+use crate::app::{Delivery, Incoming, Origin, Service};
 use crate::config::TelegramConfig;
 use crate::game::PlayerRef;
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;
-use ops::{press_jobs, read_callback_data, reply_ops, Answering, Job, Pressed};
+use ops::{read_callback_data, Answering, Job};
 use outbox::{redacted, Outbox};
+use press::{press_jobs, pressed_kind};
 
 /// Tuning of the adapter.
 #[derive(Clone, Copy, Debug)]
@@ -312,9 +312,10 @@ async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) {
         thread: msg.thread_id.filter(|_| msg.is_topic_message),
     };
     let (text, mentions) = with_mentions(&msg, raw);
+    let user = player(from);
     let inc = Incoming {
         channel: target.channel(),
-        user: player(from),
+        user: user.clone(),
         handle: from.username.as_deref().map(str::to_lowercase),
         text,
         action: None,
@@ -334,47 +335,8 @@ async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) {
     if handled.queued.is_some() {
         return; // the outbox delivers them
     }
-    for reply in &handled.replies {
-        // Telegram cannot show a message to one member only: a private reply answers the
-        // user's message, and its buttons are theirs alone.
-        let (only_for, reply_to) = if reply.private {
-            (Some(from.id), Some(msg.id))
-        } else {
-            (None, None)
-        };
-        for op in reply_ops(reply, only_for, reply_to) {
-            tg.outbox.push(Job { target, op });
-        }
-    }
-}
-
-fn pressed_kind(msg: Option<&teloxide::types::Message>) -> Pressed {
-    let Some(kb) = msg.and_then(teloxide::types::Message::reply_markup) else {
-        return Pressed::Other;
-    };
-    let actions: Vec<Action> = kb
-        .inline_keyboard
-        .iter()
-        .flatten()
-        .filter_map(|b| match &b.kind {
-            InlineKeyboardButtonKind::CallbackData(d) => read_callback_data(d).0,
-            _ => None,
-        })
-        .collect();
-    if actions
-        .iter()
-        .any(|a| matches!(a, Action::PickFrom { .. } | Action::PickTo { .. }))
-    {
-        Pressed::Picker
-    } else if actions
-        .iter()
-        .any(|a| matches!(a, Action::Pick { .. } | Action::Flip { .. }))
-    {
-        Pressed::Board
-    } else if actions.is_empty() {
-        Pressed::Other
-    } else {
-        Pressed::Question
+    for job in outbox::answer_jobs(target, Some(&answering), &handled.replies) {
+        tg.outbox.push(job);
     }
 }
 
@@ -425,8 +387,8 @@ async fn on_callback(q: CallbackQuery, update: u32, tg: &Adapter) {
     let (notice, jobs) = press_jobs(&handled.replies, kind, message.id(), q.from.id, &name);
     answer(&tg.bot, &q, &notice).await;
     if handled.queued.is_none() {
-        for op in jobs {
-            tg.outbox.push(Job { target, op });
+        for (op, track) in jobs {
+            tg.outbox.push(Job { target, op, track });
         }
     }
 }
@@ -460,10 +422,7 @@ async fn answer(bot: &Bot, q: &CallbackQuery, notice: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::ops::Op;
     use super::*;
-    use crate::app::Reply;
-    use teloxide::types::UserId;
 
     #[test]
     fn commands_for_other_bots_are_left_alone() {
@@ -472,74 +431,5 @@ mod tests {
         assert!(for_another_bot("/play@other_bot", "xiangqi_bot"));
         assert!(!for_another_bot("h2e2", "xiangqi_bot"));
         assert!(!for_another_bot("mail me@x.org", "xiangqi_bot"));
-    }
-
-    fn user() -> User {
-        User {
-            id: UserId(7),
-            is_bot: false,
-            first_name: "An".into(),
-            last_name: None,
-            username: Some("An_1".into()),
-            language_code: None,
-            is_premium: false,
-            added_to_attachment_menu: false,
-        }
-    }
-
-    #[test]
-    fn presses_map_to_answers_edits_and_cleared_keyboards() {
-        let from = user();
-        let id = teloxide::types::MessageId(9);
-        let name = player(&from).name;
-        let press = |replies: &[Reply], pressed| press_jobs(replies, pressed, id, from.id, &name);
-        let private = Reply::private("not yours");
-        let (notice, ops) = press(std::slice::from_ref(&private), Pressed::Question);
-        assert_eq!(notice, "not yours");
-        assert!(ops.is_empty(), "a refusal leaves the buttons");
-
-        let menu = Reply {
-            text: "Pick".into(),
-            menu: true,
-            ..Reply::default()
-        };
-        let (_, ops) = press(std::slice::from_ref(&menu), Pressed::Picker);
-        assert!(matches!(&ops[..], [Op::Edit { .. }]));
-        let (_, ops) = press(&[menu], Pressed::Board);
-        assert!(matches!(&ops[..], [Op::Text { .. }]));
-
-        let public = Reply::text("accepted");
-        let (_, ops) = press(std::slice::from_ref(&public), Pressed::Question);
-        assert!(matches!(
-            &ops[..],
-            [Op::ClearKeyboard { .. }, Op::Text { .. }]
-        ));
-        let (_, ops) = press(&[public], Pressed::Board);
-        assert!(matches!(&ops[..], [Op::Text { .. }]));
-
-        let confirm = Reply {
-            buttons: vec![vec![crate::app::Button {
-                label: "Yes".into(),
-                action: Action::ConfirmResign { game: 1, ply: 2 },
-            }]],
-            ..Reply::private("Really?")
-        };
-        let (notice, ops) = press(&[confirm], Pressed::Board);
-        assert!(notice.is_empty());
-        match &ops[..] {
-            [Op::Text {
-                text,
-                keyboard: Some(kb),
-                ..
-            }] => {
-                assert_eq!(text, "An: Really?");
-                let data = match &kb.inline_keyboard[0][0].kind {
-                    InlineKeyboardButtonKind::CallbackData(d) => d.clone(),
-                    other => panic!("{other:?}"),
-                };
-                assert_eq!(data, "xq:Y:1:2|7");
-            }
-            other => panic!("{other:?}"),
-        }
     }
 }

@@ -2,7 +2,7 @@
 //! Discord custom id allows 100). Every action that acts on a game carries its id and ply, so
 //! a stale or repeated press is recognised and refused politely, also after a restart.
 
-use crate::core::{Move, Square};
+use crate::core::{Color, Move, Square};
 
 /// What a button or menu entry does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -30,6 +30,9 @@ pub enum Action {
         game: u64,
         /// Plies.
         ply: u32,
+        /// The side that was asked (only its player may confirm; `None` on buttons made
+        /// before it was recorded).
+        by: Option<Color>,
     },
     /// Offer (or accept) a draw.
     Draw {
@@ -94,7 +97,11 @@ impl Action {
             Action::Accept { id } => format!("xq:A:{id}"),
             Action::Decline { id } => format!("xq:D:{id}"),
             Action::Resign { game, ply } => format!("xq:R:{game}:{ply}"),
-            Action::ConfirmResign { game, ply } => format!("xq:Y:{game}:{ply}"),
+            Action::ConfirmResign { game, ply, by } => match by {
+                Some(Color::Red) => format!("xq:Y:{game}:{ply}:r"),
+                Some(Color::Black) => format!("xq:Y:{game}:{ply}:b"),
+                None => format!("xq:Y:{game}:{ply}"),
+            },
             Action::Draw { game, ply } => format!("xq:=:{game}:{ply}"),
             Action::DeclineOffer { game, ply } => format!("xq:N:{game}:{ply}"),
             Action::AcceptTakeback { game, ply } => format!("xq:K:{game}:{ply}"),
@@ -129,6 +136,16 @@ impl Action {
             ("Y", 1) => Action::ConfirmResign {
                 game: a,
                 ply: ply()?,
+                by: None,
+            },
+            ("Y", 2) => Action::ConfirmResign {
+                game: a,
+                ply: ply()?,
+                by: Some(match rest[1] {
+                    "r" => Color::Red,
+                    "b" => Color::Black,
+                    _ => return None,
+                }),
             },
             ("=", 1) => Action::Draw {
                 game: a,
@@ -171,7 +188,7 @@ impl Action {
         match *self {
             Action::Accept { id } | Action::Decline { id } => (id, None),
             Action::Resign { game, ply }
-            | Action::ConfirmResign { game, ply }
+            | Action::ConfirmResign { game, ply, .. }
             | Action::Draw { game, ply }
             | Action::DeclineOffer { game, ply }
             | Action::AcceptTakeback { game, ply }
@@ -200,7 +217,16 @@ mod tests {
                 game: big,
                 ply: u32::MAX,
             },
-            Action::ConfirmResign { game: 3, ply: 0 },
+            Action::ConfirmResign {
+                game: 3,
+                ply: 0,
+                by: None,
+            },
+            Action::ConfirmResign {
+                game: big,
+                ply: u32::MAX,
+                by: Some(Color::Black),
+            },
             Action::Draw { game: 3, ply: 9 },
             Action::DeclineOffer { game: 3, ply: 9 },
             Action::AcceptTakeback { game: 3, ply: 9 },

@@ -7,6 +7,40 @@ use crate::arbiter::RulesetName;
 use crate::game::{Challenge, ChannelRecord, ColorChoice, Game, GameSetup, PlayerRef, TimeControl};
 use crate::i18n::app::{color_word, Label, Msg};
 
+/// The storage key under which the display name of a handle's user is kept (`tg:@bob`).
+fn handle_key(platform: &str, handle: &str) -> String {
+    format!("{platform}:@{}", handle.to_lowercase())
+}
+
+/// Remember the display name of the user behind a handle, when it is new or changed, so a
+/// later `/play @handle` can name them. A failure only costs the name: it is logged.
+pub(crate) async fn remember_handle(ctx: &Ctx<'_>) {
+    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
+    let Some(handle) = ctx.inc.handle.as_deref().filter(|h| !h.is_empty()) else {
+        return;
+    };
+    if platform == "console" || handle.chars().count() > 64 {
+        return;
+    }
+    let key = handle_key(platform, handle);
+    let name = ctx.inc.user.name.clone();
+    let storage = ctx.svc.storage();
+    match storage.user(&key) {
+        Ok(Some(p)) if p.name.as_deref() == Some(name.as_str()) => {}
+        Ok(known) => {
+            let mut prefs = known.unwrap_or_default();
+            prefs.v = crate::game::SCHEMA_VERSION;
+            prefs.name = Some(name);
+            let mut changes = crate::game::Changes::default();
+            changes.users.push((key, prefs));
+            if let Err(e) = ctx.svc.persist_direct(changes).await {
+                tracing::warn!(error = %e, "cannot remember a display name");
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "cannot read a display name"),
+    }
+}
+
 fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
     if let Some((_, p)) = ctx.inc.mentions.iter().find(|(t, _)| t == token) {
         return Some(p.clone());
@@ -17,11 +51,22 @@ fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
     }
     let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
     let lower = handle.to_lowercase();
-    Some(if platform == "console" {
-        PlayerRef::new(format!("console:{lower}"), handle)
-    } else {
-        PlayerRef::new(format!("{platform}:@{lower}"), handle)
-    })
+    if platform == "console" {
+        return Some(PlayerRef::new(format!("console:{lower}"), handle));
+    }
+    // Named as they call themselves if the bot has seen them, else by the handle as typed.
+    let key = handle_key(platform, handle);
+    let known = ctx
+        .svc
+        .storage()
+        .user(&key)
+        .ok()
+        .flatten()
+        .and_then(|p| p.name);
+    Some(PlayerRef::new(
+        key,
+        &known.unwrap_or_else(|| format!("@{handle}")),
+    ))
 }
 
 /// Whether the incoming user is `p` (by id, or by handle for `@name` challenges).
@@ -157,6 +202,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
         color,
         start_fen,
         expires_ms: ctx.now + ctx.svc.config.challenge_ttl_ms,
+        lang: Some(ctx.lang.code().to_string()),
     };
     let mut record = slot.record.clone();
     record.challenge = Some(c.clone());
@@ -177,7 +223,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
             challenger: c.challenger.name.clone(),
             opponent: opponent.map(|o| o.name),
             time_control: crate::i18n::app::time_control_text(tc, ctx.lang),
-            ruleset: ruleset.as_str().to_string(),
+            ruleset: crate::i18n::arbiter::ruleset_name(ruleset, ctx.lang),
             color: color_word(color_name, ctx.lang).to_string(),
             minutes: ctx.svc.config.challenge_ttl_ms.div_ceil(60_000),
         }),
@@ -185,6 +231,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
             button(Label::Accept, Action::Accept { id }, ctx.lang),
             button(Label::Decline, Action::Decline { id }, ctx.lang),
         ]],
+        track: true,
         ..Reply::default()
     }])
 }
@@ -223,9 +270,11 @@ pub(crate) async fn accept(
         (me, c.challenger.clone())
     };
     let ruleset: RulesetName = c.ruleset.parse().unwrap_or_default();
+    // Games are numbered 1, 2, 3, … from a counter stored with the game itself.
+    let number = ctx.svc.storage().next_game_number()?;
     let game = Game::start(
         GameSetup {
-            id: c.id,
+            id: number,
             channel: ctx.inc.channel.clone(),
             red,
             black,
@@ -236,6 +285,9 @@ pub(crate) async fn accept(
                 .as_deref()
                 .and_then(|f| crate::core::Position::from_fen(f).ok()),
             takebacks: slot.record.settings.takebacks,
+            // The challenge's language (the channel's, else the challenger's) from now on.
+            lang: Some(ctx.lang.code().to_string()),
+            idle_after_ms: Some(ctx.svc.config.idle_claim_ms).filter(|&ms| ms > 0),
         },
         ctx.now,
     );
@@ -243,20 +295,23 @@ pub(crate) async fn accept(
     record.challenge = None;
     record.active_game = Some(game.record.id);
     record.last_game = Some(game.record.id);
+    let dead = ctx.prune_menus(&mut record, Some(&game));
     let mut changes = crate::game::Changes::default();
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
     changes.games.push(game.record.clone());
+    changes.game_number = Some(number);
     changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
     changes.add_deadlines.extend(game.deadlines());
     ctx.persist(changes).await?;
+    ctx.retire(dead);
     slot.record = record;
     let mut caption = ctx.t(&Msg::GameStarted {
         red: game.record.red.name.clone(),
         black: game.record.black.name.clone(),
         time_control: crate::i18n::app::time_control_text(game.record.time_control, ctx.lang),
-        ruleset: ruleset.as_str().to_string(),
+        ruleset: crate::i18n::arbiter::ruleset_name(ruleset, ctx.lang),
         id: game.record.id,
     });
     caption.push('\n');
@@ -284,7 +339,8 @@ pub(crate) async fn decline(
             return Ok(vec![ctx.private(Msg::StaleButton)]);
         }
         if is_user(ctx, &c.challenger) {
-            return cancel(ctx, slot).await;
+            // Declining is the other side's answer; the challenger withdraws with /cancel.
+            return Ok(vec![ctx.private(Msg::OwnChallenge)]);
         }
         match &c.opponent {
             Some(o) if is_user(ctx, o) => {}
@@ -310,12 +366,14 @@ pub(crate) async fn decline(
 async fn drop_challenge(ctx: &Ctx<'_>, slot: &mut Slot, c: &Challenge) -> AppResult<()> {
     let mut record = slot.record.clone();
     record.challenge = None;
+    let dead = ctx.prune_menus(&mut record, slot.game.as_ref());
     let mut changes = crate::game::Changes::default();
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
     changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
     ctx.persist(changes).await?;
+    ctx.retire(dead);
     slot.record = record;
     Ok(())
 }

@@ -24,6 +24,8 @@ pub enum Cmd {
     Takeback,
     /// `/abort`.
     Abort,
+    /// `/claim`: an untimed game whose player to move stopped moving.
+    Claim,
     /// `/board`.
     Board,
     /// `/flip`.
@@ -58,7 +60,7 @@ pub enum Cmd {
 
 impl Cmd {
     /// Every command, with its name.
-    pub const ALL: [(Cmd, &'static str); 24] = [
+    pub const ALL: [(Cmd, &'static str); 25] = [
         (Cmd::Play, "play"),
         (Cmd::Accept, "accept"),
         (Cmd::Decline, "decline"),
@@ -68,6 +70,7 @@ impl Cmd {
         (Cmd::Draw, "draw"),
         (Cmd::Takeback, "takeback"),
         (Cmd::Abort, "abort"),
+        (Cmd::Claim, "claim"),
         (Cmd::Board, "board"),
         (Cmd::Flip, "flip"),
         (Cmd::Moves, "moves"),

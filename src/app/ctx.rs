@@ -11,7 +11,7 @@ use crate::arbiter::{Outcome, Ruling};
 use crate::core::Color;
 use crate::game::{Changes, ChannelRecord, ChannelSlot, Game, GameStatus};
 use crate::i18n::app::{text, Msg};
-use crate::i18n::arbiter::{explain_ruling, outcome_text};
+use crate::i18n::arbiter::{outcome_text, ruling_details};
 use crate::i18n::Lang;
 use crate::notation::Notation;
 
@@ -19,7 +19,11 @@ use crate::notation::Notation;
 pub(crate) struct Ctx<'a> {
     pub svc: &'a Service,
     pub inc: &'a Incoming,
+    /// The language of what the channel reads: see [`public_lang`].
     pub lang: Lang,
+    /// The language of answers only the acting user reads: their client's, else `lang`.
+    pub reader: Lang,
+    /// The user's notation (their choice, else the usual one for `reader`).
     pub notation: Notation,
     /// Whether the user chose the notation (`/notation`); if not, moves are echoed in the
     /// notation they typed.
@@ -28,6 +32,8 @@ pub(crate) struct Ctx<'a> {
     /// The changes made so far, committed with the replies when the event ends
     /// ([`Service::commit`](super::Service)).
     pub staged: std::sync::Mutex<Changes>,
+    /// Messages whose buttons stopped applying while the command ran (see [`super::menus`]).
+    pub retired: std::sync::Mutex<Vec<String>>,
 }
 
 impl Ctx<'_> {
@@ -57,25 +63,66 @@ impl Ctx<'_> {
         Reply::text(text(&m, self.lang))
     }
 
+    /// A notice only the acting user sees, in their language.
     pub(crate) fn private(&self, m: Msg) -> Reply {
-        Reply::private(text(&m, self.lang))
+        Reply::private(text(&m, self.reader))
     }
 
+    /// A text for the channel, in its language.
     pub(crate) fn t(&self, m: &Msg) -> String {
         text(m, self.lang)
+    }
+
+    /// A text for the acting user alone, in their language.
+    pub(crate) fn t_reader(&self, m: &Msg) -> String {
+        text(m, self.reader)
+    }
+
+    /// Take the menus of `record` that no longer apply with `game` out of it, to be retired
+    /// with this command's replies once `record` is stored.
+    pub(crate) fn prune_menus(
+        &self,
+        record: &mut ChannelRecord,
+        game: Option<&Game>,
+    ) -> Vec<String> {
+        super::menus::prune(record, game, self.now)
+    }
+
+    /// Messages to retire with this command's replies.
+    pub(crate) fn retire(&self, refs: Vec<String>) {
+        if !refs.is_empty() {
+            self.retired
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .extend(refs);
+        }
+    }
+
+    /// The replies' last one: everything retired while the command ran, if anything was.
+    pub(crate) fn retired_reply(&self) -> Option<Reply> {
+        let refs = std::mem::take(
+            &mut *self
+                .retired
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        (!refs.is_empty()).then(|| Reply::retire(refs))
     }
 }
 
 pub(crate) type Slot = OwnedMutexGuard<ChannelSlot>;
 
-/// The channel's language: its `/lang` setting, else the user's client language, else English.
-pub(crate) fn channel_lang(record: &ChannelRecord, inc: &Incoming) -> Lang {
-    record
-        .settings
-        .lang
-        .as_deref()
-        .and_then(Lang::from_tag)
-        .or(inc.lang_hint)
+/// The language the channel reads: a game keeps the one it started with; otherwise the
+/// channel's `/lang`, else the pending challenge's (its challenger's), else the acting user's
+/// client language (`hint`), else English.
+pub(crate) fn public_lang(slot: &ChannelSlot, hint: Option<Lang>) -> Lang {
+    let tag = |t: &Option<String>| t.as_deref().and_then(Lang::from_tag);
+    slot.game
+        .as_ref()
+        .and_then(|g| tag(&g.record.lang))
+        .or_else(|| tag(&slot.record.settings.lang))
+        .or_else(|| slot.record.challenge.as_ref().and_then(|c| tag(&c.lang)))
+        .or(hint)
         .unwrap_or_default()
 }
 
@@ -97,6 +144,7 @@ pub(crate) async fn save_game(
     if !game.is_active() && record.active_game == Some(game.record.id) {
         record.active_game = None;
     }
+    let dead = ctx.prune_menus(&mut record, game.is_active().then_some(&game));
     let mut changes = Changes::default();
     changes.remove_deadlines.extend_from_slice(old_deadlines);
     changes.add_deadlines.extend(game.deadlines());
@@ -105,6 +153,7 @@ pub(crate) async fn save_game(
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
     ctx.persist(changes).await?;
+    ctx.retire(dead);
     slot.record = record;
     slot.game = game.is_active().then_some(game);
     Ok(())
@@ -144,6 +193,7 @@ pub(crate) fn headline(game: &Game, lang: Lang) -> (String, String) {
         "resignation" => text(&Msg::Resigned { player: loser }, lang),
         "agreement" => text(&Msg::DrawAgreed, lang),
         "timeout" => text(&Msg::TimeForfeit { player: loser }, lang),
+        "abandonment" => text(&Msg::Abandoned { player: loser }, lang),
         other => crate::arbiter::Reason::ALL
             .iter()
             .find(|r| r.as_str() == other)
@@ -154,22 +204,19 @@ pub(crate) fn headline(game: &Game, lang: Lang) -> (String, String) {
     };
     (
         outcome.pgn().to_string(),
-        format!(
-            "{}{}{why}",
-            outcome_text(outcome, lang),
-            if lang == Lang::Zh { "：" } else { ": " }
-        ),
+        format!("{} — {why}", outcome_text(outcome, lang)),
     )
 }
 
-/// The replies at the end of a game: the last move line, the final board, the result with its
-/// explanation, and the PGN.
+/// The replies at the end of a game: the last move line, the final board, the result (one
+/// headline) with the ruling explained (moves in `notation` and ICCS), and the PGN.
 pub(crate) async fn finished_replies(
     ctx: &Ctx<'_>,
     game: &Game,
     mut lines: Vec<String>,
     ruling: Option<&Ruling>,
     viewer: Option<Color>,
+    notation: Notation,
 ) -> Vec<Reply> {
     let (score, head) = headline(game, ctx.lang);
     lines.push(ctx.t(&Msg::GameOver {
@@ -177,7 +224,7 @@ pub(crate) async fn finished_replies(
         headline: head,
     }));
     if let Some(r) = ruling {
-        lines.push(explain_ruling(r, ctx.lang, ctx.notation));
+        lines.push(ruling_details(r, ctx.lang, notation));
     }
     let viewer = viewer.unwrap_or_else(|| game.to_move());
     let board = ctx

@@ -31,27 +31,40 @@ async fn end_game(
     game.finish(outcome, reason, ctx.now);
     let viewer = game.color_of(&ctx.inc.user.id);
     save_game(ctx, slot, game.clone(), &old).await?;
-    Ok(finished_replies(ctx, &game, Vec::new(), ruling.as_ref(), viewer).await)
+    Ok(finished_replies(
+        ctx,
+        &game,
+        Vec::new(),
+        ruling.as_ref(),
+        viewer,
+        ctx.notation,
+    )
+    .await)
 }
 
 pub(crate) async fn resign(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
     let me = match player_of(ctx, slot) {
         Ok((_, me)) => me,
-        Err(m) => return Ok(vec![ctx.say(*m)]),
+        Err(m) => return Ok(vec![ctx.private(*m)]),
     };
     end_game(ctx, slot, Outcome::loss_for(me), "resignation", None).await
 }
 
 /// The private question under *Resign*: a button only the asker can press.
-pub(crate) fn confirm_resign(ctx: &Ctx<'_>, game: u64, ply: u32) -> Reply {
+pub(crate) fn confirm_resign(ctx: &Ctx<'_>, game: u64, ply: u32, by: Color) -> Reply {
     Reply {
-        text: ctx.t(&Msg::ConfirmResign),
+        text: ctx.t_reader(&Msg::ConfirmResign),
         buttons: vec![vec![button(
             Label::ConfirmResign,
-            Action::ConfirmResign { game, ply },
-            ctx.lang,
+            Action::ConfirmResign {
+                game,
+                ply,
+                by: Some(by),
+            },
+            ctx.reader,
         )]],
         private: true,
+        track: true,
         ..Reply::default()
     }
 }
@@ -59,7 +72,7 @@ pub(crate) fn confirm_resign(ctx: &Ctx<'_>, game: u64, ply: u32) -> Reply {
 pub(crate) async fn draw(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
     let (game, me) = match player_of(ctx, slot) {
         Ok(x) => x,
-        Err(m) => return Ok(vec![ctx.say(*m)]),
+        Err(m) => return Ok(vec![ctx.private(*m)]),
     };
     let mine = crate::game::color_name(me);
     let theirs = crate::game::color_name(me.other());
@@ -74,7 +87,8 @@ pub(crate) async fn draw(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
         }
     }
     if game.record.draw_offer.as_deref() == Some(mine) {
-        return Ok(vec![ctx.say(Msg::DrawAlreadyOffered)]);
+        // The offerer's own *Accept* (or a second offer): only the other side answers it.
+        return Ok(vec![ctx.private(Msg::DrawAlreadyOffered)]);
     }
     let mut g = game.clone();
     g.record.draw_offer = Some(mine.to_string());
@@ -94,6 +108,7 @@ pub(crate) async fn draw(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
                 ctx.lang,
             ),
         ]],
+        track: true,
         ..Reply::default()
     }])
 }
@@ -101,12 +116,18 @@ pub(crate) async fn draw(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
 pub(crate) async fn takeback(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
     let (game, me) = match player_of(ctx, slot) {
         Ok(x) => x,
-        Err(m) => return Ok(vec![ctx.say(*m)]),
+        Err(m) => return Ok(vec![ctx.private(*m)]),
     };
     if !game.record.takebacks {
         return Ok(vec![ctx.say(Msg::TakebacksDisabled)]);
     }
     let theirs = crate::game::color_name(me.other());
+    if game.record.takeback_request.as_deref() == Some(crate::game::color_name(me)) {
+        // The asker's own *Allow* (or a second request): only the other side answers it.
+        return Ok(vec![ctx.private(Msg::OwnTakeback {
+            to: game.player(me.other()).name.clone(),
+        })]);
+    }
     if game.record.takeback_request.as_deref() == Some(theirs) {
         // The requester takes back their last move: one ply if they moved last, two if it
         // is their turn again.
@@ -158,6 +179,7 @@ pub(crate) async fn takeback(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Re
                 ctx.lang,
             ),
         ]],
+        track: true,
         ..Reply::default()
     }])
 }
@@ -166,9 +188,11 @@ pub(crate) async fn takeback(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Re
 pub(crate) async fn decline_offer(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
     let (game, me) = match player_of(ctx, slot) {
         Ok(x) => x,
-        Err(m) => return Ok(vec![ctx.say(*m)]),
+        Err(m) => return Ok(vec![ctx.private(*m)]),
     };
     let opp = crate::game::color_name(me.other());
+    let mine = crate::game::color_name(me);
+    let to = game.player(me.other()).name.clone();
     let mut g = game.clone();
     let msg = if g.record.draw_offer.as_deref() == Some(opp) {
         g.record.draw_offer = None;
@@ -180,8 +204,13 @@ pub(crate) async fn decline_offer(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<V
         Msg::TakebackDeclined {
             by: ctx.inc.user.name.clone(),
         }
+    } else if g.record.draw_offer.as_deref() == Some(mine) {
+        // Declining one's own offer: refused, and the offer (with its buttons) stands.
+        return Ok(vec![ctx.private(Msg::OwnDrawOffer { to })]);
+    } else if g.record.takeback_request.as_deref() == Some(mine) {
+        return Ok(vec![ctx.private(Msg::OwnTakeback { to })]);
     } else {
-        return Ok(vec![ctx.say(Msg::NoDrawOffer)]);
+        return Ok(vec![ctx.private(Msg::NoDrawOffer)]);
     };
     save_game(ctx, slot, g, &[]).await?;
     Ok(vec![ctx.say(msg)])
@@ -190,7 +219,7 @@ pub(crate) async fn decline_offer(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<V
 pub(crate) async fn abort(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
     let game = match player_of(ctx, slot) {
         Ok((g, _)) => g,
-        Err(m) => return Ok(vec![ctx.say(*m)]),
+        Err(m) => return Ok(vec![ctx.private(*m)]),
     };
     if game.record.moves.len() >= 2 {
         return Ok(vec![ctx.say(Msg::AbortTooLate)]);
@@ -203,6 +232,56 @@ pub(crate) async fn abort(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply
     Ok(vec![ctx.say(Msg::Aborted)])
 }
 
+/// `/claim` in an untimed game whose player to move has not moved for the channel's idle
+/// time: the waiting player wins (`/claim`) or ends the game without a result (`/claim end`).
+pub(crate) async fn claim(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
+    let (game, me) = match player_of(ctx, slot) {
+        Ok(x) => x,
+        Err(m) => return Ok(vec![ctx.private(*m)]),
+    };
+    let Some(at) = game.idle_claim_at() else {
+        return Ok(vec![ctx.private(Msg::ClaimTimed)]);
+    };
+    if game.to_move() == me {
+        return Ok(vec![ctx.private(Msg::ClaimOwnMove)]);
+    }
+    let absent = game.player(me.other()).name.clone();
+    if ctx.now < at {
+        return Ok(vec![ctx.private(Msg::ClaimTooEarly {
+            absent,
+            left: crate::i18n::app::duration_text(at - ctx.now, ctx.reader),
+        })]);
+    }
+    let word = args.trim().to_lowercase();
+    match word.as_str() {
+        "" | "win" | "thắng" | "thang" | "胜" | "勝" | "判胜" => {
+            end_game(
+                ctx,
+                slot,
+                Outcome::loss_for(me.other()),
+                "abandonment",
+                None,
+            )
+            .await
+        }
+        "end" | "abort" | "stop" | "kết thúc" | "ket thuc" | "hủy" | "huy" | "结束" | "結束" =>
+        {
+            let old = game.deadlines();
+            let mut g = game.clone();
+            g.record.status = GameStatus::Aborted;
+            g.record.updated_ms = ctx.now;
+            save_game(ctx, slot, g, &old).await?;
+            Ok(vec![ctx.say(Msg::ClaimEnded {
+                by: ctx.inc.user.name.clone(),
+                absent,
+            })])
+        }
+        _ => Ok(vec![ctx.private(Msg::BadClaim {
+            word: word.chars().take(24).collect(),
+        })]),
+    }
+}
+
 /// If the side to move ran out of time before this event, end the game now (the timer may
 /// not have fired yet); the flag falls exactly once because the game leaves the slot.
 pub(crate) async fn settle_flag(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
@@ -213,7 +292,15 @@ pub(crate) async fn settle_flag(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec
             let mut game = g.clone();
             game.finish(Outcome::loss_for(loser), "timeout", ctx.now);
             save_game(ctx, slot, game.clone(), &old).await?;
-            Ok(finished_replies(ctx, &game, Vec::new(), None, Some(loser.other())).await)
+            Ok(finished_replies(
+                ctx,
+                &game,
+                Vec::new(),
+                None,
+                Some(loser.other()),
+                ctx.notation,
+            )
+            .await)
         }
         _ => Ok(Vec::new()),
     }

@@ -3,14 +3,14 @@
 
 use std::sync::Arc;
 
-use super::ctx::{caption, channel_lang, headline, Ctx, Slot};
+use super::ctx::{caption, headline, Ctx, Slot};
 use super::view::{clocks_text, game_buttons};
 use super::{AppResult, Cmd, Image, ImageKind, Reply, Service};
 use crate::arbiter::{RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};
 use crate::game::{Changes, Game, GameRecord, GameStatus};
 use crate::i18n::app::{text, Msg};
-use crate::i18n::arbiter::{explain_refusal, explain_ruling, explain_warning};
+use crate::i18n::arbiter::{explain_refusal, explain_ruling, explain_warning, ruleset_name};
 use crate::i18n::rulebook::{rulebook, Topic};
 use crate::i18n::Lang;
 use crate::notation::{format_move, Notation};
@@ -241,8 +241,8 @@ async fn ruleset(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Re
     let arg = args.trim();
     if arg.is_empty() {
         return Ok(vec![ctx.say(Msg::RulesetIs {
-            name: current.as_str().into(),
-            title: Topic::from(current).title(ctx.lang).into(),
+            name: ruleset_name(current, ctx.lang),
+            code: current.as_str().into(),
         })]);
     }
     let Ok(name) = arg.parse::<RulesetName>() else {
@@ -254,7 +254,7 @@ async fn ruleset(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Re
     record.settings.ruleset = Some(name.as_str().into());
     save_channel(ctx, slot, record).await?;
     Ok(vec![ctx.say(Msg::RulesetSet {
-        name: name.as_str().into(),
+        name: ruleset_name(name, ctx.lang),
         game_running: slot.game.is_some(),
     })])
 }
@@ -300,13 +300,29 @@ async fn lang(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply
             name: arg.chars().take(24).collect(),
         })]);
     };
+    // The channel's setting, and also the language of its game and challenge, if any.
     let mut record = slot.record.clone();
     record.settings.lang = Some(l.code().into());
-    save_channel(ctx, slot, record).await?;
-    Ok(vec![Reply::text(text(
-        &Msg::LangIs,
-        channel_lang(&slot.record, ctx.inc),
-    ))])
+    if let Some(c) = record.challenge.as_mut() {
+        c.lang = Some(l.code().into());
+    }
+    let game = slot.game.clone().map(|mut g| {
+        g.record.lang = Some(l.code().into());
+        g
+    });
+    let mut changes = Changes::default();
+    changes
+        .channels
+        .push((ctx.inc.channel.clone(), record.clone()));
+    changes
+        .games
+        .extend(game.as_ref().map(|g| g.record.clone()));
+    ctx.persist(changes).await?;
+    slot.record = record;
+    if game.is_some() {
+        slot.game = game;
+    }
+    Ok(vec![Reply::text(text(&Msg::LangIs, l))])
 }
 
 async fn takebacks(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
@@ -385,12 +401,14 @@ fn games(ctx: &Ctx<'_>) -> AppResult<Vec<Reply>> {
     }])
 }
 
-/// Legal moves of `user` starting with `prefix`, in their notation.
+/// Legal moves of `user` starting with `prefix`, in their notation (their choice, else the
+/// usual one for their language `hint`).
 pub(crate) async fn suggestions(
     svc: &Service,
     channel: &str,
     user: &str,
     prefix: &str,
+    hint: Option<Lang>,
 ) -> AppResult<Vec<String>> {
     let slot = svc.manager.lock(channel).await?;
     let Some(game) = slot.game.as_ref() else {
@@ -399,13 +417,8 @@ pub(crate) async fn suggestions(
     if game.color_of(user) != Some(game.to_move()) {
         return Ok(Vec::new());
     }
-    let lang = slot
-        .record
-        .settings
-        .lang
-        .as_deref()
-        .and_then(Lang::from_tag)
-        .unwrap_or_default();
+    // The reader's language, as for every answer only they see.
+    let lang = hint.unwrap_or_else(|| super::ctx::public_lang(&slot, None));
     let notation = svc
         .storage()
         .user(user)?

@@ -49,7 +49,9 @@ impl Service {
             changes.remove_deadlines.push(c.expiry(from));
             changes.add_deadlines.push(c.expiry(to));
         }
-        let moved = src.record.clone();
+        let mut moved = src.record.clone();
+        // The messages of questions shown in the old channel stay there.
+        moved.menus.clear();
         let blank = ChannelRecord {
             v: moved.v,
             ..ChannelRecord::default()

@@ -12,6 +12,7 @@ mod command;
 mod ctx;
 mod endings;
 mod info;
+mod menus;
 mod migrate;
 mod outbox;
 mod pgn;
@@ -105,6 +106,14 @@ pub struct Reply {
     pub private: bool,
     /// A menu of choices (the move picker): adapters show a select menu or a keyboard.
     pub menu: bool,
+    /// Its buttons answer a one-time question (a challenge, an offer, a confirmation) or are
+    /// a move picker: the adapter tells [`Service::shown`] where it showed them, so they can
+    /// be taken away once they no longer apply.
+    pub track: bool,
+    /// Messages shown earlier (references given to [`Service::shown`]) whose buttons no
+    /// longer apply: the adapter takes the buttons away (or the message, if only its user
+    /// saw it). A reply with only this has nothing else to show.
+    pub retire: Vec<String>,
 }
 
 impl Reply {
@@ -125,6 +134,21 @@ impl Reply {
             private: true,
             ..Reply::default()
         }
+    }
+
+    /// Take away the buttons of these earlier messages (see [`Reply::retire`]).
+    #[must_use]
+    pub fn retire(refs: Vec<String>) -> Reply {
+        Reply {
+            retire: refs,
+            ..Reply::default()
+        }
+    }
+
+    /// Whether there is anything to show (not only messages to retire).
+    #[must_use]
+    pub fn shows_something(&self) -> bool {
+        !self.text.trim().is_empty() || self.image.is_some() || !self.buttons.is_empty()
     }
 }
 
@@ -151,6 +175,9 @@ pub struct ServiceConfig {
     pub cache_channels: usize,
     /// Whether to render board pictures (off in some load tests).
     pub images: bool,
+    /// Untimed games: after this long without a move (milliseconds) the waiting player may
+    /// `/claim` the game; the absent player is warned at three quarters of it. 0: never.
+    pub idle_claim_ms: u64,
 }
 
 impl Default for ServiceConfig {
@@ -161,6 +188,7 @@ impl Default for ServiceConfig {
             rate_per_sec: 2.0,
             cache_channels: 4096,
             images: true,
+            idle_claim_ms: 24 * 60 * 60 * 1000,
         }
     }
 }
@@ -303,13 +331,17 @@ impl Service {
                 Err(e) => tracing::error!(error = %e, "cannot read the handled events"),
             }
         }
-        if inc.text.chars().count() > MAX_TEXT {
-            return direct(vec![Reply::text(text(
-                &Msg::TooLong { max: MAX_TEXT },
-                lang_guess,
-            ))]);
-        }
-        let line = parse_line(&inc.text);
+        let too_long = inc.text.chars().count() > MAX_TEXT;
+        // Only a command is answered when too long: a long plain text is conversation (no
+        // notation reads anything that long as a move), whoever wrote it.
+        let line = if too_long {
+            if !inc.text.trim_start().starts_with(['/', '／']) {
+                return Handled::default();
+            }
+            Line::Unknown(String::new())
+        } else {
+            parse_line(&inc.text)
+        };
         let is_command = !matches!(line, Line::Text(_)) || inc.action.is_some();
         if is_command {
             if let Err(secs) = self.limiter.check(&inc.user.id, self.now()) {
@@ -321,6 +353,12 @@ impl Service {
                 });
             }
         }
+        if too_long {
+            return direct(vec![Reply::private(text(
+                &Msg::TooLong { max: MAX_TEXT },
+                lang_guess,
+            ))]);
+        }
         match router::dispatch(self, &inc, line, &origin).await {
             Ok(handled) => handled,
             Err(e) => {
@@ -330,10 +368,17 @@ impl Service {
         }
     }
 
-    /// Legal moves of `user` in `channel` that start with `prefix`, in their notation (for
-    /// Discord's autocomplete). Empty when it is not their turn.
-    pub async fn suggestions(&self, channel: &str, user: &str, prefix: &str) -> Vec<String> {
-        info::suggestions(self, channel, user, prefix)
+    /// Legal moves of `user` in `channel` that start with `prefix`, in their notation (their
+    /// `/notation`, else the usual one for `lang`, their client's language), for Discord's
+    /// autocomplete. Empty when it is not their turn.
+    pub async fn suggestions(
+        &self,
+        channel: &str,
+        user: &str,
+        prefix: &str,
+        lang: Option<Lang>,
+    ) -> Vec<String> {
+        info::suggestions(self, channel, user, prefix, lang)
             .await
             .unwrap_or_default()
     }

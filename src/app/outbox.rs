@@ -108,6 +108,12 @@ struct StoredReply {
     private: bool,
     #[serde(default)]
     menu: bool,
+    /// Where it is shown is reported to the service ([`Service::shown`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    track: bool,
+    /// Earlier messages whose buttons are taken away.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    retire: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -144,6 +150,8 @@ fn stored(r: &Reply) -> StoredReply {
             .collect(),
         private: r.private,
         menu: r.menu,
+        track: r.track,
+        retire: r.retire.clone(),
     }
 }
 
@@ -176,6 +184,8 @@ fn restored(r: StoredReply) -> Reply {
             .collect(),
         private: r.private,
         menu: r.menu,
+        track: r.track,
+        retire: r.retire,
     }
 }
 
@@ -414,6 +424,8 @@ mod tests {
             }]],
             private: false,
             menu: false,
+            track: true,
+            retire: vec!["c:1:2".into()],
         };
         let ctx = "ctx".to_string();
         let bytes = encode(5, Some(&ctx), std::slice::from_ref(&reply)).expect("encode");
@@ -426,6 +438,8 @@ mod tests {
         let r = &d.replies[0];
         assert_eq!(r.text, reply.text);
         assert_eq!(r.buttons, reply.buttons);
+        assert!(r.track);
+        assert_eq!(r.retire, reply.retire);
         let img = r.image.as_ref().expect("image");
         assert!(img.bytes.is_empty(), "the bytes are not stored");
         assert_eq!(img.drawing.as_ref(), Some(&drawing));

@@ -127,6 +127,9 @@ mod tests {
             takebacks: false,
             created_ms: 1_764_400_000_000,
             updated_ms: 0,
+            lang: None,
+            idle_after_ms: None,
+            turn_since_ms: None,
         };
         let p = pgn(&rec, "console");
         assert!(p.contains("[Game \"Chinese Chess\"]"));

@@ -28,11 +28,15 @@ pub(crate) fn picker(
             player: game.player(me.other()).name.clone(),
         });
     }
+    let player = game.player(me).name.clone();
     let pos = game.position();
     let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
     let name = |sq: crate::core::Square| {
         pos.piece_at(sq).map_or_else(String::new, |p| {
-            format!("{} {sq}", crate::i18n::role_name(p.role, p.color, ctx.lang))
+            format!(
+                "{} {sq}",
+                crate::i18n::role_name(p.role, p.color, ctx.reader)
+            )
         })
     };
     let (prompt, buttons): (String, Vec<super::Button>) = match from {
@@ -41,7 +45,9 @@ pub(crate) fn picker(
             froms.sort();
             froms.dedup();
             (
-                ctx.t(&Msg::PickPiece),
+                ctx.t_reader(&Msg::PickPiece {
+                    player: player.clone(),
+                }),
                 froms
                     .into_iter()
                     .map(|f| super::Button {
@@ -71,9 +77,15 @@ pub(crate) fn picker(
             list.push(button(
                 Label::Back,
                 Action::Pick { game: game_id, ply },
-                ctx.lang,
+                ctx.reader,
             ));
-            (ctx.t(&Msg::PickTarget { piece: name(f) }), list)
+            (
+                ctx.t_reader(&Msg::PickTarget {
+                    player,
+                    piece: name(f),
+                }),
+                list,
+            )
         }
     };
     // Rows of at most five: small enough for Telegram's eight-per-row limit and for phones.
@@ -82,6 +94,7 @@ pub(crate) fn picker(
         text: prompt,
         buttons: rows,
         menu: true,
+        track: true,
         ..Reply::default()
     }
 }
@@ -113,13 +126,13 @@ pub(crate) async fn typed_move(
     };
     let Some(me) = game.color_of(&ctx.inc.user.id) else {
         return Ok(if explicit {
-            vec![ctx.say(not_your_game(game))]
+            vec![ctx.private(not_your_game(game))]
         } else {
             Vec::new()
         });
     };
     if game.to_move() != me {
-        return Ok(vec![ctx.say(Msg::NotYourTurn {
+        return Ok(vec![ctx.private(Msg::NotYourTurn {
             player: game.player(me.other()).name.clone(),
         })]);
     }
@@ -178,15 +191,14 @@ async fn play_move_in(
             })];
             if let Some(r) = acc.ruling.as_ref() {
                 save_game(ctx, slot, game.clone(), &old_deadlines).await?;
-                return Ok(finished_replies(ctx, &game, lines, Some(r), None).await);
+                return Ok(finished_replies(ctx, &game, lines, Some(r), None, echo).await);
             }
             lines.push(to_move_text(&game, ctx.lang));
             if let Some(cl) = clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang) {
                 lines.push(cl);
             }
-            let notation = ctx.notation;
             for w in &acc.warnings {
-                lines.push(explain_warning(w, game.position(), ctx.lang, notation));
+                lines.push(explain_warning(w, game.position(), ctx.lang, echo));
             }
             let buttons = game_buttons(&game, ctx.lang);
             let viewer = game.to_move();
@@ -207,11 +219,7 @@ async fn play_move_in(
             let mut g = current.clone();
             g.record.last_refusal = Some(mv.to_string());
             save_game(ctx, slot, g, &old_deadlines).await?;
-            Ok(vec![ctx.say(Msg::Raw(explain_refusal(
-                &r,
-                ctx.lang,
-                ctx.notation,
-            )))])
+            Ok(vec![ctx.say(Msg::Raw(explain_refusal(&r, ctx.lang, echo)))])
         }
         Err(SubmitError::GameOver) => Ok(vec![ctx.say(Msg::GameIsOver)]),
     }

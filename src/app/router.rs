@@ -3,7 +3,7 @@
 //! shares (a stale button, a button of someone else's game) before any handler runs; at the
 //! end it commits what the handlers changed together with their replies (the outbox).
 
-use super::ctx::{channel_lang, Ctx, Slot};
+use super::ctx::{public_lang, Ctx, Slot};
 use super::view::ply_of;
 use super::{
     challenge, default_notation, endings, info, play, Action, AppResult, Cmd, Handled, Incoming,
@@ -20,19 +20,23 @@ pub(crate) async fn dispatch(
     origin: &Origin,
 ) -> AppResult<Handled> {
     let mut slot = svc.manager.lock(&inc.channel).await?;
-    let lang = channel_lang(&slot.record, inc);
+    let lang = public_lang(&slot, inc.lang_hint);
+    let reader = inc.lang_hint.unwrap_or(lang);
     let prefs = svc.storage().user(&inc.user.id)?.unwrap_or_default();
     let chosen: Option<Notation> = prefs.notation.as_deref().and_then(|n| n.parse().ok());
-    let notation = chosen.unwrap_or_else(|| default_notation(lang));
+    let notation = chosen.unwrap_or_else(|| default_notation(reader));
     let ctx = Ctx {
         svc,
         inc,
         lang,
+        reader,
         notation,
         notation_chosen: chosen.is_some(),
         now: svc.now(),
         staged: std::sync::Mutex::default(),
+        retired: std::sync::Mutex::default(),
     };
+    challenge::remember_handle(&ctx).await;
     let replies = run(&ctx, &mut slot, line).await;
     let changes = ctx.take_staged();
     let committed = match replies {
@@ -59,6 +63,7 @@ async fn run(ctx: &Ctx<'_>, slot: &mut Slot, line: Line) -> AppResult<Vec<Reply>
         }
     };
     replies.extend(more);
+    replies.extend(ctx.retired_reply());
     Ok(replies)
 }
 
@@ -80,6 +85,7 @@ async fn command(ctx: &Ctx<'_>, slot: &mut Slot, cmd: Cmd, args: &str) -> AppRes
         Cmd::Draw => endings::draw(ctx, slot).await,
         Cmd::Takeback => endings::takeback(ctx, slot).await,
         Cmd::Abort => endings::abort(ctx, slot).await,
+        Cmd::Claim => endings::claim(ctx, slot, args).await,
         _ => info::command(ctx, slot, cmd, args).await,
     }
 }
@@ -126,7 +132,11 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
         return Ok(vec![ctx.private(Msg::NotYourButton)]);
     };
     match action {
-        Action::Resign { game, ply } => Ok(vec![endings::confirm_resign(ctx, game, ply)]),
+        Action::Resign { game, ply } => Ok(vec![endings::confirm_resign(ctx, game, ply, me)]),
+        // The question was asked of one side: the other's tap on it is refused.
+        Action::ConfirmResign { by: Some(by), .. } if by != me => {
+            Ok(vec![ctx.private(Msg::ButtonForSomeoneElse)])
+        }
         Action::ConfirmResign { .. } => endings::resign(ctx, slot).await,
         Action::Draw { .. } => endings::draw(ctx, slot).await,
         Action::DeclineOffer { .. } => endings::decline_offer(ctx, slot).await,

@@ -1,17 +1,17 @@
 //! Clocks in time: one task sleeps until the earliest stored deadline, then settles every
 //! deadline that is due (a flag falls exactly once, a warning is sent once, a challenge
-//! lapses). Deadlines live in storage, so a restart rebuilds the schedule; clocks do not run
-//! while the bot is down (every deadline moves by the downtime).
+//! lapses, an untimed game's absent player is warned and then the game can be claimed).
+//! Deadlines live in storage, so a restart rebuilds the schedule; clocks do not run while the
+//! bot is down (every deadline moves by the downtime).
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::ctx::{channel_lang, finished_replies, Ctx};
+use super::ctx::{public_lang, Ctx, Slot};
 use super::{AppResult, Handled, Incoming, Origin, Outgoing, Reply, Service};
-use crate::arbiter::Outcome;
 use crate::core::Color;
-use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, Game, GameStatus};
-use crate::i18n::app::{text, Msg};
+use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, GameStatus};
+use crate::i18n::app::{duration_text, Msg};
 
 /// Heartbeat key in the metadata tree.
 const ALIVE: &str = "alive_ms";
@@ -54,8 +54,15 @@ impl Service {
                 let Some(mut record) = self.storage().game(id)? else {
                     continue;
                 };
+                // Nor does the time an untimed game's player may stay away.
+                let idle = record.idle_after_ms.is_some();
+                if let Some(t) = record.turn_since_ms.as_mut().filter(|_| idle) {
+                    *t = t.saturating_add(downtime);
+                }
                 if let Some(c) = record.clock.as_mut() {
                     c.shift(downtime);
+                }
+                if idle || record.clock.is_some() {
                     changes.games.push(record);
                 }
             }
@@ -146,87 +153,37 @@ impl Service {
             channel: d.channel.clone(),
             ..Incoming::default()
         };
-        let lang = channel_lang(&slot.record, &inc);
+        let lang = public_lang(&slot, None);
         let ctx = Ctx {
             svc: self,
             inc: &inc,
             lang,
+            reader: lang,
             notation: super::default_notation(lang),
             notation_chosen: false,
             now: now_ms,
             staged: std::sync::Mutex::default(),
+            retired: std::sync::Mutex::default(),
         };
         let mut changes = Changes::default();
         changes.remove_deadlines.push(d.clone());
-        let replies = match d.kind {
-            DeadlineKind::ChallengeExpiry => {
-                match slot
-                    .record
-                    .challenge
-                    .clone()
-                    .filter(|c| c.id == d.id && c.expires_ms <= now_ms)
-                {
-                    Some(c) => {
-                        let mut record = slot.record.clone();
-                        record.challenge = None;
-                        changes.channels.push((d.channel.clone(), record.clone()));
-                        slot.record = record;
-                        vec![Reply::text(text(
-                            &Msg::ChallengeExpired {
-                                challenger: c.challenger.name,
-                            },
-                            lang,
-                        ))]
-                    }
-                    None => Vec::new(),
-                }
-            }
-            DeadlineKind::Flag => {
-                match slot
-                    .game
-                    .as_ref()
-                    .filter(|g| g.record.id == d.id && g.flagged(now_ms))
-                {
-                    Some(g) => {
-                        let loser = g.to_move();
-                        let mut game: Game = g.clone();
-                        changes.remove_deadlines.extend(game.deadlines());
-                        game.finish(Outcome::loss_for(loser), "timeout", now_ms);
-                        let mut record = slot.record.clone();
-                        record.active_game = None;
-                        changes.games.push(game.record.clone());
-                        changes.channels.push((d.channel.clone(), record.clone()));
-                        slot.record = record;
-                        slot.game = None;
-                        finished_replies(&ctx, &game, Vec::new(), None, Some(loser.other())).await
-                    }
-                    None => Vec::new(),
-                }
-            }
-            DeadlineKind::Warn => match slot.game.as_ref().filter(|g| g.record.id == d.id) {
-                Some(g) => match warning(g, now_ms) {
-                    Some(left) => {
-                        let mut game = g.clone();
-                        let red = game.to_move() == Color::Red;
-                        if let Some(c) = game.record.clock.as_mut() {
-                            c.mark_warned(red);
-                        }
-                        changes.games.push(game.record.clone());
-                        let player = game.player(game.to_move()).name.clone();
-                        slot.game = Some(game);
-                        vec![Reply::text(text(&Msg::TimeWarning { player, left }, lang))]
-                    }
-                    None => Vec::new(),
-                },
-                None => Vec::new(),
-            },
+        let mut replies = match d.kind {
+            DeadlineKind::ChallengeExpiry => lapse(&ctx, &mut slot, d, &mut changes).await?,
+            DeadlineKind::Flag => flag(&ctx, &mut slot, d, &mut changes).await?,
+            DeadlineKind::Warn => warn(&ctx, &mut slot, d, &mut changes).await?,
+            DeadlineKind::IdleWarn | DeadlineKind::IdleClaim => idle(&ctx, &slot, d)
+                .map(|m| vec![ctx.say(m)])
+                .unwrap_or_default(),
         };
+        replies.extend(ctx.retired_reply());
+        changes.absorb(ctx.take_staged());
         if replies.is_empty() {
             // Stale (the game moved on): just forget the deadline.
-            self.storage().persist(changes).await?;
+            if !changes.is_empty() {
+                self.storage().persist(changes).await?;
+            }
             return Ok(Handled::default());
         }
-        changes.absorb(ctx.take_staged());
         match self
             .commit(changes, &d.channel, &Origin::default(), replies)
             .await
@@ -241,17 +198,110 @@ impl Service {
     }
 }
 
-/// The time left to show in a warning due at `now_ms` for the side to move, if one is due.
-fn warning(g: &Game, now_ms: u64) -> Option<String> {
-    let red = g.to_move() == Color::Red;
-    let clock = g.record.clock?;
-    match clock.reading(g.record.time_control, red, now_ms) {
-        ClockReading::Running {
-            flag_at_ms,
-            warn_at_ms: Some(w),
-        } if w <= now_ms && g.record.status == GameStatus::Active => {
-            Some(crate::game::format_clock(flag_at_ms.saturating_sub(now_ms)))
-        }
-        _ => None,
+/// A challenge nobody accepted in time lapses (its buttons go).
+async fn lapse(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    d: &Deadline,
+    changes: &mut Changes,
+) -> AppResult<Vec<Reply>> {
+    let Some(c) = slot
+        .record
+        .challenge
+        .clone()
+        .filter(|c| c.id == d.id && c.expires_ms <= ctx.now)
+    else {
+        return Ok(Vec::new());
+    };
+    let mut record = slot.record.clone();
+    record.challenge = None;
+    let dead = ctx.prune_menus(&mut record, slot.game.as_ref());
+    changes.channels.push((d.channel.clone(), record.clone()));
+    ctx.persist(std::mem::take(changes)).await?;
+    ctx.retire(dead);
+    slot.record = record;
+    Ok(vec![ctx.say(Msg::ChallengeExpired {
+        challenger: c.challenger.name,
+    })])
+}
+
+/// The side to move ran out of time: the game ends, once (as when a command finds the flag
+/// down first).
+async fn flag(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    d: &Deadline,
+    changes: &mut Changes,
+) -> AppResult<Vec<Reply>> {
+    if slot.game.as_ref().is_none_or(|g| g.record.id != d.id) {
+        return Ok(Vec::new());
     }
+    let replies = super::endings::settle_flag(ctx, slot).await?;
+    if !replies.is_empty() {
+        // The game's deadlines, this one among them, were removed with it.
+        *changes = Changes::default();
+    }
+    Ok(replies)
+}
+
+/// 10% of the side to move's time is left: they are told, once.
+async fn warn(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    d: &Deadline,
+    changes: &mut Changes,
+) -> AppResult<Vec<Reply>> {
+    let Some(g) = slot.game.as_ref().filter(|g| g.record.id == d.id) else {
+        return Ok(Vec::new());
+    };
+    let red = g.to_move() == Color::Red;
+    let Some(clock) = g.record.clock else {
+        return Ok(Vec::new());
+    };
+    let ClockReading::Running {
+        flag_at_ms,
+        warn_at_ms: Some(w),
+    } = clock.reading(g.record.time_control, red, ctx.now)
+    else {
+        return Ok(Vec::new());
+    };
+    if w > ctx.now || g.record.status != GameStatus::Active {
+        return Ok(Vec::new());
+    }
+    let mut game = g.clone();
+    if let Some(c) = game.record.clock.as_mut() {
+        c.mark_warned(red);
+    }
+    changes.games.push(game.record.clone());
+    ctx.persist(std::mem::take(changes)).await?;
+    let player = game.player(game.to_move()).name.clone();
+    slot.game = Some(game);
+    Ok(vec![ctx.say(Msg::TimeWarning {
+        player,
+        left: crate::game::format_clock(flag_at_ms.saturating_sub(ctx.now)),
+    })])
+}
+
+/// Untimed games: the absent side to move is told before the game can be claimed, then the
+/// waiting side is told it may claim it. Only a deadline the game still has counts (a move
+/// since then replaced it).
+fn idle(ctx: &Ctx<'_>, slot: &Slot, d: &Deadline) -> Option<Msg> {
+    let g = slot.game.as_ref().filter(|g| g.deadlines().contains(d))?;
+    let claim_at = g.idle_claim_at()?;
+    let absent = g.player(g.to_move()).name.clone();
+    let waiting = g.player(g.to_move().other()).name.clone();
+    let since = g.record.turn_since_ms.unwrap_or(claim_at);
+    Some(match d.kind {
+        DeadlineKind::IdleWarn => Msg::IdleWarning {
+            absent,
+            waiting,
+            idle: duration_text(ctx.now.saturating_sub(since), ctx.lang),
+            left: duration_text(claim_at.saturating_sub(ctx.now), ctx.lang),
+        },
+        _ => Msg::IdleClaimable {
+            absent,
+            waiting,
+            idle: duration_text(ctx.now.saturating_sub(since), ctx.lang),
+        },
+    })
 }

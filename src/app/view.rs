@@ -126,8 +126,7 @@ impl Service {
                 drawing: self.config.images.then_some(drawing),
             }),
             buttons,
-            private: false,
-            menu: false,
+            ..Reply::default()
         }
     }
 }

@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex};
 pub use clock::{format_clock, ClockReading, ClockState, SideClock, TimeControl};
 pub use model::{
     bound, clean_name, Challenge, ChannelRecord, ChannelSettings, ColorChoice, Deadline,
-    DeadlineKind, GameRecord, GameStatus, PlayerRef, UserPrefs, MAX_NAME, SCHEMA_VERSION,
+    DeadlineKind, GameRecord, GameStatus, PlayerRef, ShownMenu, UserPrefs, MAX_NAME,
+    SCHEMA_VERSION,
 };
 pub use storage::{BoxFuture, Changes, OutboxKey, Storage, StorageError};
 
@@ -69,6 +70,10 @@ pub struct GameSetup {
     pub start: Option<Position>,
     /// Whether takebacks may be asked for.
     pub takebacks: bool,
+    /// The game's language code (`vi`, `en`, `zh`).
+    pub lang: Option<String>,
+    /// For an untimed game, how long a player may stay away before the game can be claimed.
+    pub idle_after_ms: Option<u64>,
 }
 
 impl Game {
@@ -84,6 +89,8 @@ impl Game {
             time_control,
             start,
             takebacks,
+            lang,
+            idle_after_ms,
         } = setup;
         let pos = start.clone().unwrap_or_else(Position::startpos);
         let record = GameRecord {
@@ -104,6 +111,9 @@ impl Game {
             takebacks,
             created_ms: now_ms,
             updated_ms: now_ms,
+            lang,
+            idle_after_ms: idle_after_ms.filter(|_| time_control == TimeControl::None),
+            turn_since_ms: Some(now_ms),
         };
         Game {
             arbiter: Arbiter::new(pos, Ruleset::preset(ruleset)),
@@ -177,36 +187,45 @@ impl Game {
         self.record.status == GameStatus::Active
     }
 
-    /// The clock deadlines for the side to move (flag and, if due, the 10% warning).
+    /// The deadlines of the side to move: the clock's flag and, if due, its 10% warning; for
+    /// an untimed game, the warning and the moment the other side may claim it.
     #[must_use]
     pub fn deadlines(&self) -> Vec<Deadline> {
-        let Some(clock) = self.record.clock.filter(|_| self.is_active()) else {
+        if !self.is_active() {
             return Vec::new();
+        }
+        let at = |at_ms, kind| Deadline {
+            at_ms,
+            id: self.record.id,
+            kind,
+            channel: self.record.channel.clone(),
         };
-        let red = self.to_move() == Color::Red;
-        match clock.reading(self.record.time_control, red, 0) {
-            ClockReading::Running {
+        let mut out = Vec::new();
+        if let Some(clock) = self.record.clock {
+            let red = self.to_move() == Color::Red;
+            if let ClockReading::Running {
                 flag_at_ms,
                 warn_at_ms,
-            } => {
-                let mut out = vec![Deadline {
-                    at_ms: flag_at_ms,
-                    id: self.record.id,
-                    kind: DeadlineKind::Flag,
-                    channel: self.record.channel.clone(),
-                }];
-                if let Some(w) = warn_at_ms {
-                    out.push(Deadline {
-                        at_ms: w,
-                        id: self.record.id,
-                        kind: DeadlineKind::Warn,
-                        channel: self.record.channel.clone(),
-                    });
-                }
-                out
+            } = clock.reading(self.record.time_control, red, 0)
+            {
+                out.push(at(flag_at_ms, DeadlineKind::Flag));
+                out.extend(warn_at_ms.map(|w| at(w, DeadlineKind::Warn)));
             }
-            ClockReading::Flagged => Vec::new(),
         }
+        if let (Some(claim), Some(after)) = (self.idle_claim_at(), self.record.idle_after_ms) {
+            out.push(at(claim.saturating_sub(after / 4), DeadlineKind::IdleWarn));
+            out.push(at(claim, DeadlineKind::IdleClaim));
+        }
+        out
+    }
+
+    /// Untimed games: when the side waiting may claim the game if the side to move has not
+    /// moved by then.
+    #[must_use]
+    pub fn idle_claim_at(&self) -> Option<u64> {
+        let after = self.record.idle_after_ms?;
+        let since = self.record.turn_since_ms?;
+        Some(since.saturating_add(after))
     }
 
     /// Whether the side to move has run out of time at `now_ms`.
@@ -233,6 +252,7 @@ impl Game {
             c.charge_move(self.record.time_control, mover == Color::Red, now_ms);
         }
         self.record.moves.push(m.to_string());
+        self.record.turn_since_ms = Some(now_ms);
         self.record.last_refusal = None;
         self.record.takeback_request = None;
         // A draw offer stands until the other side moves.
@@ -267,6 +287,7 @@ impl Game {
         if let Some(c) = self.record.clock.as_mut() {
             c.turn_started_ms = now_ms;
         }
+        self.record.turn_since_ms = Some(now_ms);
         self.record.takeback_request = None;
         self.record.draw_offer = None;
         self.record.updated_ms = now_ms;

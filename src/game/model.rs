@@ -68,7 +68,8 @@ pub enum GameStatus {
         /// Why.
         reason: String,
     },
-    /// Aborted before both players moved (no result).
+    /// Ended without a result: aborted before both players moved, or ended by the waiting
+    /// player of an untimed game whose opponent stopped moving.
     Aborted,
 }
 
@@ -109,6 +110,19 @@ pub struct GameRecord {
     pub created_ms: u64,
     /// Last change (epoch ms).
     pub updated_ms: u64,
+    /// The language the game is played in (`vi`, `en`, `zh`), fixed at its start: the
+    /// channel's `/lang`, else the challenger's. `None` in records from before it was kept.
+    #[serde(default)]
+    pub lang: Option<String>,
+    /// Untimed games: how long the side to move may stay away before the other side may
+    /// `/claim` the game (fixed at the start from the service's setting); `None` for games
+    /// with a clock, which end when a flag falls.
+    #[serde(default)]
+    pub idle_after_ms: Option<u64>,
+    /// When the side to move got the move (the start, the last move or takeback), for
+    /// `idle_after_ms`. Moved forward like the clocks when the bot was down.
+    #[serde(default)]
+    pub turn_since_ms: Option<u64>,
 }
 
 /// Which colour the challenger wants.
@@ -126,7 +140,7 @@ pub enum ColorChoice {
 /// An open or addressed challenge waiting in a channel.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Challenge {
-    /// Its id (from the game id sequence; the game gets the same id).
+    /// Its id (unique; the game it starts gets the next game number instead).
     pub id: u64,
     /// Who challenged.
     pub challenger: PlayerRef,
@@ -143,6 +157,9 @@ pub struct Challenge {
     pub start_fen: Option<String>,
     /// When it lapses (epoch ms).
     pub expires_ms: u64,
+    /// The language it was made in (the channel's, else the challenger's); the game keeps it.
+    #[serde(default)]
+    pub lang: Option<String>,
 }
 
 impl Challenge {
@@ -182,6 +199,22 @@ pub struct ChannelRecord {
     pub last_game: Option<u64>,
     /// A pending challenge.
     pub challenge: Option<Challenge>,
+    /// One-time questions and move pickers shown here whose buttons still apply (removed,
+    /// and their buttons taken away, once they no longer do).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub menus: Vec<ShownMenu>,
+}
+
+/// A one-time question (a challenge, an offer, a confirmation) or a move picker, as a
+/// platform showed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShownMenu {
+    /// The encoded action of its first button (`xq:A:12`): what it asks.
+    pub action: String,
+    /// The user it was shown for.
+    pub user: String,
+    /// The adapter's reference to the message (an opaque string, never shown to anyone).
+    pub at: String,
 }
 
 /// Per-user preferences.
@@ -191,6 +224,10 @@ pub struct UserPrefs {
     pub v: u32,
     /// Preferred notation (`iccs`, `wxf`, `chinese`, `vietnamese`).
     pub notation: Option<String>,
+    /// Under a handle's key (`tg:@bob`): the display name of the user last seen with that
+    /// handle, so a challenge to `@bob` names them as they call themselves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// What a stored deadline is for.
@@ -202,6 +239,10 @@ pub enum DeadlineKind {
     Warn = 1,
     /// A challenge lapses.
     ChallengeExpiry = 2,
+    /// Untimed game: the side to move is told that the game can soon be claimed.
+    IdleWarn = 3,
+    /// Untimed game: the side waiting may now claim it.
+    IdleClaim = 4,
 }
 
 /// A stored deadline: at `at_ms`, look at game (or challenge) `id` in `channel`.

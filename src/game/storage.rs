@@ -46,6 +46,9 @@ pub struct Changes {
     /// Incoming events handled, by their platform id (`tg:u:123`), with the time: a platform
     /// that delivers an event again after a crash finds it here and it is not run twice.
     pub seen: Vec<(String, u64)>,
+    /// A game number (from [`Storage::next_game_number`]) now in use: the stored counter
+    /// moves up to it in the same transaction (it never moves down).
+    pub game_number: Option<u64>,
 }
 
 impl Changes {
@@ -57,6 +60,7 @@ impl Changes {
             && self.users.is_empty()
             && self.add_deadlines.is_empty()
             && self.remove_deadlines.is_empty()
+            && self.game_number.is_none()
             && self.outbox.is_empty()
             && self.delivered.is_empty()
             && self.seen.is_empty()
@@ -70,7 +74,8 @@ impl Changes {
             && self.channels.is_empty()
             && self.users.is_empty()
             && self.add_deadlines.is_empty()
-            && self.remove_deadlines.is_empty())
+            && self.remove_deadlines.is_empty()
+            && self.game_number.is_none())
     }
 
     /// Add `later`'s changes after these, as if both were applied one after the other: a
@@ -86,6 +91,7 @@ impl Changes {
             outbox,
             delivered,
             seen,
+            game_number,
         } = later;
         // Records are written in order, so the later one wins; drop the earlier copies anyway.
         self.games
@@ -106,6 +112,7 @@ impl Changes {
         self.outbox.extend(outbox);
         self.delivered.extend(delivered);
         self.seen.extend(seen);
+        self.game_number = self.game_number.max(game_number);
     }
 }
 
@@ -129,11 +136,18 @@ pub trait Storage: Send + Sync + 'static {
     /// # Errors
     /// On a storage failure.
     fn user(&self, key: &str) -> Result<Option<UserPrefs>, StorageError>;
-    /// A fresh id for a game or challenge.
+    /// A fresh id for a challenge (unique, not consecutive).
     ///
     /// # Errors
     /// On a storage failure.
     fn next_id(&self) -> Result<u64, StorageError>;
+    /// The number for a new game: one more than the highest stored (through
+    /// [`Changes::game_number`]) or handed out since the start. A number handed out but never
+    /// stored is handed out again after a restart, so a crash leaves no gap in the numbers.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn next_game_number(&self) -> Result<u64, StorageError>;
     /// Write `changes` atomically (all or nothing) and durably: when the future resolves
     /// `Ok`, the changes survive a crash.
     fn persist(&self, changes: Changes) -> BoxFuture<'_, Result<(), StorageError>>;

@@ -44,6 +44,11 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
             "Ask to take back your last move",
             "请求悔棋",
         ),
+        "claim" => (
+            "Ván không tính giờ: xử thắng khi đối thủ bỏ đi (/claim end: kết thúc)",
+            "Untimed game: win when your opponent stopped moving (/claim end: end it)",
+            "不计时对局：对手长时间不走时判胜（/claim end：结束本局）",
+        ),
         "abort" => (
             "Hủy ván khi hai bên chưa cùng đi",
             "Abort the game before both sides have moved",

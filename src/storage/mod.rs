@@ -16,7 +16,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
@@ -30,7 +30,12 @@ use crate::game::{
 pub struct SledStorage {
     trees: Arc<Trees>,
     writer: mpsc::Sender<WriteJob>,
+    /// The last game number handed out (read from storage on first use).
+    game_numbers: Arc<Mutex<Option<u64>>>,
 }
+
+/// The meta key of the game-number counter.
+const GAME_NUMBER: &str = "game_number";
 
 struct WriteJob {
     changes: Changes,
@@ -74,6 +79,8 @@ fn deadline_from(k: &[u8], v: &[u8]) -> Option<Deadline> {
         0 => DeadlineKind::Flag,
         1 => DeadlineKind::Warn,
         2 => DeadlineKind::ChallengeExpiry,
+        3 => DeadlineKind::IdleWarn,
+        4 => DeadlineKind::IdleClaim,
         _ => return None,
     };
     Some(Deadline {
@@ -168,7 +175,11 @@ impl SledStorage {
             .name("sled-writer".into())
             .spawn(move || w.write_loop(&rx))
             .map_err(err)?;
-        Ok(SledStorage { trees, writer: tx })
+        Ok(SledStorage {
+            trees,
+            writer: tx,
+            game_numbers: Arc::new(Mutex::new(None)),
+        })
     }
 
     /// Bytes used on disk.
@@ -248,8 +259,18 @@ impl Trees {
             &self.user_games,
             &self.outbox,
             &self.seen,
+            &self.meta,
         )
-            .transaction(|(tg, tc, tu, td, ta, tug, tob, ts)| {
+            .transaction(|(tg, tc, tu, td, ta, tug, tob, ts, tm)| {
+                if let Some(n) = changes.game_number {
+                    let stored = tm
+                        .get(GAME_NUMBER.as_bytes())?
+                        .and_then(|v| v.as_ref().try_into().ok().map(u64::from_be_bytes))
+                        .unwrap_or(0);
+                    if n > stored {
+                        tm.insert(GAME_NUMBER.as_bytes(), &n.to_be_bytes())?;
+                    }
+                }
                 for (id, bytes, active, players) in &games {
                     tg.insert(&id.to_be_bytes(), bytes.as_slice())?;
                     if *active {
@@ -308,6 +329,32 @@ impl Storage for SledStorage {
             Some(v) => decode(&v).map(Some),
             None => Ok(None),
         }
+    }
+
+    fn next_game_number(&self) -> Result<u64, StorageError> {
+        let mut last = self
+            .game_numbers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let current = match *last {
+            Some(n) => n,
+            None => {
+                // The stored counter; a database from before it was kept goes on after its
+                // highest game id.
+                let stored = self.meta(GAME_NUMBER)?.unwrap_or(0);
+                let highest = self
+                    .trees
+                    .games
+                    .last()
+                    .map_err(err)?
+                    .and_then(|(k, _)| k.as_ref().try_into().ok().map(u64::from_be_bytes))
+                    .unwrap_or(0);
+                stored.max(highest)
+            }
+        };
+        let next = current.saturating_add(1);
+        *last = Some(next);
+        Ok(next)
     }
 
     fn next_id(&self) -> Result<u64, StorageError> {
@@ -471,6 +518,9 @@ mod tests {
             takebacks: false,
             created_ms: 0,
             updated_ms: 0,
+            lang: None,
+            idle_after_ms: None,
+            turn_since_ms: None,
         }
     }
 
@@ -514,6 +564,44 @@ mod tests {
             Some(5_000)
         );
         assert!(s.channel("console:#local").expect("channel").is_some());
+    }
+
+    #[tokio::test]
+    async fn game_numbers_count_up_without_gaps_across_reopens() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        {
+            let s = SledStorage::open(dir.path()).expect("open");
+            assert_eq!(s.next_game_number().expect("n"), 1);
+            assert_eq!(s.next_game_number().expect("n"), 2, "never twice");
+            // 2 is stored (with its game), 1 never is.
+            s.persist(Changes {
+                games: vec![game(2, true)],
+                game_number: Some(2),
+                ..Changes::default()
+            })
+            .await
+            .expect("persist");
+            // A later, lower number never moves the counter back.
+            s.persist(Changes {
+                game_number: Some(1),
+                ..Changes::default()
+            })
+            .await
+            .expect("persist");
+        }
+        let s = SledStorage::open(dir.path()).expect("reopen");
+        assert_eq!(s.next_game_number().expect("n"), 3);
+        drop(s);
+        // A database from before the counter goes on after its highest game id.
+        let old = tempfile::tempdir().expect("tempdir");
+        let s = SledStorage::open(old.path()).expect("open");
+        s.persist(Changes {
+            games: vec![game(2_000_001, false)],
+            ..Changes::default()
+        })
+        .await
+        .expect("persist");
+        assert_eq!(s.next_game_number().expect("n"), 2_000_002);
     }
 }
 

@@ -39,7 +39,7 @@ async fn a_whole_game_to_a_perpetual_chase() {
     assert!(
         challenge
             .content
-            .starts_with("alice challenges bob: time none, rules asian"),
+            .starts_with("alice challenges bob: time none, Asian (AXF/WXF) rules"),
         "{}",
         challenge.content
     );
@@ -83,12 +83,21 @@ async fn a_whole_game_to_a_perpetual_chase() {
     let start_board = message_of(&fake, &r[1]);
     let text = board_text(&start_board);
     assert!(
-        text.contains("begins: alice (Red) vs bob (Black)"),
+        text.contains("Game #1 begins: alice (Red) vs bob (Black)"),
         "{text}"
     );
     assert!(text.contains("bob (Black) to move"), "{text}");
-    let game = accept.trim_start_matches("xq:A:").to_string();
-    assert_eq!(button(&start_board, "xq:P:"), format!("xq:P:{game}:0"));
+    assert_eq!(button(&start_board, "xq:P:"), "xq:P:1:0");
+    // The accepted challenge has lost its buttons.
+    assert!(
+        fake.wait_for(
+            |f| f
+                .message(challenge.id)
+                .is_some_and(|m| m.components.is_empty()),
+            WAIT
+        )
+        .await
+    );
 
     // 1. bob types Chinese notation in /move.
     let text = slash_move(&fake, &log, &bob, "士5退6").await;
@@ -206,7 +215,14 @@ async fn a_whole_game_to_a_perpetual_chase() {
     let last = message_of(&fake, &r[1]);
     let text = board_text(&last);
     assert!(text.starts_with("8. alice: b9b8 (b9b8)"), "{text}");
-    assert!(text.contains("perpetual chase (0-1)"), "{text}");
+    // One headline, the rules by name, no code formatting.
+    assert!(
+        text.contains("Game over: Black wins — perpetual chase (0-1)."),
+        "{text}"
+    );
+    assert_eq!(text.matches("Black wins").count(), 1, "{text}");
+    assert!(text.contains("Under Asian (AXF/WXF) rules:"), "{text}");
+    assert!(!text.contains('`'), "{text}");
     assert!(
         text.contains("Red chased the same piece at every ply"),
         "{text}"
@@ -316,9 +332,15 @@ async fn buttons_for_draws_takebacks_flip_and_resignation() {
         .answers(
             &fake,
             FakeInteraction::button(confirm.id, &button(&confirm, "xq:Y:")).by(&bob),
-            &[Callback(6), Followup, Followup],
+            &[
+                Callback(6),
+                Followup,
+                Followup,
+                ResponseKind::DeleteOriginal,
+            ],
         )
         .await;
+    assert!(fake.message(confirm.id).expect("confirm").deleted);
     let text = board_text(&message_of(&fake, &r[1]));
     assert!(
         text.contains("bob resigned") && text.contains("(1-0)"),

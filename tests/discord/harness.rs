@@ -21,7 +21,7 @@ use crate::discord_fake::{
     CmdOpt, FakeDiscord, FakeInteraction, FakeMessage, FakeUser, InjectedInteraction,
     InteractionResponse, ResponseKind,
 };
-use ResponseKind::{Callback, EditOriginal, Followup};
+use ResponseKind::{Callback, DeleteOriginal, EditOriginal, Followup};
 
 /// How long anything may take (a debug build renders boards slowly on a loaded machine).
 pub const WAIT: Duration = Duration::from_secs(30);
@@ -181,6 +181,20 @@ impl Ledger {
         (ix, got)
     }
 
+    /// `n` more answers are expected to interaction `id` than were waited for (a picker of
+    /// its deleted later, through its token).
+    pub fn expect_more(&self, id: u64, n: usize) {
+        for e in self
+            .expected
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter_mut()
+            .filter(|(i, _)| *i == id)
+        {
+            e.1 += n;
+        }
+    }
+
     /// After a pause: no interaction got more answers than expected.
     pub async fn check(&self, fake: &FakeDiscord) {
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -331,7 +345,11 @@ pub async fn pick_move(
         .await;
     let menu = message_of(fake, &r[1]);
     assert!(menu.is_ephemeral(), "the picker is only for the player");
-    assert_eq!(menu.content, "Pick the piece to move:");
+    assert!(
+        menu.content.ends_with(", pick the piece to move:"),
+        "{}",
+        menu.content
+    );
     let (menu_id, value) = menu_option(&menu, &format!(":{from}"));
     assert!(menu_id.starts_with("mxq:") && menu_id.len() <= 100);
     let (_, r) = log
@@ -344,7 +362,7 @@ pub async fn pick_move(
     let targets = message_of(fake, &r[1]);
     assert_eq!(targets.id, menu.id, "the same menu shows the targets");
     assert!(
-        targets.content.starts_with("Where should the"),
+        targets.content.contains(": where should the"),
         "{}",
         targets.content
     );
@@ -353,14 +371,14 @@ pub async fn pick_move(
         .answers(
             fake,
             FakeInteraction::select(menu.id, &menu_id, &[&value]).by(user),
-            &[Callback(6), Followup, EditOriginal],
+            &[Callback(6), Followup, DeleteOriginal],
         )
         .await;
     let board = message_of(fake, &r[1]);
     assert!(!board.is_ephemeral());
     assert!(
-        fake.message(menu.id).expect("menu").components.is_empty(),
-        "a used menu is put away"
+        fake.message(menu.id).expect("menu").deleted,
+        "a used menu is cleared away"
     );
     (board.id, board_text(&board))
 }

@@ -10,6 +10,8 @@
 //!   minutes, a message refused for good, a restart with an answer still stored, private
 //!   answers without a public "thinking…".
 //! * `kill`: `kill -9` of the binary at random points while it handles moves.
+//! * `players`: what players noticed: challenges losing their buttons, private refusals,
+//!   pickers cleared, suggestions in the user's notation, rulesets named in each language.
 #![forbid(unsafe_code)]
 
 mod delivery;
@@ -23,3 +25,4 @@ mod kill;
 #[path = "../support/kill.rs"]
 mod kill_support;
 mod platform;
+mod players;

@@ -52,6 +52,12 @@ pub(super) enum Kind {
     Component {
         /// A choice in a menu (the menu is the clicked message).
         from_menu: bool,
+        /// The clicked message.
+        #[serde(default)]
+        message: u64,
+        /// Whether only the user sees the clicked message.
+        #[serde(default)]
+        ephemeral: bool,
     },
     /// A message typed in the channel.
     Message {
@@ -77,6 +83,10 @@ pub(super) struct Answering {
     /// The user's language (for the hint about permissions).
     #[serde(default)]
     pub lang: String,
+    /// The service's id of the user who acted (`dc:…`): the one-time questions and pickers
+    /// shown for them are reported under it.
+    #[serde(default)]
+    pub user: String,
 }
 
 /// Where the handlers say how they acknowledged interactions, for the lanes to read.
@@ -143,7 +153,11 @@ mod tests {
     #[test]
     fn contexts_round_trip() {
         let a = Answering {
-            kind: Kind::Component { from_menu: true },
+            kind: Kind::Component {
+                from_menu: true,
+                message: 4,
+                ephemeral: true,
+            },
             interaction: Some(Interaction {
                 id: 1,
                 app: 2,
@@ -153,6 +167,7 @@ mod tests {
             ack: Some(Ack::Updated),
             thread: None,
             lang: "vi".into(),
+            user: "dc:5".into(),
         };
         let s = serde_json::to_string(&a).expect("json");
         assert_eq!(serde_json::from_str::<Answering>(&s).expect("back"), a);

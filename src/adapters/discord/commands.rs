@@ -11,7 +11,9 @@ use serenity::all::{
 
 use super::player;
 use crate::app::Cmd;
+use crate::arbiter::RulesetName;
 use crate::game::{PlayerRef, TimeControl};
+use crate::i18n::arbiter::ruleset_name;
 use crate::i18n::commands::command_summary;
 use crate::i18n::rulebook::Topic;
 use crate::i18n::Lang;
@@ -27,6 +29,8 @@ enum Kind {
     Suggested,
     /// One of a fixed list: (shown name, value).
     Choice(&'static [(&'static str, &'static str)]),
+    /// A ruleset, shown by its name in the user's language.
+    Ruleset,
     /// A yes/no switch for the adapter itself (not part of the service's command text).
     Flag,
 }
@@ -40,13 +44,6 @@ struct Opt {
     required: bool,
 }
 
-const RULESETS: &[(&str, &str)] = &[
-    ("official — the WXF/AXF official rules", "official"),
-    ("asian — the Asian (AXF) rules", "asian"),
-    ("vietnam — Luật Cờ Tướng Việt Nam", "vietnam"),
-    ("cxq — club rules", "cxq"),
-    ("casual — no forfeits, fouls refused", "casual"),
-];
 const NOTATIONS: &[(&str, &str)] = &[
     ("ICCS (h2e2)", "iccs"),
     ("WXF (C2.5)", "wxf"),
@@ -60,6 +57,10 @@ const COLOURS: &[(&str, &str)] = &[
     ("random", "random"),
 ];
 const ON_OFF: &[(&str, &str)] = &[("on", "on"), ("off", "off")];
+const CLAIMS: &[(&str, &str)] = &[
+    ("win — the game is yours", "win"),
+    ("end — stop it without a result", "end"),
+];
 
 /// Time controls offered while typing `/play time:`: (value, what it means).
 const TIME_PRESETS: &[(&str, &str)] = &[
@@ -101,7 +102,7 @@ const PLAY: &[Opt] = &[
             "Luật (mặc định: của kênh)",
             "规则（默认：本频道的）",
         ],
-        kind: Kind::Choice(RULESETS),
+        kind: Kind::Ruleset,
         required: false,
     },
     Opt {
@@ -141,6 +142,16 @@ const MOVE: &[Opt] = &[Opt {
     kind: Kind::Suggested,
     required: true,
 }];
+const CLAIM: &[Opt] = &[Opt {
+    name: "outcome",
+    about: [
+        "Win the game (default), or end it without a result",
+        "Được xử thắng (mặc định), hoặc kết thúc ván không tính kết quả",
+        "判胜（默认），或结束本局不计结果",
+    ],
+    kind: Kind::Choice(CLAIMS),
+    required: false,
+}];
 const RULES: &[Opt] = &[Opt {
     name: "topic",
     about: [
@@ -158,7 +169,7 @@ const RULESET: &[Opt] = &[Opt {
         "Bộ luật cho các ván mới",
         "新对局的规则",
     ],
-    kind: Kind::Choice(RULESETS),
+    kind: Kind::Ruleset,
     required: false,
 }];
 const NOTATION: &[Opt] = &[Opt {
@@ -198,6 +209,7 @@ fn spec(cmd: Cmd) -> &'static [Opt] {
     match cmd {
         Cmd::Play => PLAY,
         Cmd::Move => MOVE,
+        Cmd::Claim => CLAIM,
         Cmd::Rules => RULES,
         Cmd::Ruleset => RULESET,
         Cmd::Notation => NOTATION,
@@ -238,9 +250,31 @@ fn option(o: &Opt) -> CreateCommandOption {
                 c = c.add_string_choice(*name, *value);
             }
         }
+        Kind::Ruleset => {
+            for r in RulesetName::ALL {
+                let name = |lang| capitalised(&ruleset_name(r, lang));
+                c = c.add_string_choice_localized(
+                    name(Lang::En),
+                    r.as_str(),
+                    [
+                        ("vi", name(Lang::Vi)),
+                        ("zh-CN", name(Lang::Zh)),
+                        ("zh-TW", name(Lang::Zh)),
+                    ],
+                );
+            }
+        }
         Kind::User | Kind::Flag => {}
     }
     c
+}
+
+/// `s` with its first letter in upper case (a ruleset's name as a menu entry).
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().chain(chars).collect::<String>()
+    })
 }
 
 /// Every command, as registered with Discord.
@@ -363,7 +397,6 @@ pub(super) fn move_choices(moves: Vec<String>) -> Vec<AutocompleteChoice> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arbiter::RulesetName;
     use crate::notation::Notation;
 
     #[test]
@@ -385,10 +418,17 @@ mod tests {
                 }
             }
         }
-        // The choices are values the service reads.
-        for (_, v) in RULESETS {
-            assert!(v.parse::<RulesetName>().is_ok(), "{v}");
+        // The choices are values the service reads, named in each language without code
+        // names or code formatting.
+        for r in RulesetName::ALL {
+            assert_eq!(r.as_str().parse::<RulesetName>(), Ok(r));
+            for lang in Lang::ALL {
+                let name = capitalised(&ruleset_name(r, lang));
+                assert!((1..=100).contains(&name.chars().count()), "{name}");
+                assert!(!name.contains('`'), "{name}");
+            }
         }
+        assert_eq!(capitalised("luật châu Á"), "Luật châu Á");
         for (_, v) in NOTATIONS {
             assert!(v.parse::<Notation>().is_ok(), "{v}");
         }

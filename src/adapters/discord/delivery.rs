@@ -24,8 +24,9 @@ use serde_json::json;
 
 use super::answering::{Ack, Answering, Gates, Interaction, Kind};
 use super::channel_of;
-use super::rest::{codes, Rest, RestError, Route};
+use super::rest::{codes, File, Rest, RestError, Route};
 use super::send::{permission_hint, posts, Post};
+use super::tracking;
 use crate::adapters::lanes::{Lanes, RetryPolicy, Work};
 use crate::app::{Delivery, Reply, Service};
 use crate::game::OutboxKey;
@@ -63,8 +64,9 @@ struct Shared {
 }
 
 /// On Discord, a menu is only for the player who opened it (nobody else may use it anyway).
+/// A reply that only retires earlier messages shows nothing.
 pub(super) fn visible(r: &Reply) -> bool {
-    !(r.private || r.menu)
+    !(r.private || r.menu) && r.shows_something()
 }
 
 impl Deliverer {
@@ -158,7 +160,8 @@ impl Deliverer {
 /// How one call ended.
 #[derive(Debug, PartialEq, Eq)]
 enum Sent {
-    Ok,
+    /// Sent; where the message is (see [`super::tracking`]).
+    Ok(Option<String>),
     /// The interaction's token cannot be used (expired, never acknowledged, gone).
     TokenGone,
     /// The picture was refused for a missing permission.
@@ -235,6 +238,8 @@ struct Sender<'a> {
     key: Option<&'a OutboxKey>,
     /// Messages posted so far (the nonce's second part).
     posted: AtomicU32,
+    /// The service's id of the user who acted (empty for the timer's messages).
+    user: &'a str,
 }
 
 impl Sender<'_> {
@@ -261,9 +266,6 @@ impl Sender<'_> {
 
     /// Send one message, retrying as its failures allow.
     async fn post(&self, way: Way, post: &Post) -> Sent {
-        let policy = self.shared.policy;
-        let mut backoff = policy.first_backoff;
-        let mut server_errors = 0;
         let reference = match way {
             Way::Channel { reference: Some(m) } => Some((self.channel, m)),
             _ => None,
@@ -274,19 +276,53 @@ impl Sender<'_> {
             _ => None,
         };
         let (body, files) = post.body(reference, way == Way::Followup, nonce.as_deref());
+        match self
+            .call(
+                way.uses_token(),
+                || self.route(way),
+                &body,
+                &files,
+                where_to(way),
+            )
+            .await
+        {
+            Ok(v) => Sent::Ok(tracking::reference(
+                &v,
+                self.interaction
+                    .filter(|_| post.ephemeral && way.uses_token()),
+            )),
+            Err(Next::TokenGone) => Sent::TokenGone,
+            Err(Next::Picture) => Sent::PictureRefused,
+            Err(_) => Sent::Dropped,
+        }
+    }
+
+    /// Make a call on `route` once it is known, retrying a 429 after its `retry_after`, a
+    /// network failure and (a few times) a server error with growing pauses; the answer, or
+    /// why it gave up (logged).
+    async fn call(
+        &self,
+        uses_token: bool,
+        route: impl Fn() -> Option<Route>,
+        body: &serde_json::Value,
+        files: &[File],
+        to: &str,
+    ) -> Result<serde_json::Value, Next> {
+        let policy = self.shared.policy;
+        let mut backoff = policy.first_backoff;
+        let mut server_errors = 0;
         loop {
-            if way.uses_token() && !self.token_alive() {
-                return Sent::TokenGone;
+            if uses_token && !self.token_alive() {
+                return Err(Next::TokenGone);
             }
-            let Some(route) = self.route(way) else {
-                return Sent::TokenGone;
+            let Some(route) = route() else {
+                return Err(Next::TokenGone);
             };
-            let e = match self.shared.rest.send(&route, &body, &files).await {
-                Ok(()) => return Sent::Ok,
+            let e = match self.shared.rest.send(&route, body, files).await {
+                Ok(v) => return Ok(v),
                 Err(e) => e,
             };
-            let to = where_to(way);
-            match classify(&e, way.uses_token(), !files.is_empty()) {
+            match classify(&e, uses_token, !files.is_empty()) {
                 Next::Wait(d) => {
                     tracing::warn!(
                         channel = self.channel,
@@ -310,22 +346,66 @@ impl Sender<'_> {
                 }
                 Next::TokenGone => {
                     tracing::info!(channel = self.channel, to, error = %e, "the interaction can no longer be answered");
-                    return Sent::TokenGone;
+                    return Err(Next::TokenGone);
                 }
-                Next::Picture => return Sent::PictureRefused,
-                Next::Server | Next::Drop => {
+                Next::Picture => return Err(Next::Picture),
+                next @ (Next::Server | Next::Drop) => {
                     tracing::error!(channel = self.channel, to, error = %e, "Discord refused a message; it is dropped");
-                    return Sent::Dropped;
+                    return Err(next);
                 }
             }
         }
     }
 
+    /// Take the buttons away from messages shown earlier (references from [`Sent::Ok`]),
+    /// except `skip`: a message everyone sees loses its components, one only its user sees is
+    /// deleted (through its interaction's token, while it lives). Retried like any call.
+    async fn retire(&self, refs: &[String], skip: Option<u64>) {
+        for r in refs {
+            let Some((route, body)) =
+                tracking::retire_call(r).filter(|_| tracking::message_of(r) != skip)
+            else {
+                continue;
+            };
+            let _ = self
+                .call(false, || Some(route.clone()), &body, &[], "earlier message")
+                .await;
+        }
+    }
+
+    /// After `r` was shown at `at`: if it asks to be tracked, tell the service where, and take
+    /// the buttons off what it says no longer applies.
+    async fn track(&self, r: &Reply, at: Option<String>) {
+        let (Some(at), Some(first)) = (at, r.buttons.iter().flatten().next()) else {
+            return;
+        };
+        if !r.track {
+            return;
+        }
+        let channel = format!("dc:{}", self.channel);
+        let gone = self
+            .shared
+            .service
+            .shown(&channel, self.user, first.action, at)
+            .await;
+        self.retire(&gone, None).await;
+    }
+
     /// Send one reply, its first message `way`; a dead token sends what everyone may see to
-    /// the channel instead, a refused picture sends the board as text.
+    /// the channel instead, a refused picture sends the board as text. A reply asking to be
+    /// tracked is reported with where its buttons are.
     async fn reply(&self, way: Way, r: &Reply, ephemeral: bool) {
+        let at = self.send_reply(way, r, ephemeral).await;
+        self.track(r, at).await;
+    }
+
+    async fn send_reply(&self, way: Way, r: &Reply, ephemeral: bool) -> Option<String> {
+        if !r.shows_something() {
+            return None;
+        }
         let mut way = way;
         let mut text_only = false;
+        let mut with_buttons = None;
         'again: loop {
             let hint = text_only.then(|| permission_hint(self.lang));
             let all = posts(r, ephemeral, !text_only, hint);
@@ -333,7 +413,12 @@ impl Sender<'_> {
             while i < all.len() {
                 let w = if i == 0 { way } else { way.rest() };
                 match self.post(w, &all[i]).await {
-                    Sent::Ok => i += 1,
+                    Sent::Ok(at) => {
+                        if !all[i].rows.is_empty() {
+                            with_buttons = at;
+                        }
+                        i += 1;
+                    }
                     Sent::TokenGone if visible(r) && w.uses_token() => {
                         // Everyone may see it: the channel shows it (and what follows).
                         way = Way::Channel { reference: None };
@@ -343,7 +428,7 @@ impl Sender<'_> {
                             channel = self.channel,
                             "a private answer whose interaction expired is dropped"
                         );
-                        return;
+                        return with_buttons;
                     }
                     Sent::PictureRefused if !text_only => {
                         tracing::warn!(
@@ -355,10 +440,10 @@ impl Sender<'_> {
                         way = w;
                         continue 'again;
                     }
-                    Sent::PictureRefused | Sent::Dropped => return,
+                    Sent::PictureRefused | Sent::Dropped => return with_buttons,
                 }
             }
-            return;
+            return with_buttons;
         }
     }
 
@@ -367,7 +452,7 @@ impl Sender<'_> {
     async fn tidy(&self, route: Route, body: serde_json::Value) {
         for _ in 0..3 {
             match self.shared.rest.send(&route, &body, &[]).await {
-                Ok(()) => return,
+                Ok(_) => return,
                 Err(e) if e.status == 429 => {
                     tokio::time::sleep(e.retry_after.unwrap_or(Duration::from_secs(1))).await;
                 }
@@ -425,14 +510,19 @@ impl Shared {
                 .unwrap_or_default(),
             key: job.key.as_ref(),
             posted: AtomicU32::new(0),
+            user: answering.map_or("", |a| a.user.as_str()),
         };
         let replies = &job.replies;
+        let retired: Vec<String> = replies.iter().flat_map(|r| r.retire.clone()).collect();
+        if !matches!(kind, Some(Kind::Component { .. })) {
+            s.retire(&retired, None).await;
+        }
         let channel = Way::Channel { reference: None };
         match (kind, ack) {
             (None, _) | (Some(Kind::Command | Kind::Component { .. }), Ack::Failed) => {
                 // A timer's message, or an interaction never acknowledged: the channel shows
                 // what everyone may see.
-                for r in replies {
+                for r in replies.iter().filter(|r| r.shows_something()) {
                     if visible(r) {
                         s.reply(channel, r, false).await;
                     } else {
@@ -444,7 +534,7 @@ impl Shared {
                 }
             }
             (Some(Kind::Message { message }), _) => {
-                for r in replies {
+                for r in replies.iter().filter(|r| r.shows_something()) {
                     // A private note cannot be hidden in a channel: it answers the message.
                     let way = Way::Channel {
                         reference: r.private.then_some(message),
@@ -453,19 +543,40 @@ impl Shared {
                 }
             }
             (Some(Kind::Command), ack) => self.command(&s, answering, ack, replies).await,
-            (Some(Kind::Component { from_menu }), _) => {
-                let mut menu_replaced = false;
-                for r in replies {
-                    if r.menu && from_menu && !menu_replaced {
-                        menu_replaced = true;
-                        s.reply(Way::Original, r, true).await;
+            (
+                Some(Kind::Component {
+                    from_menu,
+                    message,
+                    ephemeral,
+                }),
+                _,
+            ) => {
+                // A used menu, or a question only this user saw that is now settled (confirm
+                // resignation), is deleted with this interaction's own token, not retired.
+                let menu_replaced = from_menu && replies.iter().any(|r| r.menu);
+                let settled = replies
+                    .iter()
+                    .flat_map(|r| &r.retire)
+                    .any(|r| tracking::message_of(r) == Some(message));
+                let delete_clicked = (from_menu && !menu_replaced) || (ephemeral && settled);
+                s.retire(&retired, delete_clicked.then_some(message)).await;
+                let mut replaced = false;
+                for r in replies.iter().filter(|r| r.shows_something()) {
+                    if r.menu && from_menu && !replaced {
+                        replaced = true;
+                        // The menu's next step edits the same message: already known.
+                        s.send_reply(Way::Original, r, true).await;
                     } else {
                         s.reply(Way::Followup, r, !visible(r)).await;
                     }
                 }
-                if from_menu && !menu_replaced && s.token_alive() {
-                    if let Some(route) = s.route(Way::Original) {
-                        s.tidy(route, json!({ "components": [] })).await;
+                if delete_clicked && s.token_alive() {
+                    if let Some(ix) = s.interaction {
+                        let route = Route::DeleteOriginal {
+                            app: ix.app,
+                            token: ix.token.clone(),
+                        };
+                        s.tidy(route, json!({})).await;
                     }
                 }
             }
@@ -485,7 +596,7 @@ impl Shared {
         if let Some(t) = answering.and_then(|a| a.thread) {
             let pointer = Reply::text(format!("🧵 <#{t}>"));
             s.reply(Way::Original, &pointer, false).await;
-            for r in replies {
+            for r in replies.iter().filter(|r| r.shows_something()) {
                 if visible(r) {
                     s.reply(Way::Channel { reference: None }, r, false).await;
                 } else {
@@ -496,7 +607,7 @@ impl Shared {
         }
         let first = match ack {
             Ack::Deferred { ephemeral: false } => replies.iter().position(visible),
-            Ack::Deferred { ephemeral: true } => (!replies.is_empty()).then_some(0),
+            Ack::Deferred { ephemeral: true } => replies.iter().position(Reply::shows_something),
             Ack::Updated | Ack::Responded | Ack::Failed => None,
         };
         if let Some(i) = first {
@@ -504,7 +615,7 @@ impl Shared {
                 .await;
         }
         for (j, r) in replies.iter().enumerate() {
-            if Some(j) != first {
+            if Some(j) != first && r.shows_something() {
                 s.reply(Way::Followup, r, !visible(r)).await;
             }
         }

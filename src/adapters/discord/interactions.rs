@@ -16,7 +16,7 @@ use serde_json::json;
 use serenity::all::{
     AutoArchiveDuration, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, CreateAutocompleteResponse, CreateInteractionResponse,
-    CreateThread, EditThread, Http, Message,
+    CreateThread, EditThread, Http, Message, MessageFlags,
 };
 
 use super::answering::{Ack, Answering, Interaction, Kind};
@@ -61,7 +61,7 @@ async fn respond(h: &Handler, ix: &Interaction, body: serde_json::Value) -> bool
         token: ix.token.clone(),
     };
     match h.delivery.rest().send(&route, &body, &[]).await {
-        Ok(()) => true,
+        Ok(_) => true,
         Err(e) => {
             tracing::warn!(error = %e, "cannot answer an interaction");
             false
@@ -138,6 +138,7 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         ack: None,
         thread: thread.map(ChannelId::get),
         lang: lang.unwrap_or_default().code().to_string(),
+        user: user.id.clone(),
     };
     let inc = Incoming {
         channel: channel_key(thread.unwrap_or(cmd.channel_id)),
@@ -231,7 +232,8 @@ async fn close_thread(http: &Http, t: ChannelId) {
 }
 
 /// A button or menu choice: acknowledge, run the action it carries, answer with follow-ups.
-/// A choice in a menu replaces that menu with the next step, or removes it once used.
+/// A choice in a menu replaces that menu with the next step, or deletes it once used (or
+/// refused). A question answered loses its buttons (the service retires it).
 pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInteraction) {
     let (action, from_menu) = match &comp.data.kind {
         ComponentInteractionDataKind::Button => (Action::decode(&comp.data.custom_id), false),
@@ -256,8 +258,16 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
     };
     let nick = comp.member.as_ref().and_then(|m| m.nick.as_deref());
     let lang = lang_of(&comp.locale);
+    let user = player(&comp.user, nick);
     let answering = Answering {
-        kind: Kind::Component { from_menu },
+        kind: Kind::Component {
+            from_menu,
+            message: comp.message.id.get(),
+            ephemeral: comp
+                .message
+                .flags
+                .is_some_and(|f| f.contains(MessageFlags::EPHEMERAL)),
+        },
         interaction: Some(interaction(
             comp.id.get(),
             comp.application_id.get(),
@@ -266,10 +276,11 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
         ack: Some(ack),
         thread: None,
         lang: lang.unwrap_or_default().code().to_string(),
+        user: user.id.clone(),
     };
     let inc = Incoming {
         channel: channel_key(comp.channel_id),
-        user: player(&comp.user, nick),
+        user,
         handle: Some(comp.user.name.to_lowercase()),
         text: String::new(),
         action: Some(action),
@@ -289,12 +300,13 @@ pub(super) async fn on_autocomplete(h: &Handler, http: &Http, ac: &CommandIntera
     let Some((option, typed)) = commands::focused(ac) else {
         return;
     };
-    let lang = lang_of(&ac.locale).unwrap_or_default();
+    let locale = lang_of(&ac.locale);
+    let lang = locale.unwrap_or_default();
     let choices = if ac.data.name == "move" && option == "move" {
         let user = player(&ac.user, None);
         let moves = h
             .service
-            .suggestions(&channel_key(ac.channel_id), &user.id, &typed)
+            .suggestions(&channel_key(ac.channel_id), &user.id, &typed, locale)
             .await;
         commands::move_choices(moves)
     } else {
@@ -332,6 +344,7 @@ pub(super) async fn on_message(h: &Handler, msg: &Message) {
         mentions.push((format!("<@!{}>", u.id), p));
     }
     let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
+    let user = player(&msg.author, nick);
     let answering = Answering {
         kind: Kind::Message {
             message: msg.id.get(),
@@ -340,10 +353,11 @@ pub(super) async fn on_message(h: &Handler, msg: &Message) {
         ack: None,
         thread: None,
         lang: String::new(),
+        user: user.id.clone(),
     };
     let inc = Incoming {
         channel: channel_key(msg.channel_id),
-        user: player(&msg.author, nick),
+        user,
         handle: Some(msg.author.name.to_lowercase()),
         text: text.to_string(),
         action: None,

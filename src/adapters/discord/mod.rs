@@ -29,6 +29,7 @@ mod delivery;
 mod interactions;
 mod rest;
 mod send;
+mod tracking;
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -45,6 +45,22 @@ pub enum Route {
         /// The interaction's token.
         token: String,
     },
+    /// Edit a message in a channel (taking its buttons away).
+    EditMessage {
+        /// The channel.
+        channel: u64,
+        /// The message.
+        message: u64,
+    },
+    /// Delete a follow-up message of an interaction (one only its user sees).
+    DeleteFollowup {
+        /// The application.
+        app: u64,
+        /// The interaction's token.
+        token: String,
+        /// The message.
+        message: u64,
+    },
 }
 
 /// A file to attach.
@@ -138,6 +154,18 @@ impl Rest {
                 reqwest::Method::DELETE,
                 format!("{b}/webhooks/{app}/{token}/messages/@original"),
             ),
+            Route::EditMessage { channel, message } => (
+                reqwest::Method::PATCH,
+                format!("{b}/channels/{channel}/messages/{message}"),
+            ),
+            Route::DeleteFollowup {
+                app,
+                token,
+                message,
+            } => (
+                reqwest::Method::DELETE,
+                format!("{b}/webhooks/{app}/{token}/messages/{message}"),
+            ),
         }
     }
 
@@ -150,13 +178,16 @@ impl Rest {
         route: &Route,
         payload: &Value,
         files: &[File],
-    ) -> Result<(), RestError> {
+    ) -> Result<Value, RestError> {
         let (method, url) = self.url(route);
         let mut req = self
             .client
             .request(method, url)
             .header("Authorization", format!("Bot {}", self.token));
-        if matches!(route, Route::DeleteOriginal { .. }) {
+        if matches!(
+            route,
+            Route::DeleteOriginal { .. } | Route::DeleteFollowup { .. }
+        ) {
             // No body.
         } else if files.is_empty() {
             req = req.json(payload);
@@ -175,7 +206,9 @@ impl Rest {
         let response = req.send().await.map_err(|e| network(&e))?;
         let status = response.status().as_u16();
         if response.status().is_success() {
-            return Ok(());
+            // The message created or edited (nothing for a 204).
+            let body = response.bytes().await.unwrap_or_default();
+            return Ok(serde_json::from_slice(&body).unwrap_or(Value::Null));
         }
         let header_wait = response
             .headers()

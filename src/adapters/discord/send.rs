@@ -43,8 +43,8 @@ pub(super) struct Picture {
 pub(super) struct Post {
     pub(super) content: String,
     pub(super) picture: Option<Picture>,
-    rows: Vec<CreateActionRow>,
-    ephemeral: bool,
+    pub(super) rows: Vec<CreateActionRow>,
+    pub(super) ephemeral: bool,
 }
 
 /// What the admins are told when the bot cannot attach the board.

@@ -96,11 +96,11 @@ impl Api {
         }
     }
 
-    /// Make the call of `job` once.
+    /// Make the call of `job` once; the id of the message sent or edited.
     ///
     /// # Errors
     /// How it failed.
-    pub async fn call(&self, job: &Job) -> Result<(), Failure> {
+    pub async fn call(&self, job: &Job) -> Result<Option<MessageId>, Failure> {
         let Target { chat, thread } = job.target;
         let thread = thread.map(|t| t.0 .0);
         let request = match &job.op {
@@ -181,17 +181,26 @@ impl Api {
             .bytes()
             .await
             .map_err(|e| Failure::Network(self.redacted(&e.without_url().to_string())))?;
-        answer(status, &body)
+        let result = answer(status, &body)?;
+        Ok(match &job.op {
+            Op::Edit { message_id, .. } => Some(*message_id),
+            Op::ClearKeyboard { .. } => None,
+            Op::Text { .. } | Op::Picture { .. } => result
+                .get("message_id")
+                .and_then(Value::as_i64)
+                .and_then(|id| i32::try_from(id).ok())
+                .map(MessageId),
+        })
     }
 }
 
-/// Read an answer of the Bot API.
-fn answer(status: u16, body: &[u8]) -> Result<(), Failure> {
-    let Ok(v) = serde_json::from_slice::<Value>(body) else {
+/// Read an answer of the Bot API: its `result`.
+fn answer(status: u16, body: &[u8]) -> Result<Value, Failure> {
+    let Ok(mut v) = serde_json::from_slice::<Value>(body) else {
         return Err(Failure::Unreadable(status));
     };
     match v.get("ok").and_then(Value::as_bool) {
-        Some(true) => Ok(()),
+        Some(true) => Ok(v.get_mut("result").map(Value::take).unwrap_or(Value::Null)),
         Some(false) => Err(Failure::Api {
             code: v
                 .get("error_code")

@@ -109,19 +109,81 @@ pub struct Job {
     pub target: Target,
     /// What.
     pub op: Op,
+    /// For a message with one-time buttons: what to tell the service once it is shown.
+    pub track: Option<Track>,
 }
 
-/// What kind of message a button was pressed under, judged by its buttons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Pressed {
-    /// A board (its buttons stay while they are current).
-    Board,
-    /// The move picker (edited step by step).
-    Picker,
-    /// A one-time question: a challenge, an offer, a confirmation.
-    Question,
-    /// No message or no keyboard we know.
-    Other,
+/// A one-time question or picker the service wants to know the message of
+/// ([`crate::app::Service::shown`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Track {
+    /// The service's id of the user it was shown for (`tg:…`).
+    pub user: String,
+    /// Its first button's action.
+    pub action: Action,
+}
+
+/// The calls that deliver `reply` as jobs for `target`: its messages (see [`reply_ops`]),
+/// with the one under which its buttons sit tracked if the reply asks for it, then the
+/// removal of the buttons of the messages it retires (except `skip`, already handled).
+#[must_use]
+pub fn reply_jobs(
+    reply: &Reply,
+    target: Target,
+    user: &str,
+    only_for: Option<UserId>,
+    reply_to: Option<MessageId>,
+) -> Vec<Job> {
+    let mut jobs: Vec<Job> = reply_ops(reply, only_for, reply_to)
+        .into_iter()
+        .map(|op| Job {
+            target,
+            op,
+            track: None,
+        })
+        .collect();
+    let track = tracking(reply, user);
+    if let Some(job) = jobs.iter_mut().find(|j| has_keyboard(&j.op)) {
+        job.track = track;
+    }
+    jobs.extend(retire_ops(&reply.retire, None).into_iter().map(|op| Job {
+        target,
+        op,
+        track: None,
+    }));
+    jobs
+}
+
+/// What to tell the service about `reply` once shown, if it asks to be tracked.
+#[must_use]
+pub fn tracking(reply: &Reply, user: &str) -> Option<Track> {
+    let first = reply.buttons.iter().flatten().next()?;
+    reply.track.then(|| Track {
+        user: user.to_string(),
+        action: first.action,
+    })
+}
+
+/// Whether `op` puts buttons under a message.
+#[must_use]
+pub fn has_keyboard(op: &Op) -> bool {
+    match op {
+        Op::Text { keyboard, .. } | Op::Picture { keyboard, .. } | Op::Edit { keyboard, .. } => {
+            keyboard.is_some()
+        }
+        Op::ClearKeyboard { .. } => false,
+    }
+}
+
+/// Calls that take the buttons away from retired messages (references are message ids),
+/// leaving out `skip`.
+#[must_use]
+pub fn retire_ops(refs: &[String], skip: Option<MessageId>) -> Vec<Op> {
+    refs.iter()
+        .filter_map(|r| r.parse::<i32>().ok().map(MessageId))
+        .filter(|id| Some(*id) != skip)
+        .map(|message_id| Op::ClearKeyboard { message_id })
+        .collect()
 }
 
 /// Whom replies answer, stored with them in the outbox: the user who acted, and the message
@@ -137,7 +199,7 @@ pub struct Answering {
     pub message: Option<MessageId>,
     /// The message whose button they pressed, and what it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pressed: Option<(MessageId, Pressed)>,
+    pub pressed: Option<(MessageId, super::press::Pressed)>,
 }
 
 /// The callback data of a button: the action, and for a button that only one user may
@@ -303,51 +365,6 @@ pub fn reply_ops(reply: &Reply, only_for: Option<UserId>, reply_to: Option<Messa
     ops
 }
 
-/// The answer to a button press (its private notices, for `answerCallbackQuery`) and the
-/// calls for the rest: a menu step edits the picker it was chosen in, a question or picker
-/// that took effect loses its buttons, a question for the presser alone is posted with their
-/// name and buttons only they may press.
-#[must_use]
-pub fn press_jobs(
-    replies: &[Reply],
-    pressed: Pressed,
-    message_id: MessageId,
-    user: UserId,
-    name: &str,
-) -> (String, Vec<Op>) {
-    let mut notice: Vec<&str> = Vec::new();
-    let mut ops = Vec::new();
-    let mut took_effect = false;
-    let mut edited = false;
-    for r in replies {
-        if r.private && r.buttons.is_empty() && r.image.is_none() {
-            notice.push(&r.text);
-        } else if r.private {
-            // A question for the presser alone (confirm resignation): shown to the chat,
-            // answerable only by them.
-            let named = Reply {
-                text: format!("{name}: {}", r.text),
-                ..r.clone()
-            };
-            ops.extend(reply_ops(&named, Some(user), None));
-        } else if r.menu && pressed == Pressed::Picker && !edited {
-            edited = true;
-            ops.push(Op::Edit {
-                message_id,
-                text: split_at_limit(&r.text, MAX_TEXT).0.to_string(),
-                keyboard: keyboard(&r.buttons, None),
-            });
-        } else {
-            took_effect |= !r.menu;
-            ops.extend(reply_ops(r, None, None));
-        }
-    }
-    if took_effect && !edited && matches!(pressed, Pressed::Picker | Pressed::Question) {
-        ops.insert(0, Op::ClearKeyboard { message_id });
-    }
-    (callback_text(&notice.join("\n")), ops)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,6 +402,7 @@ mod tests {
         let a = Action::ConfirmResign {
             game: u64::MAX,
             ply: u32::MAX,
+            by: Some(crate::core::Color::Black),
         };
         let d = callback_data(&a, Some(UserId(9_007_199_254_740_991)));
         assert!(d.len() <= 64, "{d}");

@@ -12,13 +12,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use teloxide::types::{ChatId, UserId};
+use teloxide::types::{ChatId, MessageId, UserId};
 use teloxide::ApiError;
 
 use super::api::{Api, Failure};
-use super::ops::{press_jobs, reply_ops, Answering, Job, Op, Target};
+use super::ops::{reply_jobs, retire_ops, Answering, Job, Op, Target};
+use super::press::press_jobs;
 use crate::adapters::lanes::{Lanes, Work};
-use crate::app::{Delivery, ImageKind, Service};
+use crate::app::{Delivery, ImageKind, Reply, Service};
 
 pub use crate::adapters::lanes::RetryPolicy;
 
@@ -172,38 +173,54 @@ pub(super) fn redacted(err: &teloxide::RequestError, bot: &teloxide::Bot) -> Str
     }
 }
 
-/// The calls that deliver an outbox entry, as the event it answers asked.
-fn entry_ops(d: &Delivery) -> Vec<Op> {
-    let answering: Option<Answering> = d
-        .context
-        .as_deref()
-        .and_then(|c| serde_json::from_str(c).ok());
+/// The calls that deliver `replies` in `target` as the event they answer asked (`None`: the
+/// service's own messages), each with what to tell the service once it is shown.
+pub(super) fn answer_jobs(
+    target: Target,
+    answering: Option<&Answering>,
+    replies: &[Reply],
+) -> Vec<Job> {
+    let job = |(op, track)| Job { target, op, track };
     match answering {
-        None => d
-            .replies
+        None => replies
             .iter()
-            .flat_map(|r| reply_ops(r, None, None))
+            .flat_map(|r| reply_jobs(r, target, "", None, None))
             .collect(),
         Some(Answering {
             user,
             name,
             pressed: Some((message_id, pressed)),
             ..
-        }) => press_jobs(&d.replies, pressed, message_id, UserId(user), &name).1,
-        Some(Answering { user, message, .. }) => d
-            .replies
-            .iter()
-            .flat_map(|r| {
-                // Telegram cannot show a message to one member only: a private reply answers
-                // the user's message, and its buttons are theirs alone.
-                if r.private {
-                    reply_ops(r, Some(UserId(user)), message)
-                } else {
-                    reply_ops(r, None, None)
-                }
-            })
+        }) => press_jobs(replies, *pressed, *message_id, UserId(*user), name)
+            .1
+            .into_iter()
+            .map(job)
             .collect(),
+        Some(Answering { user, message, .. }) => {
+            let key = format!("tg:{user}");
+            replies
+                .iter()
+                .flat_map(|r| {
+                    // Telegram cannot show a message to one member only: a private reply
+                    // answers the user's message, and its buttons are theirs alone.
+                    if r.private {
+                        reply_jobs(r, target, &key, Some(UserId(*user)), *message)
+                    } else {
+                        reply_jobs(r, target, &key, None, None)
+                    }
+                })
+                .collect()
+        }
     }
+}
+
+/// The calls that deliver an outbox entry, as the event it answers asked.
+fn entry_jobs(target: Target, d: &Delivery) -> Vec<Job> {
+    let answering: Option<Answering> = d
+        .context
+        .as_deref()
+        .and_then(|c| serde_json::from_str(c).ok());
+    answer_jobs(target, answering.as_ref(), &d.replies)
 }
 
 impl Outbox {
@@ -271,14 +288,16 @@ impl Outbox {
 async fn work(shared: &Shared, item: Item) {
     match item {
         Item::Call(job) => {
-            deliver(shared, job).await;
+            send(shared, job).await;
         }
         Item::Entry(mut d) => {
             shared.service.draw(&mut d.replies).await;
             match Target::from_channel(&d.key.channel) {
                 Some(mut target) => {
-                    for op in entry_ops(&d) {
-                        target = deliver(shared, Job { target, op }).await;
+                    for mut job in entry_jobs(target, &d) {
+                        // A group that became a supergroup on the way: the rest goes there.
+                        job.target = target;
+                        target = send(shared, job).await;
                     }
                 }
                 None => {
@@ -293,15 +312,46 @@ async fn work(shared: &Shared, item: Item) {
     }
 }
 
+/// Make one call (see [`deliver`]); for a message with one-time buttons, then tell the service
+/// where it went and take the buttons off what it says no longer applies (retried like any
+/// other call). Returns where the chat is now.
+async fn send(shared: &Shared, job: Job) -> Target {
+    let track = job.track.clone();
+    let (target, sent) = deliver(shared, job).await;
+    if let (Some(track), Some(id)) = (track, sent) {
+        let retired = shared
+            .service
+            .shown(
+                &target.channel(),
+                &track.user,
+                track.action,
+                id.0.to_string(),
+            )
+            .await;
+        for op in retire_ops(&retired, None) {
+            deliver(
+                shared,
+                Job {
+                    target,
+                    op,
+                    track: None,
+                },
+            )
+            .await;
+        }
+    }
+    target
+}
+
 /// Make one call, retrying as its failures allow; returns where the chat is now (a group
-/// that became a supergroup moves).
-async fn deliver(shared: &Shared, mut job: Job) -> Target {
+/// that became a supergroup moves) and the id of the message sent or edited, if it went.
+async fn deliver(shared: &Shared, mut job: Job) -> (Target, Option<MessageId>) {
     let policy = shared.policy;
     let mut backoff = policy.first_backoff;
     let mut unknown = 0;
     loop {
         let err = match shared.api.call(&job).await {
-            Ok(()) => return job.target,
+            Ok(id) => return (job.target, id),
             Err(e) => e,
         };
         let chat = job.target.chat.0;
@@ -346,17 +396,17 @@ async fn deliver(shared: &Shared, mut job: Job) -> Target {
                 None => {
                     tracing::error!(chat, method, error = %err,
                         "Telegram refused a message; it is dropped");
-                    return job.target;
+                    return (job.target, None);
                 }
             },
             Next::Done => {
                 tracing::debug!(chat, method, error = %err, "nothing to change");
-                return job.target;
+                return (job.target, None);
             }
             Next::Unknown | Next::Fail => {
                 tracing::error!(chat, method, error = %err,
                     "Telegram refused a message; it is dropped");
-                return job.target;
+                return (job.target, None);
             }
         }
     }
@@ -465,9 +515,13 @@ mod tests {
 
     #[test]
     fn entries_are_delivered_as_the_event_they_answer_asked() {
-        use super::super::ops::Pressed;
-        use crate::app::{Delivery, Reply};
+        use super::super::press::Pressed;
+        use crate::app::{Button, Delivery, Reply};
         use crate::game::OutboxKey;
+        let target = Target {
+            chat: ChatId(-5),
+            thread: None,
+        };
         let entry = |context: Option<Answering>, replies: Vec<Reply>| Delivery {
             key: OutboxKey {
                 channel: "tg:-5".into(),
@@ -477,22 +531,48 @@ mod tests {
             context: context.map(|a| serde_json::to_string(&a).expect("json")),
             replies,
         };
+        let ops =
+            |d: &Delivery| -> Vec<Op> { entry_jobs(target, d).into_iter().map(|j| j.op).collect() };
         let said = Answering {
             user: 7,
             name: "An".into(),
             message: Some(MessageId(40)),
             pressed: None,
         };
-        let ops = entry_ops(&entry(
-            Some(said),
-            vec![Reply::text("public"), Reply::private("only you")],
-        ));
-        assert!(matches!(&ops[0], Op::Text { reply_to: None, .. }));
+        let question = Reply {
+            track: true,
+            buttons: vec![vec![Button {
+                label: "Accept".into(),
+                action: crate::app::Action::Accept { id: 3 },
+            }]],
+            retire: vec!["12".into()],
+            ..Reply::text("Bình challenges An")
+        };
+        let jobs = entry_jobs(
+            target,
+            &entry(
+                Some(said.clone()),
+                vec![Reply::text("public"), Reply::private("only you"), question],
+            ),
+        );
+        assert!(matches!(&jobs[0].op, Op::Text { reply_to: None, .. }));
         assert!(matches!(
-            &ops[1],
+            &jobs[1].op,
             Op::Text {
                 reply_to: Some(MessageId(40)),
                 ..
+            }
+        ));
+        // The question is tracked for the user who acted; the message it retires loses its
+        // buttons after it.
+        assert_eq!(
+            jobs[2].track.as_ref().map(|t| t.user.as_str()),
+            Some("tg:7")
+        );
+        assert!(matches!(
+            &jobs[3].op,
+            Op::ClearKeyboard {
+                message_id: MessageId(12)
             }
         ));
         let pressed = Answering {
@@ -501,13 +581,13 @@ mod tests {
             message: None,
             pressed: Some((MessageId(41), Pressed::Question)),
         };
-        let ops = entry_ops(&entry(
+        let got = ops(&entry(
             Some(pressed),
             vec![Reply::text("accepted"), Reply::private("a notice")],
         ));
         assert!(
             matches!(
-                &ops[..],
+                &got[..],
                 [
                     Op::ClearKeyboard {
                         message_id: MessageId(41)
@@ -515,10 +595,10 @@ mod tests {
                     Op::Text { .. }
                 ]
             ),
-            "the question loses its buttons; the notice went with the press's answer: {ops:?}"
+            "the question loses its buttons; the notice went with the press's answer: {got:?}"
         );
         // A timer's message: to the chat.
-        let ops = entry_ops(&entry(None, vec![Reply::text("lapsed")]));
-        assert!(matches!(&ops[..], [Op::Text { .. }]));
+        let got = ops(&entry(None, vec![Reply::text("lapsed")]));
+        assert!(matches!(&got[..], [Op::Text { .. }]));
     }
 }

@@ -9,6 +9,7 @@ pub(super) fn text(m: &Msg) -> String {
 /accept, /decline — answer a challenge; /cancel — withdraw yours
 /move TEXT — play a move (or just type it when it is your turn): h2e2, C2.5, 炮二平五, P2-5
 /resign, /draw (offer, accept or claim), /takeback, /abort (before both have moved)
+/claim [end] — in a game without a clock, win (or end) it when your opponent stopped moving
 /board, /flip, /moves, /fen, /pgn, /gif, /time, /why
 /rules [topic], /ruleset [name], /notation [iccs|wxf|chinese|vietnamese], /lang [vi|en|zh], /takebacks on|off
 /games — your games; /help — this list".into(),
@@ -24,7 +25,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeSelf => "You cannot challenge yourself. Name someone else, or type /play alone for an open challenge.".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
             let who = opponent.as_deref().map_or_else(|| "anyone".to_string(), |o| o.to_string());
-            format!("{challenger} challenges {who}: time {time_control}, rules {ruleset}, {challenger} plays {color}. Answer with /accept or /decline within {minutes} min.")
+            format!("{challenger} challenges {who}: time {time_control}, {ruleset}, {challenger} plays {color}. Answer with /accept or /decline within {minutes} min.")
         }
         Msg::BadPlayArgument { word } => format!("I could not understand \"{word}\" in /play. Use: /play [@user] [time like 10+5] [official|asian|vietnam|cxq|casual] [red|black|random]."),
         Msg::NoChallenge => "There is no challenge to answer here. Start one with /play.".into(),
@@ -34,7 +35,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeDeclined { by } => format!("{by} declined the challenge."),
         Msg::ChallengeCancelled => "The challenge was withdrawn.".into(),
         Msg::ChallengeExpired { challenger } => format!("{challenger}'s challenge was not accepted in time and has lapsed."),
-        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Game #{id} begins: {red} (Red) vs {black} (Black), time {time_control}, rules {ruleset}."),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Game #{id} begins: {red} (Red) vs {black} (Black), time {time_control}, {ruleset}."),
         Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {text} ({iccs})"),
         Msg::ToMove { player, color } => format!("{player} ({color}) to move."),
         Msg::Check { player } => format!("Check! {player}'s general is attacked."),
@@ -42,13 +43,23 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::NoClock => "This game has no clock.".into(),
         Msg::GameOver { score, headline } => format!("Game over: {headline} ({score})."),
         Msg::Resigned { player } => format!("{player} resigned"),
-        Msg::DrawAgreed => "draw by agreement".into(),
+        Msg::DrawAgreed => "by agreement".into(),
         Msg::TimeForfeit { player } => format!("{player} ran out of time"),
         Msg::TimeWarning { player, left } => format!("⏰ {player}, only {left} left on your clock."),
         Msg::DrawOffered { by, to } => format!("{by} offers a draw. {to}, answer with /draw to accept or /decline."),
         Msg::DrawAlreadyOffered => "You have already offered a draw; it stands until your opponent answers or moves.".into(),
         Msg::DrawDeclined { by } => format!("{by} declined the draw offer."),
         Msg::NoDrawOffer => "There is no draw offer to answer.".into(),
+        Msg::OwnDrawOffer { to } => format!("That is your own draw offer: only {to} can answer it. It stands until they answer or move."),
+        Msg::OwnTakeback { to } => format!("That is your own takeback request: only {to} can answer it."),
+        Msg::IdleWarning { absent, waiting, idle, left } => format!("⏰ {absent}, it is your move and you have not moved for {idle}. If you do not move within {left}, {waiting} may claim the game."),
+        Msg::IdleClaimable { absent, waiting, idle } => format!("{absent} has not moved for {idle}. {waiting}, you may now /claim the win, or /claim end to end the game without a result; a move by {absent} before that goes on as usual."),
+        Msg::Abandoned { player } => format!("{player} stopped playing"),
+        Msg::ClaimTooEarly { absent, left } => format!("{absent} still has {left} to move before you can claim the game."),
+        Msg::ClaimOwnMove => "It is your move, so there is nothing to claim.".into(),
+        Msg::ClaimTimed => "This game has a clock: if your opponent does not move, their flag falls and you win on time. /claim is for untimed games.".into(),
+        Msg::ClaimEnded { by, absent } => format!("{by} ended the game without a result: {absent} had stopped moving."),
+        Msg::BadClaim { word } => format!("I could not understand \"{word}\" in /claim. Use /claim to win, or /claim end to end the game without a result."),
         Msg::DrawClaimTooEarly { counted, needed } => format!("A no-progress draw can be claimed after {needed} plies without a capture; {counted} are counted so far. You can still offer a draw with /draw."),
         Msg::TakebacksDisabled => "Takebacks are off in this channel. Anyone can switch them on for future games with /takebacks on.".into(),
         Msg::TakebackRequested { by, to } => format!("{by} asks to take back a move. {to}, answer with /takeback to agree or /decline."),
@@ -61,7 +72,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BoardCaption { red, black, ply } => format!("{red} (Red) vs {black} (Black), after {ply} plies"),
         Msg::LegalMoves { count, list } => format!("{count} legal moves: {list}"),
         Msg::NothingToExplain => "There is no ruling, refusal or warning to explain here yet.".into(),
-        Msg::RulesetIs { name, title } => format!("Rules for new games here: {name} ({title}). Change with /ruleset official|asian|vietnam|cxq|casual; /rules {name} explains them."),
+        Msg::RulesetIs { name, code } => format!("New games here are played under {name}. Change with /ruleset official|asian|vietnam|cxq|casual; /rules {code} explains them."),
         Msg::RulesetSet { name, game_running } => {
             if *game_running {
                 format!("New games here will use {name}; the game in progress keeps its rules.")
@@ -80,8 +91,8 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::StaleButton => "That button belongs to an earlier position; use the latest message.".into(),
         Msg::NotYourButton => "That button is for the players of this game.".into(),
         Msg::ButtonForSomeoneElse => "That button is meant for someone else, not you.".into(),
-        Msg::PickPiece => "Pick the piece to move:".into(),
-        Msg::PickTarget { piece } => format!("Where should the {piece} go?"),
+        Msg::PickPiece { player } => format!("{player}, pick the piece to move:"),
+        Msg::PickTarget { player, piece } => format!("{player}: where should the {piece} go?"),
         Msg::ConfirmResign => "Do you really want to resign?".into(),
         Msg::Label(l) => label(*l).into(),
         Msg::PgnCaption => "The game record (PGN):".into(),

@@ -68,7 +68,7 @@ pub enum Msg {
         opponent: Option<String>,
         /// Time control as typed back.
         time_control: String,
-        /// Ruleset name.
+        /// Ruleset name, localised.
         ruleset: String,
         /// `red`, `black` or `random`.
         color: String,
@@ -111,7 +111,7 @@ pub enum Msg {
         black: String,
         /// Time control.
         time_control: String,
-        /// Ruleset name.
+        /// Ruleset name, localised.
         ruleset: String,
         /// Game number.
         id: u64,
@@ -190,6 +190,64 @@ pub enum Msg {
     },
     /// There is no offer to answer.
     NoDrawOffer,
+    /// The offerer tried to answer (decline) their own draw offer.
+    OwnDrawOffer {
+        /// Who must answer it.
+        to: String,
+    },
+    /// The asker tried to answer their own takeback request.
+    OwnTakeback {
+        /// Who must answer it.
+        to: String,
+    },
+    /// Untimed game: the side to move is told the game can soon be claimed.
+    IdleWarning {
+        /// The player to move.
+        absent: String,
+        /// Their opponent.
+        waiting: String,
+        /// How long they have not moved.
+        idle: String,
+        /// How long until the game can be claimed.
+        left: String,
+    },
+    /// Untimed game: the waiting player may now claim it.
+    IdleClaimable {
+        /// The player to move.
+        absent: String,
+        /// Their opponent.
+        waiting: String,
+        /// How long the player to move has not moved.
+        idle: String,
+    },
+    /// A headline's reason: the game was claimed from a player who stopped moving.
+    Abandoned {
+        /// Who stopped moving.
+        player: String,
+    },
+    /// `/claim` before the time is up.
+    ClaimTooEarly {
+        /// The player to move.
+        absent: String,
+        /// Time left before a claim.
+        left: String,
+    },
+    /// `/claim` by the player to move.
+    ClaimOwnMove,
+    /// `/claim` in a game with a clock.
+    ClaimTimed,
+    /// `/claim end`: the game ended without a result.
+    ClaimEnded {
+        /// Who ended it.
+        by: String,
+        /// Who had stopped moving.
+        absent: String,
+    },
+    /// `/claim` with an argument not understood.
+    BadClaim {
+        /// The word.
+        word: String,
+    },
     /// The no-progress claim is not yet possible.
     DrawClaimTooEarly {
         /// Plies counted.
@@ -244,14 +302,14 @@ pub enum Msg {
     NothingToExplain,
     /// Channel ruleset shown.
     RulesetIs {
-        /// Name.
+        /// Its name, localised.
         name: String,
-        /// Its title.
-        title: String,
+        /// What to type for it (`asian`).
+        code: String,
     },
     /// Channel ruleset changed.
     RulesetSet {
-        /// Name.
+        /// Its name, localised.
         name: String,
         /// Whether a game is running (it keeps its own ruleset).
         game_running: bool,
@@ -300,9 +358,14 @@ pub enum Msg {
     /// confirmation asked of someone else).
     ButtonForSomeoneElse,
     /// Move picker: choose a piece.
-    PickPiece,
+    PickPiece {
+        /// Whose picker it is.
+        player: String,
+    },
     /// Move picker: choose a target for the piece on `from`.
     PickTarget {
+        /// Whose picker it is.
+        player: String,
         /// The piece's point and name.
         piece: String,
     },
@@ -401,6 +464,24 @@ pub fn time_control_text(tc: crate::game::TimeControl, lang: Lang) -> String {
         (crate::game::TimeControl::None, Lang::Vi) => "không tính giờ".into(),
         (crate::game::TimeControl::None, Lang::Zh) => "不计时".into(),
         (tc, _) => tc.to_string(),
+    }
+}
+
+/// A span of time as players read it: `6 h`, `5 h 30 min`, `45 min`, `30 s` (in `lang`).
+#[must_use]
+pub fn duration_text(ms: u64, lang: Lang) -> String {
+    let secs = ms.div_ceil(1000);
+    let (h, m) = (secs / 3600, secs / 60 % 60);
+    let (hu, mu, su, sep) = match lang {
+        Lang::En => (" h", " min", " s", " "),
+        Lang::Vi => (" giờ", " phút", " giây", " "),
+        Lang::Zh => ("小时", "分钟", "秒", ""),
+    };
+    match (h, m) {
+        (0, 0) => format!("{secs}{su}"),
+        (0, m) => format!("{m}{mu}"),
+        (h, 0) => format!("{h}{hu}"),
+        (h, m) => format!("{h}{hu}{sep}{m}{mu}"),
     }
 }
 

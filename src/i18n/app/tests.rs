@@ -122,8 +122,8 @@ fn samples() -> Vec<Msg> {
         },
         Msg::NothingToExplain,
         Msg::RulesetIs {
-            name: "official".into(),
-            title: "t".into(),
+            name: "official rules".into(),
+            code: "official".into(),
         },
         Msg::RulesetSet {
             name: "cxq".into(),
@@ -144,8 +144,13 @@ fn samples() -> Vec<Msg> {
         Msg::NoGames,
         Msg::StaleButton,
         Msg::NotYourButton,
-        Msg::PickPiece,
-        Msg::PickTarget { piece: "e2".into() },
+        Msg::PickPiece {
+            player: "an".into(),
+        },
+        Msg::PickTarget {
+            player: "an".into(),
+            piece: "e2".into(),
+        },
         Msg::ConfirmResign,
         Msg::Label(Label::Accept),
         Msg::PgnCaption,
@@ -155,6 +160,33 @@ fn samples() -> Vec<Msg> {
         Msg::Raw("raw".into()),
         Msg::BadStart { detail: "d".into() },
         Msg::ButtonForSomeoneElse,
+        Msg::OwnDrawOffer { to: "bo".into() },
+        Msg::OwnTakeback { to: "bo".into() },
+        Msg::IdleWarning {
+            absent: "bo".into(),
+            waiting: "an".into(),
+            idle: "18 h".into(),
+            left: "6 h".into(),
+        },
+        Msg::IdleClaimable {
+            absent: "bo".into(),
+            waiting: "an".into(),
+            idle: "24 h".into(),
+        },
+        Msg::Abandoned {
+            player: "bo".into(),
+        },
+        Msg::ClaimTooEarly {
+            absent: "bo".into(),
+            left: "3 h".into(),
+        },
+        Msg::ClaimOwnMove,
+        Msg::ClaimTimed,
+        Msg::ClaimEnded {
+            by: "an".into(),
+            absent: "bo".into(),
+        },
+        Msg::BadClaim { word: "zz".into() },
     ]
 }
 
@@ -219,7 +251,7 @@ fn index(m: &Msg) -> usize {
         Msg::NoGames => 56,
         Msg::StaleButton => 57,
         Msg::NotYourButton => 58,
-        Msg::PickPiece => 59,
+        Msg::PickPiece { .. } => 59,
         Msg::PickTarget { .. } => 60,
         Msg::ConfirmResign => 61,
         Msg::Label(_) => 62,
@@ -230,10 +262,32 @@ fn index(m: &Msg) -> usize {
         Msg::Raw(_) => 67,
         Msg::BadStart { .. } => 68,
         Msg::ButtonForSomeoneElse => 69,
+        Msg::OwnDrawOffer { .. } => 70,
+        Msg::OwnTakeback { .. } => 71,
+        Msg::IdleWarning { .. } => 72,
+        Msg::IdleClaimable { .. } => 73,
+        Msg::Abandoned { .. } => 74,
+        Msg::ClaimTooEarly { .. } => 75,
+        Msg::ClaimOwnMove => 76,
+        Msg::ClaimTimed => 77,
+        Msg::ClaimEnded { .. } => 78,
+        Msg::BadClaim { .. } => 79,
     }
 }
 
-const VARIANTS: usize = 70;
+const VARIANTS: usize = 80;
+
+#[test]
+fn durations_read_naturally() {
+    use super::duration_text;
+    assert_eq!(duration_text(24 * 3_600_000, Lang::En), "24 h");
+    assert_eq!(
+        duration_text(5 * 3_600_000 + 30 * 60_000, Lang::Vi),
+        "5 giờ 30 phút"
+    );
+    assert_eq!(duration_text(45 * 60_000, Lang::Zh), "45分钟");
+    assert_eq!(duration_text(1_500, Lang::En), "2 s");
+}
 
 #[test]
 fn every_message_in_every_language() {

@@ -9,6 +9,7 @@ pub(super) fn text(m: &Msg) -> String {
 /accept, /decline — nhận hoặc từ chối lời thách; /cancel — rút lời thách của bạn
 /move NƯỚC — đi một nước (hoặc gõ thẳng nước đi khi đến lượt): P2-5, M8.7, h2e2, 炮二平五
 /resign (xin thua), /draw (cầu hòa, nhận hòa hoặc xin xử hòa), /takeback (xin đi lại), /abort (hủy ván khi hai bên chưa cùng đi)
+/claim [end] — ván không tính giờ: xin xử thắng (hoặc kết thúc ván) khi đối thủ bỏ không đi
 /board, /flip, /moves, /fen, /pgn, /gif, /time, /why
 /rules [chủ đề], /ruleset [luật], /notation [iccs|wxf|chinese|vietnamese], /lang [vi|en|zh], /takebacks on|off
 /games — các ván của bạn; /help — danh sách này".into(),
@@ -24,7 +25,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeSelf => "Bạn không thể tự thách đấu mình. Hãy gọi tên người khác, hoặc gõ /play để thách bất kỳ ai.".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
             let who = opponent.as_deref().map_or_else(|| "bất kỳ ai".to_string(), |o| o.to_string());
-            format!("{challenger} thách đấu {who}: thời gian {time_control}, luật {ruleset}, {challenger} cầm quân {color}. Trả lời bằng /accept hoặc /decline trong {minutes} phút.")
+            format!("{challenger} thách đấu {who}: thời gian {time_control}, {ruleset}, {challenger} cầm quân {color}. Trả lời bằng /accept hoặc /decline trong {minutes} phút.")
         }
         Msg::BadPlayArgument { word } => format!("Tôi không hiểu \"{word}\" trong lệnh /play. Cách dùng: /play [@người] [thời gian như 10+5] [official|asian|vietnam|cxq|casual] [red|black|random]."),
         Msg::NoChallenge => "Ở đây không có lời thách nào để trả lời. Hãy bắt đầu bằng /play.".into(),
@@ -34,7 +35,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeDeclined { by } => format!("{by} đã từ chối lời thách."),
         Msg::ChallengeCancelled => "Lời thách đã được rút.".into(),
         Msg::ChallengeExpired { challenger } => format!("Lời thách của {challenger} không ai nhận kịp và đã hết hạn."),
-        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Ván #{id} bắt đầu: {red} (Đỏ) gặp {black} (Đen), thời gian {time_control}, luật {ruleset}."),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Ván #{id} bắt đầu: {red} (Đỏ) gặp {black} (Đen), thời gian {time_control}, {ruleset}."),
         Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {text} ({iccs})"),
         Msg::ToMove { player, color } => format!("Đến lượt {player} ({color})."),
         Msg::Check { player } => format!("Chiếu! Tướng của {player} đang bị chiếu."),
@@ -42,13 +43,23 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::NoClock => "Ván này không tính giờ.".into(),
         Msg::GameOver { score, headline } => format!("Hết ván: {headline} ({score})."),
         Msg::Resigned { player } => format!("{player} xin thua"),
-        Msg::DrawAgreed => "hai bên đồng ý hòa".into(),
+        Msg::DrawAgreed => "hai bên đồng ý".into(),
         Msg::TimeForfeit { player } => format!("{player} hết giờ"),
         Msg::TimeWarning { player, left } => format!("⏰ {player}, đồng hồ của bạn chỉ còn {left}."),
         Msg::DrawOffered { by, to } => format!("{by} cầu hòa. {to}, gõ /draw để đồng ý hoặc /decline để từ chối."),
         Msg::DrawAlreadyOffered => "Bạn đã cầu hòa rồi; lời đề nghị còn hiệu lực cho đến khi đối thủ trả lời hoặc đi quân.".into(),
         Msg::DrawDeclined { by } => format!("{by} từ chối hòa."),
         Msg::NoDrawOffer => "Không có lời cầu hòa nào để trả lời.".into(),
+        Msg::OwnDrawOffer { to } => format!("Đây là lời cầu hòa của chính bạn: chỉ {to} mới trả lời được. Lời cầu hòa còn hiệu lực cho đến khi {to} trả lời hoặc đi quân."),
+        Msg::OwnTakeback { to } => format!("Đây là lời xin đi lại của chính bạn: chỉ {to} mới trả lời được."),
+        Msg::IdleWarning { absent, waiting, idle, left } => format!("⏰ {absent}, đến lượt bạn và bạn đã không đi quân {idle}. Nếu không đi trong {left} nữa, {waiting} có thể xin xử ván này."),
+        Msg::IdleClaimable { absent, waiting, idle } => format!("{absent} đã không đi quân {idle}. {waiting}, giờ bạn có thể gõ /claim để được xử thắng, hoặc /claim end để kết thúc ván không tính kết quả; nếu {absent} đi trước đó thì ván tiếp tục bình thường."),
+        Msg::Abandoned { player } => format!("{player} bỏ ván"),
+        Msg::ClaimTooEarly { absent, left } => format!("{absent} vẫn còn {left} để đi trước khi bạn có thể xin xử ván."),
+        Msg::ClaimOwnMove => "Đang đến lượt bạn, nên không có gì để xin xử.".into(),
+        Msg::ClaimTimed => "Ván này có đồng hồ: nếu đối thủ không đi, họ sẽ hết giờ và bạn thắng. /claim chỉ dành cho ván không tính giờ.".into(),
+        Msg::ClaimEnded { by, absent } => format!("{by} đã kết thúc ván không tính kết quả vì {absent} không đi quân nữa."),
+        Msg::BadClaim { word } => format!("Tôi không hiểu \"{word}\" trong lệnh /claim. Gõ /claim để được xử thắng, hoặc /claim end để kết thúc ván không tính kết quả."),
         Msg::DrawClaimTooEarly { counted, needed } => format!("Chỉ được xin xử hòa khi đã đủ {needed} nước không ăn quân; hiện mới tính được {counted}. Bạn vẫn có thể cầu hòa bằng /draw."),
         Msg::TakebacksDisabled => "Kênh này không cho đi lại. Ai cũng có thể bật cho các ván sau bằng /takebacks on.".into(),
         Msg::TakebackRequested { by, to } => format!("{by} xin đi lại một nước. {to}, gõ /takeback để đồng ý hoặc /decline để từ chối."),
@@ -61,12 +72,12 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BoardCaption { red, black, ply } => format!("{red} (Đỏ) gặp {black} (Đen), sau {ply} nước"),
         Msg::LegalMoves { count, list } => format!("{count} nước đi hợp lệ: {list}"),
         Msg::NothingToExplain => "Ở đây chưa có phán quyết, từ chối hay cảnh báo nào để giải thích.".into(),
-        Msg::RulesetIs { name, title } => format!("Luật cho các ván mới ở đây: {name} ({title}). Đổi bằng /ruleset official|asian|vietnam|cxq|casual; /rules {name} giải thích chi tiết."),
+        Msg::RulesetIs { name, code } => format!("Các ván mới ở đây chơi theo {name}. Đổi bằng /ruleset official|asian|vietnam|cxq|casual; /rules {code} giải thích chi tiết."),
         Msg::RulesetSet { name, game_running } => {
             if *game_running {
-                format!("Các ván mới ở đây sẽ dùng luật {name}; ván đang chơi vẫn giữ luật cũ.")
+                format!("Các ván mới ở đây sẽ dùng {name}; ván đang chơi vẫn giữ luật cũ.")
             } else {
-                format!("Các ván mới ở đây sẽ dùng luật {name}.")
+                format!("Các ván mới ở đây sẽ dùng {name}.")
             }
         }
         Msg::UnknownRuleset { name } => format!("Không có bộ luật \"{name}\". Hãy chọn official, asian, vietnam, cxq hoặc casual."),
@@ -80,8 +91,8 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::StaleButton => "Nút này thuộc về thế cờ cũ; hãy dùng tin nhắn mới nhất.".into(),
         Msg::NotYourButton => "Nút này chỉ dành cho người chơi của ván.".into(),
         Msg::ButtonForSomeoneElse => "Nút này dành cho người khác, không phải bạn.".into(),
-        Msg::PickPiece => "Chọn quân muốn đi:".into(),
-        Msg::PickTarget { piece } => format!("Đi {piece} đến đâu?"),
+        Msg::PickPiece { player } => format!("{player}, chọn quân muốn đi:"),
+        Msg::PickTarget { player, piece } => format!("{player}: đi {piece} đến đâu?"),
         Msg::ConfirmResign => "Bạn thật sự muốn xin thua?".into(),
         Msg::Label(l) => label(*l).into(),
         Msg::PgnCaption => "Biên bản ván cờ (PGN):".into(),

@@ -9,6 +9,7 @@ pub(super) fn text(m: &Msg) -> String {
 /accept、/decline —— 接受或拒绝挑战；/cancel —— 撤回你的挑战
 /move 着法 —— 走一步（轮到你时也可直接输入）：炮二平五、马8进7、C2.5、h2e2
 /resign（认输）、/draw（提和、同意或申请判和）、/takeback（悔棋）、/abort（双方都走棋前取消）
+/claim [end] —— 不计时对局：对手长时间不走棋时判胜（或结束本局）
 /board、/flip、/moves、/fen、/pgn、/gif、/time、/why
 /rules [主题]、/ruleset [规则]、/notation [iccs|wxf|chinese|vietnamese]、/lang [vi|en|zh]、/takebacks on|off
 /games —— 你的对局；/help —— 本列表".into(),
@@ -24,7 +25,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeSelf => "不能向自己挑战。请指定别人，或只输入 /play 发起公开挑战。".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
             let who = opponent.as_deref().map_or_else(|| "任何人".to_string(), |o| o.to_string());
-            format!("{challenger}向{who}挑战：用时{time_control}，规则{ruleset}，{challenger}执{color}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
+            format!("{challenger}向{who}挑战：用时{time_control}，{ruleset}，{challenger}执{color}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
         }
         Msg::BadPlayArgument { word } => format!("看不懂 /play 里的“{word}”。用法：/play [@用户] [用时如10+5] [official|asian|vietnam|cxq|casual] [red|black|random]。"),
         Msg::NoChallenge => "这里没有需要回答的挑战。用 /play 发起一个。".into(),
@@ -34,7 +35,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeDeclined { by } => format!("{by}拒绝了挑战。"),
         Msg::ChallengeCancelled => "挑战已撤回。".into(),
         Msg::ChallengeExpired { challenger } => format!("{challenger}的挑战无人及时接受，已失效。"),
-        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("第{id}局开始：{red}（红）对{black}（黑），用时{time_control}，规则{ruleset}。"),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("第{id}局开始：{red}（红）对{black}（黑），用时{time_control}，{ruleset}。"),
         Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}：{text}（{iccs}）"),
         Msg::ToMove { player, color } => format!("轮到{player}（{color}）走棋。"),
         Msg::Check { player } => format!("将军！{player}的将（帅）被攻击。"),
@@ -42,13 +43,23 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::NoClock => "本局不计时。".into(),
         Msg::GameOver { score, headline } => format!("对局结束：{headline}（{score}）。"),
         Msg::Resigned { player } => format!("{player}认输"),
-        Msg::DrawAgreed => "双方同意和棋".into(),
+        Msg::DrawAgreed => "双方同意".into(),
         Msg::TimeForfeit { player } => format!("{player}超时"),
         Msg::TimeWarning { player, left } => format!("⏰ {player}，你的时间只剩{left}。"),
         Msg::DrawOffered { by, to } => format!("{by}提议和棋。{to}，用 /draw 同意或 /decline 拒绝。"),
         Msg::DrawAlreadyOffered => "你已经提和了；在对方回答或走棋之前一直有效。".into(),
         Msg::DrawDeclined { by } => format!("{by}拒绝了和棋提议。"),
         Msg::NoDrawOffer => "没有需要回答的和棋提议。".into(),
+        Msg::OwnDrawOffer { to } => format!("这是你自己的和棋提议，只有{to}能回答；在{to}回答或走棋之前一直有效。"),
+        Msg::OwnTakeback { to } => format!("这是你自己的悔棋请求，只有{to}能回答。"),
+        Msg::IdleWarning { absent, waiting, idle, left } => format!("⏰ {absent}，轮到你走棋，你已{idle}未走。若{left}内仍不走，{waiting}可以申请结束本局。"),
+        Msg::IdleClaimable { absent, waiting, idle } => format!("{absent}已{idle}未走棋。{waiting}，你现在可以用 /claim 判胜，或用 /claim end 结束本局不计结果；在此之前{absent}走棋则对局照常继续。"),
+        Msg::Abandoned { player } => format!("{player}弃局"),
+        Msg::ClaimTooEarly { absent, left } => format!("{absent}还有{left}可以走棋，之后你才能申请。"),
+        Msg::ClaimOwnMove => "现在轮到你走棋，没有可申请的。".into(),
+        Msg::ClaimTimed => "本局计时：对方不走棋会超时判负。/claim 只用于不计时的对局。".into(),
+        Msg::ClaimEnded { by, absent } => format!("{by}结束了本局，不计结果：{absent}已停止走棋。"),
+        Msg::BadClaim { word } => format!("看不懂 /claim 里的“{word}”。用 /claim 判胜，或用 /claim end 结束本局不计结果。"),
         Msg::DrawClaimTooEarly { counted, needed } => format!("连续{needed}步无吃子才能申请判和；目前只计{counted}步。你仍可用 /draw 提和。"),
         Msg::TakebacksDisabled => "本频道不允许悔棋。任何人都可以用 /takebacks on 为之后的对局开启。".into(),
         Msg::TakebackRequested { by, to } => format!("{by}请求悔棋。{to}，用 /takeback 同意或 /decline 拒绝。"),
@@ -61,7 +72,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BoardCaption { red, black, ply } => format!("{red}（红）对{black}（黑），第{ply}步后"),
         Msg::LegalMoves { count, list } => format!("共{count}种合法着法：{list}"),
         Msg::NothingToExplain => "这里还没有可解释的裁决、拒绝或提醒。".into(),
-        Msg::RulesetIs { name, title } => format!("本频道新对局的规则：{name}（{title}）。用 /ruleset official|asian|vietnam|cxq|casual 更改；/rules {name} 查看说明。"),
+        Msg::RulesetIs { name, code } => format!("本频道的新对局采用{name}。用 /ruleset official|asian|vietnam|cxq|casual 更改；/rules {code} 查看说明。"),
         Msg::RulesetSet { name, game_running } => {
             if *game_running {
                 format!("本频道以后的新对局将使用{name}；进行中的对局保持原规则。")
@@ -80,8 +91,8 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::StaleButton => "这个按钮属于之前的局面，请使用最新的消息。".into(),
         Msg::NotYourButton => "这个按钮只供本局棋手使用。".into(),
         Msg::ButtonForSomeoneElse => "这个按钮是给别人的，不是给你的。".into(),
-        Msg::PickPiece => "请选择要走的棋子：".into(),
-        Msg::PickTarget { piece } => format!("{piece}走到哪里？"),
+        Msg::PickPiece { player } => format!("{player}，请选择要走的棋子："),
+        Msg::PickTarget { player, piece } => format!("{player}：{piece}走到哪里？"),
         Msg::ConfirmResign => "你确定要认输吗？".into(),
         Msg::Label(l) => label(*l).into(),
         Msg::PgnCaption => "棋谱（PGN）：".into(),
