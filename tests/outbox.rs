@@ -81,7 +81,11 @@ async fn replies_of_a_change_are_stored_with_it_and_drawn_again_after_a_restart(
         let d = next(&mut rx).await;
         assert_eq!(d.key, key);
         assert_eq!(d.context.as_deref(), Some("ctx1"));
-        assert!(text(&d.replies).contains("alice challenges"), "{}", text(&d.replies));
+        assert!(
+            text(&d.replies).contains("alice challenges"),
+            "{}",
+            text(&d.replies)
+        );
         svc.delivered(&d.key).await.expect("forget");
 
         // A command that changes nothing is not stored: the caller delivers it.

@@ -61,7 +61,8 @@ async fn a_board_meets_429s_and_server_errors_and_arrives_exactly_once() {
     let (alice, bob) = (alice(), bob());
     start_game(&fake, &group, None, &alice, &bob).await;
 
-    // The board's upload meets flood control, then a 502 page, then a JSON 500.
+    // The board's upload meets flood control, then a 502 page, then a JSON 500, then a
+    // connection that breaks.
     fake.fail_next("sendPhoto", 429, Some(1));
     fake.fail_next_raw(
         "sendPhoto",
@@ -69,6 +70,7 @@ async fn a_board_meets_429s_and_server_errors_and_arrives_exactly_once() {
         "<html><body>502 Bad Gateway</body></html>",
     );
     fake.fail_next("sendPhoto", 500, None);
+    fake.drop_next("sendPhoto");
     let mark = fake.mark();
     fake.push_message(&group, &alice, "h2e2", None);
     let board = board_after(&fake, mark, &group, "1. Alice: |(h2e2)").await;
@@ -80,7 +82,13 @@ async fn a_board_meets_429s_and_server_errors_and_arrives_exactly_once() {
         .collect();
     assert_eq!(
         attempts,
-        [(false, 429), (false, 502), (false, 500), (true, 200)],
+        [
+            (false, 429),
+            (false, 502),
+            (false, 500),
+            (false, 0),
+            (true, 200)
+        ],
         "each failure retried, the 429 after its retry_after"
     );
     assert_eq!(sent_with(&fake, "sendPhoto", &group, "1. Alice:").len(), 1);
