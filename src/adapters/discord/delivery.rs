@@ -24,7 +24,8 @@ use serde_json::json;
 
 use super::answering::{Ack, Answering, Gates, Interaction, Kind};
 use super::channel_of;
-use super::rest::{codes, File, Rest, RestError, Route};
+use super::rest::{File, Rest, Route};
+use super::retry::{classify, Next};
 use super::send::{permission_hint, posts, Post};
 use super::tracking;
 use crate::adapters::lanes::{Lanes, RetryPolicy, Work};
@@ -192,39 +193,13 @@ impl Way {
     }
 }
 
-/// What to do after a failed call.
-#[derive(Debug, PartialEq, Eq)]
-enum Next {
-    Wait(Duration),
-    Backoff,
-    Server,
-    TokenGone,
-    Picture,
-    Drop,
-}
-
-fn classify(e: &RestError, uses_token: bool, has_files: bool) -> Next {
-    if e.status == 429 {
-        return Next::Wait(e.retry_after.unwrap_or(Duration::from_secs(1)));
-    }
-    if e.status == 0 {
-        return Next::Backoff;
-    }
-    if e.status >= 500 {
-        return Next::Server;
-    }
-    let token_gone = matches!(
-        e.code,
-        Some(codes::UNKNOWN_WEBHOOK | codes::INVALID_WEBHOOK_TOKEN | codes::UNKNOWN_INTERACTION)
-    ) || e.status == 401
-        || (e.status == 404 && e.code == Some(codes::UNKNOWN_MESSAGE));
-    if uses_token && token_gone {
-        return Next::TokenGone;
-    }
-    if e.status == 403 && e.code == Some(codes::MISSING_PERMISSIONS) && has_files {
-        return Next::Picture;
-    }
-    Next::Drop
+/// Which interaction token a call uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Token {
+    /// The token of the interaction the replies answer (its life is checked before a call).
+    Own,
+    /// Another interaction's (a private message shown earlier).
+    Other,
 }
 
 /// Sending one job's replies.
@@ -276,14 +251,9 @@ impl Sender<'_> {
             _ => None,
         };
         let (body, files) = post.body(reference, way == Way::Followup, nonce.as_deref());
+        let token = way.uses_token().then_some(Token::Own);
         match self
-            .call(
-                way.uses_token(),
-                || self.route(way),
-                &body,
-                &files,
-                where_to(way),
-            )
+            .call(token, || self.route(way), &body, &files, where_to(way))
             .await
         {
             Ok(v) => Sent::Ok(tracking::reference(
@@ -302,7 +272,7 @@ impl Sender<'_> {
     /// why it gave up (logged).
     async fn call(
         &self,
-        uses_token: bool,
+        token: Option<Token>,
         route: impl Fn() -> Option<Route>,
         body: &serde_json::Value,
         files: &[File],
@@ -312,7 +282,7 @@ impl Sender<'_> {
         let mut backoff = policy.first_backoff;
         let mut server_errors = 0;
         loop {
-            if uses_token && !self.token_alive() {
+            if token == Some(Token::Own) && !self.token_alive() {
                 return Err(Next::TokenGone);
             }
             let Some(route) = route() else {
@@ -322,7 +292,7 @@ impl Sender<'_> {
                 Ok(v) => return Ok(v),
                 Err(e) => e,
             };
-            match classify(&e, uses_token, !files.is_empty()) {
+            match classify(&e, token.is_some(), !files.is_empty()) {
                 Next::Wait(d) => {
                     tracing::warn!(
                         channel = self.channel,
@@ -367,8 +337,10 @@ impl Sender<'_> {
             else {
                 continue;
             };
+            // A private message is reached through its own interaction's token.
+            let token = matches!(route, Route::DeleteFollowup { .. }).then_some(Token::Other);
             let _ = self
-                .call(false, || Some(route.clone()), &body, &[], "earlier message")
+                .call(token, || Some(route.clone()), &body, &[], "earlier message")
                 .await;
         }
     }
@@ -629,55 +601,5 @@ impl Shared {
                 s.tidy(route, json!({})).await;
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn err(status: u16, code: Option<u64>) -> RestError {
-        RestError {
-            status,
-            code,
-            retry_after: (status == 429).then_some(Duration::from_millis(1500)),
-            message: String::new(),
-        }
-    }
-
-    #[test]
-    fn failures_are_sorted() {
-        assert_eq!(
-            classify(&err(429, None), true, true),
-            Next::Wait(Duration::from_millis(1500))
-        );
-        assert_eq!(classify(&err(0, None), false, false), Next::Backoff);
-        assert_eq!(classify(&err(502, None), true, true), Next::Server);
-        assert_eq!(
-            classify(&err(401, Some(codes::INVALID_WEBHOOK_TOKEN)), true, false),
-            Next::TokenGone
-        );
-        assert_eq!(
-            classify(&err(404, Some(codes::UNKNOWN_WEBHOOK)), true, true),
-            Next::TokenGone
-        );
-        assert_eq!(
-            classify(&err(403, Some(codes::MISSING_PERMISSIONS)), false, true),
-            Next::Picture
-        );
-        assert_eq!(
-            classify(&err(403, Some(codes::MISSING_PERMISSIONS)), false, false),
-            Next::Drop
-        );
-        assert_eq!(
-            // Unknown Channel.
-            classify(&err(404, Some(10003)), false, false),
-            Next::Drop
-        );
-        assert_eq!(
-            // Missing Access.
-            classify(&err(403, Some(50001)), true, false),
-            Next::Drop
-        );
     }
 }

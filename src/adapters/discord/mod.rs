@@ -28,6 +28,7 @@ mod commands;
 mod delivery;
 mod interactions;
 mod rest;
+mod retry;
 mod send;
 mod tracking;
 
