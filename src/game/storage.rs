@@ -240,8 +240,10 @@ mod tests {
             channels: vec![("c".into(), ChannelRecord::default())],
             ..Changes::default()
         };
-        let mut later_record = ChannelRecord::default();
-        later_record.last_game = Some(7);
+        let later_record = ChannelRecord {
+            last_game: Some(7),
+            ..ChannelRecord::default()
+        };
         first.absorb(Changes {
             add_deadlines: vec![b.clone()],
             remove_deadlines: vec![a.clone()],
