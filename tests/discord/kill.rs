@@ -159,7 +159,11 @@ async fn kill_loop(rounds: usize, seed: u64) -> Counts {
     let mut next = 0usize;
     let (mut kills, mut resent, mut undelivered) = (0, 0, 0);
     for _ in 0..rounds {
-        let burst = 1 + rng.below(3) as usize;
+        // At most one move per side in flight: Discord's interactions are handled side by side,
+        // so two moves of one player sent together may be taken in either order (the later
+        // one then stands in for the earlier); a move of the wrong side is refused and sent
+        // again.
+        let burst = 1 + rng.below(2) as usize;
         for i in 0..burst {
             if next + i == moves.len() {
                 break;
