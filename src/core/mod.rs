@@ -3,8 +3,12 @@
 //! Pure and synchronous: no I/O, no platform crates. Everything else in the crate builds on it.
 
 mod attacks;
+pub(crate) use attacks::square_attacked;
 mod fen;
 mod legality;
+pub(crate) mod lines;
+mod movegen;
+pub(crate) use movegen::{GEN_ALL, GEN_CAPTURES, GEN_QUIETS};
 mod perft;
 mod position;
 pub(crate) mod tables;
@@ -16,6 +20,7 @@ pub use fen::{
 };
 pub use legality::{soldier_crossed, IllegalMove, IllegalReason};
 pub use perft::{divide, perft};
+pub(crate) use position::Undo;
 pub use position::{MoveList, Position};
 pub use types::{ByColor, Color, Move, Piece, PieceId, Role, Square};
 

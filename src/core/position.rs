@@ -1,9 +1,7 @@
 //! The checked position: board, side to move, piece identities, zobrist hash; making moves.
 
 use super::attacks::general_attacked;
-use super::tables::{
-    ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_MOVES, RAYS, SOLDIER_MOVES,
-};
+use super::lines::Occupancy;
 use super::types::{Color, Move, Piece, PieceId, Role, Square};
 use super::zobrist::{BLACK_TO_MOVE, PIECE_KEYS};
 
@@ -21,20 +19,28 @@ pub(crate) const fn code_of(color: Color, role: Role) -> u8 {
     (color as u8) * 7 + role as u8 + 1
 }
 
+/// The piece of every cell code (index 0, an empty cell, is never read).
+const PIECES: [Piece; 15] = {
+    let roles = Role::ALL;
+    let mut t = [Piece {
+        color: Color::Red,
+        role: Role::General,
+    }; 15];
+    let mut i = 0;
+    while i < 14 {
+        t[i + 1] = Piece {
+            color: if i < 7 { Color::Red } else { Color::Black },
+            role: roles[i % 7],
+        };
+        i += 1;
+    }
+    t
+};
+
 /// Decode a non-empty cell code.
+#[inline]
 pub(crate) const fn piece_of_code(c: u8) -> Piece {
-    let i = c - 1;
-    let color = if i < 7 { Color::Red } else { Color::Black };
-    let role = match i % 7 {
-        0 => Role::General,
-        1 => Role::Advisor,
-        2 => Role::Elephant,
-        3 => Role::Horse,
-        4 => Role::Chariot,
-        5 => Role::Cannon,
-        _ => Role::Soldier,
-    };
-    Piece { color, role }
+    PIECES[c as usize]
 }
 
 pub(crate) const fn color_of_code(c: u8) -> Color {
@@ -62,11 +68,23 @@ impl MoveList {
     }
 
     #[inline]
-    fn push(&mut self, m: Move) {
+    pub(super) fn push(&mut self, m: Move) {
         if self.len < self.moves.len() {
             self.moves[self.len] = m;
             self.len += 1;
         }
+    }
+
+    /// Empty the list.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Exchange two moves of the list.
+    #[inline]
+    pub(crate) fn swap(&mut self, a: usize, b: usize) {
+        self.moves[..self.len].swap(a, b);
     }
 
     /// Number of moves.
@@ -153,6 +171,8 @@ pub struct Position {
     pub(crate) halfmoves: u32,
     /// FEN's full-move number (starts at 1, grows after Black's ply).
     pub(crate) fullmoves: u32,
+    /// Occupancy of every rank and file (for the line tables).
+    pub(crate) occ: Occupancy,
 }
 
 impl PartialEq for Position {
@@ -198,6 +218,7 @@ impl Position {
             hash: 0,
             halfmoves,
             fullmoves,
+            occ: Occupancy::default(),
         };
         let mut next = [0u8, 16u8];
         for (sq, cell) in cells.iter().enumerate() {
@@ -216,6 +237,7 @@ impl Position {
                     pos.general[c] = id;
                 }
                 pos.hash ^= PIECE_KEYS[p.index()][sq];
+                pos.occ.set(sq);
             }
         }
         if turn == Color::Black {
@@ -319,7 +341,7 @@ impl Position {
     #[must_use]
     pub fn in_check_color(&self, color: Color) -> bool {
         let k = self.squares[self.general[color.index()] as usize] as usize;
-        general_attacked(&self.board, k, color)
+        general_attacked(&self.board, &self.occ, k, color)
     }
 
     /// Whether the side to move is in check.
@@ -351,34 +373,15 @@ impl Position {
     /// All legal moves of the side to move.
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
-        let mut pseudo = MoveList::new();
-        self.gen_pseudo(&mut pseudo);
         let mut out = MoveList::new();
-        let us = self.turn;
-        let k = self.squares[self.general[us.index()] as usize] as usize;
-        let in_check = general_attacked(&self.board, k, us);
-        let (kf, kr) = (k % 9, k / 9);
-        for &m in pseudo.iter() {
-            let from = m.from.index();
-            let to = m.to.index();
-            let needs_test = in_check
-                || from == k
-                || from % 9 == kf
-                || from / 9 == kr
-                || to % 9 == kf
-                || to / 9 == kr
-                || ((from % 9).abs_diff(kf) == 1 && (from / 9).abs_diff(kr) == 1);
-            if !needs_test || self.safe_after(m) {
-                out.push(m);
-            }
-        }
+        self.gen_legal::<{ super::movegen::GEN_ALL }>(&mut out);
         out
     }
 
     /// Number of legal moves (cheaper than building the list when only the count is wanted).
     #[must_use]
     pub fn count_legal_moves(&self) -> usize {
-        self.legal_moves().len()
+        self.count_legal()
     }
 
     /// The same board with `color` to move (for "what could this side do now" questions, such
@@ -423,113 +426,20 @@ impl Position {
         let us = color_of_code(c);
         b[m.to.index()] = c;
         b[m.from.index()] = EMPTY;
+        let mut occ = self.occ;
+        occ.clear(m.from.index());
+        occ.set(m.to.index());
         let k = if c == code_of(us, Role::General) {
             m.to.index()
         } else {
             self.squares[self.general[us.index()] as usize] as usize
         };
-        !general_attacked(&b, k, us)
-    }
-
-    /// Pseudo-legal moves for every piece of the side to move.
-    pub(crate) fn gen_pseudo(&self, list: &mut MoveList) {
-        let base = self.turn.index() * 16;
-        for id in base..base + 16 {
-            let s = self.squares[id];
-            if s != OFF {
-                self.gen_piece(s as usize, self.kinds[id], list);
-            }
-        }
+        !general_attacked(&b, &occ, k, us)
     }
 
     /// Pseudo-legal moves of the piece with cell code `c` on `from`.
     pub(crate) fn gen_piece(&self, from: usize, c: u8, list: &mut MoveList) {
-        let b = &self.board;
-        let us = color_of_code(c);
-        let own = |x: u8| x != EMPTY && color_of_code(x) == us;
-        let fs = Square::from_u8(from as u8);
-        let mut add = |to: u8| list.push(Move::new(fs, Square::from_u8(to)));
-        match piece_of_code(c).role {
-            Role::Chariot => {
-                for d in 0..4 {
-                    let len = RAYS.len[from][d] as usize;
-                    for &s in &RAYS.squares[from][d][..len] {
-                        let x = b[s as usize];
-                        if x == EMPTY {
-                            add(s);
-                        } else {
-                            if !own(x) {
-                                add(s);
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-            Role::Cannon => {
-                for d in 0..4 {
-                    let len = RAYS.len[from][d] as usize;
-                    let ray = &RAYS.squares[from][d][..len];
-                    let mut i = 0;
-                    while i < len && b[ray[i] as usize] == EMPTY {
-                        add(ray[i]);
-                        i += 1;
-                    }
-                    i += 1; // skip the screen
-                    while i < len {
-                        let x = b[ray[i] as usize];
-                        if x != EMPTY {
-                            if !own(x) {
-                                add(ray[i]);
-                            }
-                            break;
-                        }
-                        i += 1;
-                    }
-                }
-            }
-            Role::Horse => {
-                for k in 0..HORSE_MOVES.len[from] as usize {
-                    let (to, leg) = HORSE_MOVES.moves[from][k];
-                    if b[leg as usize] == EMPTY && !own(b[to as usize]) {
-                        add(to);
-                    }
-                }
-            }
-            Role::Elephant => {
-                for k in 0..ELEPHANT_MOVES.len[from] as usize {
-                    let (to, eye) = ELEPHANT_MOVES.moves[from][k];
-                    if b[eye as usize] == EMPTY && !own(b[to as usize]) {
-                        add(to);
-                    }
-                }
-            }
-            Role::Advisor => {
-                for k in 0..ADVISOR_MOVES.len[from] as usize {
-                    let to = ADVISOR_MOVES.to[from][k];
-                    if !own(b[to as usize]) {
-                        add(to);
-                    }
-                }
-            }
-            Role::General => {
-                for k in 0..GENERAL_MOVES.len[from] as usize {
-                    let to = GENERAL_MOVES.to[from][k];
-                    if !own(b[to as usize]) {
-                        add(to);
-                    }
-                }
-            }
-            Role::Soldier => {
-                let t = &SOLDIER_MOVES[us.index()];
-                for k in 0..t.len[from] as usize {
-                    let to = t.to[from][k];
-                    if !own(b[to as usize]) {
-                        add(to);
-                    }
-                }
-            }
-        }
+        self.gen_piece_into::<{ super::movegen::GEN_ALL }>(from, c, None, list);
     }
 
     /// Play a move known to be legal (or at least pseudo-legal, for search); returns what is
@@ -559,12 +469,25 @@ impl Position {
         self.ids[to] = id;
         self.board[from] = EMPTY;
         self.squares[id as usize] = to as u8;
+        self.occ.clear(from);
+        self.occ.set(to);
         self.hash = h;
         if self.turn == Color::Black {
             self.fullmoves += 1;
         }
         self.turn = self.turn.other();
         undo
+    }
+
+    /// Pass the turn (the search's null move); [`Position::unmake_null`] takes it back.
+    pub(crate) fn make_null(&mut self) {
+        self.turn = self.turn.other();
+        self.hash ^= BLACK_TO_MOVE;
+    }
+
+    /// Take back [`Position::make_null`].
+    pub(crate) fn unmake_null(&mut self) {
+        self.make_null();
     }
 
     /// Take back `m`, made with [`Position::make`].
@@ -580,9 +503,12 @@ impl Position {
         self.ids[from] = id;
         self.squares[id as usize] = from as u8;
         self.board[to] = u.captured_code;
+        self.occ.set(from);
         if u.captured_code != EMPTY {
             self.ids[to] = u.captured_id;
             self.squares[u.captured_id as usize] = to as u8;
+        } else {
+            self.occ.clear(to);
         }
         self.hash = u.prev_hash;
         self.halfmoves = u.prev_halfmoves;

@@ -1,0 +1,484 @@
+//! Legal move generation without playing each move to test it.
+//!
+//! Once per position the generator finds what the side to move may not do: the pieces that
+//! shield their general (from a chariot or the other general on a line, from a cannon as one of
+//! its two screens, or on the leg of a horse that would otherwise give check), each with the
+//! points it may still go to, and the points where a new piece would become the screen of a
+//! cannon aimed at the general. A move of any other piece is then legal as generated. Only
+//! general moves, and every move when in check, are tried on a scratch board.
+
+use super::attacks::general_attacked;
+use super::lines::{for_file_bits, for_rank_bits};
+use super::position::{code_of, color_of_code, piece_of_code, MoveList, Position, EMPTY, OFF};
+use super::tables::{
+    ADVISOR_MOVES, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES, NORTH, RAYS,
+    SOLDIER_MOVES, SOUTH, WEST,
+};
+use super::types::{Color, Move, Role, Square};
+
+/// Every point of the board.
+const ALL: u128 = (1u128 << 90) - 1;
+
+/// Generation modes (the `MODE` parameter): every move, captures only, or non-captures only.
+pub(crate) const GEN_ALL: u8 = 0;
+/// Captures only.
+pub(crate) const GEN_CAPTURES: u8 = 1;
+/// Non-captures only.
+pub(crate) const GEN_QUIETS: u8 = 2;
+
+/// `1 << sq` for every point, looked up (a 128-bit shift costs several instructions).
+static SQ_BITS: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
+#[inline]
+fn bit(sq: usize) -> u128 {
+    SQ_BITS[sq]
+}
+
+/// The shields of the general of the side to move and the points no piece may enter.
+struct Shields {
+    /// Points between the general and a cannon with nothing in between.
+    no_entry: u128,
+    /// Squares of shielding pieces.
+    pinned: u128,
+    /// `(square, points it may go to)` of each shielding piece.
+    pins: [(u8, u128); 12],
+    len: usize,
+}
+
+impl Shields {
+    fn pin(&mut self, sq: usize, allowed: u128) {
+        if self.pinned & bit(sq) != 0 {
+            for p in &mut self.pins[..self.len] {
+                if p.0 as usize == sq {
+                    p.1 &= allowed;
+                }
+            }
+        } else if self.len < self.pins.len() {
+            self.pinned |= bit(sq);
+            self.pins[self.len] = (sq as u8, allowed);
+            self.len += 1;
+        }
+    }
+
+    /// Where the piece on `sq` may go: `None` for anywhere (it shields nothing and no point
+    /// is closed), else the points.
+    #[inline]
+    fn allowed(&self, sq: usize) -> Option<u128> {
+        if self.len == 0 && self.no_entry == 0 {
+            return None;
+        }
+        let mut a = !self.no_entry & ALL;
+        for p in &self.pins[..self.len] {
+            if p.0 as usize == sq {
+                a &= p.1;
+            }
+        }
+        (a != ALL).then_some(a)
+    }
+}
+
+impl Position {
+    /// The shields of `us`'s general on `k` (the side is not in check).
+    #[inline(always)]
+    fn shields(&self, k: usize, us: Color) -> Shields {
+        let b = &self.board;
+        let them = us.other();
+        let chariot = code_of(them, Role::Chariot);
+        let cannon = code_of(them, Role::Cannon);
+        let general = code_of(them, Role::General);
+        let horse = code_of(them, Role::Horse);
+        let own = |x: u8| x != EMPTY && color_of_code(x) == us;
+        let mut s = Shields {
+            no_entry: 0,
+            pinned: 0,
+            pins: [(0, 0); 12],
+            len: 0,
+        };
+        let (kf, kr) = (k % 9, k / 9);
+        for d in [NORTH, SOUTH, EAST, WEST] {
+            // The first three pieces this way, from the occupancy bits.
+            let (mut m, step_up, line) = match d {
+                NORTH => (u32::from(self.occ.files[kf]) & !((2u32 << kr) - 1), true, 0),
+                SOUTH => (u32::from(self.occ.files[kf]) & ((1u32 << kr) - 1), false, 0),
+                EAST => (u32::from(self.occ.ranks[kr]) & !((2u32 << kf) - 1), true, 1),
+                _ => (u32::from(self.occ.ranks[kr]) & ((1u32 << kf) - 1), false, 1),
+            };
+            let mut occ = [0usize; 3];
+            let mut n = 0;
+            while m != 0 && n < 3 {
+                let i = if step_up {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    i
+                } else {
+                    let i = 31 - m.leading_zeros() as usize;
+                    m &= !(1 << i);
+                    i
+                };
+                occ[n] = if line == 0 { i * 9 + kf } else { kr * 9 + i };
+                n += 1;
+            }
+            if n == 0 {
+                continue;
+            }
+            let ray = &RAYS.squares[k][d][..RAYS.len[k][d] as usize];
+            let segment = |end: usize| {
+                let mut mask = 0u128;
+                for &q in ray {
+                    mask |= bit(q as usize);
+                    if q as usize == end {
+                        break;
+                    }
+                }
+                mask
+            };
+            let s1 = occ[0];
+            if b[s1] == cannon {
+                // Nothing may come between; the cannon may also be the first screen of another.
+                s.no_entry |= segment(s1) & !bit(s1);
+            }
+            if n < 2 {
+                continue;
+            }
+            let s2 = occ[1];
+            if own(b[s1]) && (b[s2] == chariot || (b[s2] == general && d <= SOUTH)) {
+                s.pin(s1, segment(s2) & !bit(s1));
+            }
+            if n == 3 && b[occ[2]] == cannon {
+                // Either screen may slide along the line or take the cannon, but not take the
+                // other screen (one screen would remain).
+                let seg = segment(occ[2]) & !bit(s1) & !bit(s2);
+                if own(b[s1]) {
+                    s.pin(s1, seg);
+                }
+                if own(b[s2]) {
+                    s.pin(s2, seg);
+                }
+            }
+        }
+        let ha = &HORSE_ATTACKERS;
+        for j in 0..ha.len[k] as usize {
+            let (from, leg) = ha.moves[k][j];
+            if b[from as usize] == horse && own(b[leg as usize]) {
+                s.pin(leg as usize, bit(from as usize));
+            }
+        }
+        s
+    }
+
+    /// Legal moves of the side to move into `list` (all, captures or quiet moves by `MODE`).
+    pub(crate) fn gen_legal<const MODE: u8>(&self, list: &mut MoveList) {
+        let us = self.turn;
+        let k = self.squares[self.general[us.index()] as usize] as usize;
+        self.gen_legal_known::<MODE>(general_attacked(&self.board, &self.occ, k, us), list);
+    }
+
+    /// [`Position::gen_legal`] when the caller already knows whether the side to move is in
+    /// check.
+    pub(crate) fn gen_legal_known<const MODE: u8>(&self, in_check: bool, list: &mut MoveList) {
+        let us = self.turn;
+        let k = self.squares[self.general[us.index()] as usize] as usize;
+        let mut socc = self.occ;
+        let base = us.index() * 16;
+        if in_check {
+            // In check: generate everything and try each move on a scratch board.
+            let mut scratch = self.board;
+            let mut pseudo = MoveList::new();
+            for id in base..base + 16 {
+                let s = self.squares[id];
+                if s != OFF {
+                    self.gen_piece_into::<MODE>(s as usize, self.kinds[id], None, &mut pseudo);
+                }
+            }
+            for &m in pseudo.iter() {
+                let (from, to) = (m.from.index(), m.to.index());
+                let kk = if from == k { to } else { k };
+                let saved = scratch[to];
+                scratch[to] = scratch[from];
+                scratch[from] = EMPTY;
+                socc.clear(from);
+                socc.set(to);
+                let safe = !general_attacked(&scratch, &socc, kk, us);
+                scratch[from] = scratch[to];
+                scratch[to] = saved;
+                socc.set(from);
+                if saved == EMPTY {
+                    socc.clear(to);
+                }
+                if safe {
+                    list.push(m);
+                }
+            }
+            return;
+        }
+        let shields = self.shields(k, us);
+        for id in base..base + 16 {
+            let s = self.squares[id];
+            if s == OFF {
+                continue;
+            }
+            let from = s as usize;
+            let c = self.kinds[id];
+            if from == k {
+                // The general's steps are tested on the occupancy alone: the attack test reads
+                // the board only where the occupancy says a piece stands, and never at the
+                // general's old point (orthogonally next to the new one: no horse leg there,
+                // and no soldier) or at the new one.
+                socc.clear(k);
+                let fs = Square::from_u8(k as u8);
+                for j in 0..GENERAL_MOVES.len[k] as usize {
+                    let to = GENERAL_MOVES.to[k][j] as usize;
+                    let x = self.board[to];
+                    let skip = if x == EMPTY {
+                        MODE == GEN_CAPTURES
+                    } else {
+                        color_of_code(x) == us || MODE == GEN_QUIETS
+                    };
+                    if skip {
+                        continue;
+                    }
+                    socc.set(to);
+                    if !general_attacked(&self.board, &socc, to, us) {
+                        list.push(Move::new(fs, Square::from_u8(to as u8)));
+                    }
+                    if x == EMPTY {
+                        socc.clear(to);
+                    }
+                }
+                socc.set(k);
+            } else {
+                self.gen_piece_into::<MODE>(from, c, shields.allowed(from), list);
+            }
+        }
+    }
+
+    /// Number of legal moves of the side to move.
+    pub(crate) fn count_legal(&self) -> usize {
+        let mut list = MoveList::new();
+        self.gen_legal::<GEN_ALL>(&mut list);
+        list.len()
+    }
+
+    /// Moves of the piece with cell code `c` on `from` by its movement rules, to points in
+    /// `allowed` (all, captures or quiet moves by `MODE`).
+    #[inline]
+    pub(crate) fn gen_piece_into<const MODE: u8>(
+        &self,
+        from: usize,
+        c: u8,
+        allowed: Option<u128>,
+        list: &mut MoveList,
+    ) {
+        let (restricted, mask) = match allowed {
+            Some(m) => (true, m),
+            None => (false, 0),
+        };
+        let b = &self.board;
+        let us = color_of_code(c);
+        // Enemy codes are 8..=14 for Red, 1..=7 for Black.
+        let enemy_lo: u8 = if us == Color::Red { 8 } else { 1 };
+        let enemy = |x: u8| x.wrapping_sub(enemy_lo) < 7;
+        let fs = Square::from_u8(from as u8);
+        let mut steps = |to: u8| {
+            let x = b[to as usize];
+            let wanted = if x == EMPTY {
+                MODE != GEN_CAPTURES
+            } else {
+                enemy(x) && MODE != GEN_QUIETS
+            };
+            if wanted && (!restricted || mask & bit(to as usize) != 0) {
+                list.push(Move::new(fs, Square::from_u8(to)));
+            }
+        };
+        match piece_of_code(c).role {
+            Role::Chariot => {
+                let (f, r) = (from % 9, from / 9);
+                let (mut rs, mut fs) = self.occ.slides(from);
+                if MODE == GEN_CAPTURES {
+                    rs &= self.occ.ranks[r];
+                    fs &= self.occ.files[f];
+                } else if MODE == GEN_QUIETS {
+                    rs &= !self.occ.ranks[r];
+                    fs &= !self.occ.files[f];
+                }
+                for_rank_bits(rs, r, |to| steps(to as u8));
+                for_file_bits(fs, f, |to| steps(to as u8));
+            }
+            Role::Cannon => {
+                let (f, r) = (from % 9, from / 9);
+                if MODE != GEN_CAPTURES {
+                    let (rs, fs) = self.occ.slides(from);
+                    for_rank_bits(rs & !self.occ.ranks[r], r, |to| steps(to as u8));
+                    for_file_bits(fs & !self.occ.files[f], f, |to| steps(to as u8));
+                }
+                if MODE != GEN_QUIETS {
+                    let (rc, fc) = self.occ.cannon_hits(from);
+                    for_rank_bits(rc, r, |to| steps(to as u8));
+                    for_file_bits(fc, f, |to| steps(to as u8));
+                }
+            }
+            Role::Horse => {
+                for j in 0..HORSE_MOVES.len[from] as usize {
+                    let (to, leg) = HORSE_MOVES.moves[from][j];
+                    if b[leg as usize] == EMPTY {
+                        steps(to);
+                    }
+                }
+            }
+            Role::Elephant => {
+                for j in 0..ELEPHANT_MOVES.len[from] as usize {
+                    let (to, eye) = ELEPHANT_MOVES.moves[from][j];
+                    if b[eye as usize] == EMPTY {
+                        steps(to);
+                    }
+                }
+            }
+            Role::Advisor => {
+                for j in 0..ADVISOR_MOVES.len[from] as usize {
+                    steps(ADVISOR_MOVES.to[from][j]);
+                }
+            }
+            Role::General => {
+                for j in 0..GENERAL_MOVES.len[from] as usize {
+                    steps(GENERAL_MOVES.to[from][j]);
+                }
+            }
+            Role::Soldier => {
+                let t = &SOLDIER_MOVES[us.index()];
+                for j in 0..t.len[from] as usize {
+                    steps(t.to[from][j]);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The old way: every pseudo-legal move played on a copy and tested.
+    fn by_testing(p: &Position, captures: bool) -> Vec<Move> {
+        let mut pseudo = MoveList::new();
+        for (sq, piece, _) in p.pieces() {
+            if piece.color == p.turn() {
+                p.gen_piece_into::<GEN_ALL>(
+                    sq.index(),
+                    code_of(piece.color, piece.role),
+                    None,
+                    &mut pseudo,
+                );
+            }
+        }
+        let mut v: Vec<Move> = pseudo
+            .iter()
+            .copied()
+            .filter(|&m| p.safe_after(m) && (!captures || p.piece_at(m.to).is_some()))
+            .collect();
+        v.sort();
+        v
+    }
+
+    fn by_generator(p: &Position, captures: bool) -> Vec<Move> {
+        let mut list = MoveList::new();
+        if captures {
+            p.gen_legal::<GEN_CAPTURES>(&mut list);
+        } else {
+            p.gen_legal::<GEN_ALL>(&mut list);
+            // Captures then quiet moves make up the same set.
+            let mut parts = MoveList::new();
+            p.gen_legal::<GEN_CAPTURES>(&mut parts);
+            p.gen_legal::<GEN_QUIETS>(&mut parts);
+            let mut a: Vec<Move> = parts.iter().copied().collect();
+            let mut b: Vec<Move> = list.iter().copied().collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{}", p.to_fen());
+        }
+        let mut v: Vec<Move> = list.iter().copied().collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn shields_agree_with_testing_every_move() {
+        // Pins by chariot, flying general, cannon (both screens), horse legs, and points that
+        // would screen a cannon; plus positions in check.
+        for fen in [
+            "3k5/9/9/9/4r4/9/4R4/9/4A4/4K4 w",
+            "4k4/9/9/9/9/9/4N4/9/9/4K4 w",
+            "4k4/9/4c4/9/4P4/9/4N4/9/9/4K4 w",
+            "4k4/9/4c4/9/4p4/9/4N4/9/9/4K4 w",
+            "rnbakabnr/9/4c2c1/p1p3p1p/4p4/4P4/P1P3P1P/1C5C1/R8/1NBAKABNR w",
+            "4k4/9/4c4/9/4R4/4p4/9/9/9/4K4 w",
+            "rCbCkabnr/9/3c3c1/2p1p1p1p/p8/9/P1P1P1P1P/9/9/RNBAKABNR b",
+            "4k4/9/9/9/9/4c4/9/9/9/4K4 w",
+            "3k5/9/9/9/9/9/9/3n5/4A4/4K4 w",
+            "3k5/9/9/9/9/9/9/3n1n3/4A4/4K4 w",
+            "3k5/9/9/9/9/9/9/3n5/3R5/4K4 w",
+            "3k5/9/9/9/9/9/9/9/3r5/4K4 w",
+            "r3k4/9/9/9/9/9/9/9/R3C3c/4K4 w",
+            "4k4/4c4/9/9/9/9/4R4/9/9/3K5 w",
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+            "r1ea1a3/4kh3/2h1e4/pHp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2EAKAE2 w",
+            "1ceak4/9/h2a5/2p1p3p/5cp2/2h2H3/6PCP/3AE4/2C6/3A1K1H1 w",
+            "5a3/3k5/3aR4/9/5r3/5h3/9/3A1A3/5K3/2EC2E2 w",
+            "CRH1k1e2/3ca4/4ea3/9/2hr5/9/9/4E4/4A4/4KA3 w",
+            "C1hHk4/9/9/9/9/9/h1pp5/E3C4/9/3A1K3 w",
+            "4ka3/4a4/9/9/4H4/p8/9/4C3c/7h1/2EK5 w",
+            "1C2ka3/9/C1Hae1h2/p3p3p/6p2/9/P3P3P/3AE4/3p2c2/c1EAK4 w",
+            "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w",
+        ] {
+            let p = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            for side in [Color::Red, Color::Black] {
+                let q = p.with_turn(side);
+                if q.in_check_color(side.other()) {
+                    continue; // not a position the side could have to move in
+                }
+                for captures in [false, true] {
+                    assert_eq!(
+                        by_generator(&q, captures),
+                        by_testing(&q, captures),
+                        "{fen} {side:?} {captures}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every node of a small tree: the generator agrees with testing every move.
+    fn walk(p: &mut Position, depth: u32) {
+        assert_eq!(
+            by_generator(p, false),
+            by_testing(p, false),
+            "{}",
+            p.to_fen()
+        );
+        if depth == 0 {
+            return;
+        }
+        for m in by_testing(p, false) {
+            let u = p.make(m);
+            walk(p, depth - 1);
+            p.unmake(m, u);
+        }
+    }
+
+    #[test]
+    fn the_generator_agrees_over_whole_trees() {
+        for fen in [
+            "rnbakabnr/9/4c2c1/p1p3p1p/4p4/4P4/P1P3P1P/1C5C1/R8/1NBAKABNR w",
+            "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w",
+        ] {
+            walk(&mut Position::from_fen(fen).unwrap(), 2);
+        }
+    }
+}

@@ -1,0 +1,576 @@
+//! The search proper: principal-variation alpha-beta with a transposition table, null-move
+//! pruning, reverse futility and futility pruning, late-move pruning and reductions, check
+//! extensions, internal iterative reduction, and a quiescence search on captures (all moves
+//! when in check). Repetitions and the other rule endings come from [`super::rules`].
+
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+
+use crate::core::{Move, Position, Role};
+
+use super::eval::{evaluate_from, Base};
+use super::ordering::{role_of_code, Captures, Kind, MovePicker, Ordering, ORDER_VALUE};
+use super::params::Params;
+use super::rules::{GameRules, PathPly};
+use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
+use super::see::capture_loses;
+use super::time::TimeControl;
+use super::tt::{Bound, Hit, Table};
+
+/// What the search keeps per ply.
+#[derive(Copy, Clone, Default)]
+pub(crate) struct Frame {
+    /// The ply that led here (`None` at the root and after a null move).
+    pub path: PathPly,
+    /// Cell code of the piece that moved there.
+    pub moved: u8,
+    /// Whether the side to move is in check here.
+    pub in_check: bool,
+    /// Static evaluation here (meaningless when in check).
+    pub eval: i32,
+    /// Material and placement sums here.
+    pub base: Base,
+}
+
+/// Entries of the evaluation cache (a power of two).
+pub(crate) const EVAL_CACHE: usize = 1 << 15;
+
+/// Late-move reduction by depth and move number.
+pub(crate) struct Reductions([[u8; 64]; 64]);
+
+impl Reductions {
+    pub(crate) fn new(p: &Params) -> Reductions {
+        let mut t = [[0u8; 64]; 64];
+        let base = f64::from(p.lmr_base) / 100.0;
+        let div = f64::from(p.lmr_div) / 100.0;
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                let v = base + (d as f64).ln() * (m as f64).ln() / div;
+                *r = v.max(0.0) as u8;
+            }
+        }
+        Reductions(t)
+    }
+
+    #[inline]
+    fn get(&self, depth: i32, moves: usize) -> i32 {
+        i32::from(self.0[(depth as usize).min(63)][moves.min(63)])
+    }
+}
+
+/// The stored score of `hit` when its bound settles the window (`alpha`, `beta`).
+#[inline]
+fn cutoff(hit: Hit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_tt(hit.score, ply);
+    let usable = match hit.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    usable.then_some(s)
+}
+
+/// The engine's tables and settings a search works with.
+pub(crate) struct Kit<'a> {
+    pub tt: &'a mut Table,
+    pub ord: &'a mut Ordering,
+    pub reductions: &'a Reductions,
+    pub params: &'a Params,
+    pub eval_cache: &'a mut [(u64, i32)],
+}
+
+/// One search in progress.
+pub(crate) struct Searcher<'a> {
+    pub pos: Position,
+    pub tt: &'a mut Table,
+    pub ord: &'a mut Ordering,
+    pub rules: GameRules,
+    pub tc: TimeControl,
+    pub stop: &'a AtomicBool,
+    pub reductions: &'a Reductions,
+    pub params: &'a Params,
+    pub eval_cache: &'a mut [(u64, i32)],
+    pub nodes: u64,
+    pub seldepth: usize,
+    pub aborted: bool,
+    pub frames: Vec<Frame>,
+    pub pv: Vec<[Move; MAX_PLY + 1]>,
+    pub pv_len: [usize; MAX_PLY + 1],
+    /// Depth of the current iteration (bounds the check extensions).
+    pub root_depth: i32,
+}
+
+impl<'a> Searcher<'a> {
+    pub(crate) fn new(
+        pos: Position,
+        kit: Kit<'a>,
+        rules: GameRules,
+        tc: TimeControl,
+        stop: &'a AtomicBool,
+    ) -> Searcher<'a> {
+        let Kit {
+            tt,
+            ord,
+            reductions,
+            params,
+            eval_cache,
+        } = kit;
+        let mut frames = vec![Frame::default(); MAX_PLY + 8];
+        frames[0].in_check = pos.is_check();
+        frames[0].base = Base::of(&pos);
+        let null = Move::new(
+            pos.general_square(pos.turn()),
+            pos.general_square(pos.turn()),
+        );
+        Searcher {
+            pos,
+            tt,
+            ord,
+            rules,
+            tc,
+            stop,
+            reductions,
+            params,
+            eval_cache,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            frames,
+            pv: vec![[null; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_depth: 1,
+        }
+    }
+
+    /// Whether the search must stop now (node budget, clock, or the caller's flag).
+    #[inline]
+    fn check_limits(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.root_depth <= 1 {
+            return false; // the first iteration always completes: there is always a move
+        }
+        if self.tc.nodes.is_some_and(|n| self.nodes >= n) {
+            self.aborted = true;
+        } else if self.nodes & 1023 == 0 {
+            if self.stop.load(AtomicOrdering::Relaxed) {
+                self.aborted = true;
+            } else if let Some(h) = self.tc.hard {
+                if self.tc.start.elapsed() >= h {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// The static evaluation at `ply`, through a small cache keyed by the position's hash.
+    #[inline]
+    fn static_eval(&mut self, ply: usize) -> i32 {
+        let key = self.pos.hash();
+        let slot = &mut self.eval_cache[(key as usize) & (EVAL_CACHE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let e = evaluate_from(&self.pos, &self.params.eval, self.frames[ply].base);
+        *slot = (key, e);
+        e
+    }
+
+    /// Play `m` at `ply` (the position moves to `ply + 1`).
+    #[inline]
+    pub(crate) fn do_move(&mut self, m: Move, ply: usize) {
+        let code = self.pos.board[m.from.index()];
+        let capture = self.pos.board[m.to.index()] != 0;
+        let soldier_advance = role_of_code(code) == Role::Soldier.index()
+            && m.from.file() == m.to.file()
+            && !self.pos.turn().owns_rank(m.from.rank());
+        let base = self.frames[ply].base.after(&self.pos, m);
+        let undo = self.pos.make(m);
+        let in_check = self.pos.is_check();
+        self.frames[ply + 1] = Frame {
+            path: Some((m, undo)),
+            moved: code,
+            in_check,
+            eval: 0,
+            base,
+        };
+        self.rules
+            .push(self.pos.hash(), capture, in_check, soldier_advance);
+    }
+
+    #[inline]
+    pub(crate) fn undo_move(&mut self, ply: usize) {
+        if let Some((m, u)) = self.frames[ply + 1].path {
+            self.pos.unmake(m, u);
+        }
+        self.rules.pop();
+    }
+
+    fn do_null(&mut self, ply: usize) {
+        self.pos.make_null();
+        self.frames[ply + 1] = Frame {
+            base: self.frames[ply].base,
+            ..Frame::default()
+        };
+        self.rules.push_null(self.pos.hash());
+    }
+
+    fn undo_null(&mut self) {
+        self.pos.unmake_null();
+        self.rules.pop();
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        self.pv[ply][0] = m;
+        let n = child_len.min(MAX_PLY - 1);
+        if n > 0 {
+            let (head, tail) = self.pv.split_at_mut(ply + 1);
+            head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    /// Whether the side to move has a piece other than general, advisors, elephants and
+    /// soldiers (null-move pruning is unsafe without one: zugzwang).
+    fn has_big_pieces(&self) -> bool {
+        let base = self.pos.turn().index() * 16;
+        (base..base + 16).any(|id| {
+            self.pos.squares[id] != 0xFF && matches!(role_of_code(self.pos.kinds[id]), 3..=5)
+        })
+    }
+
+    /// The alpha-beta search of the node at `ply` (ply 0 is the root's children's parent; the
+    /// root itself is searched by [`super::root`]).
+    pub(crate) fn negamax(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        if ply > 0 {
+            if let Some(s) = self.rules.tree_score(&self.pos, ply, &self.frames[1..=ply]) {
+                return s;
+            }
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.nodes += 1;
+        if self.check_limits() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 4 {
+            return self.static_eval(ply);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.frames[ply].in_check;
+        let key = self.pos.hash();
+        let hit = self.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit.filter(|h| !pv_node && h.depth >= depth) {
+            if let Some(s) = cutoff(h, ply, alpha, beta) {
+                return s;
+            }
+        }
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            match hit {
+                Some(h) => h.eval,
+                None => self.static_eval(ply),
+            }
+        };
+        self.frames[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
+
+        if !pv_node && !in_check && !is_mate(beta) {
+            // Reverse futility: far above beta at low depth.
+            let margin = self.params.rfp_margin * depth - if improving { 40 } else { 0 };
+            if depth <= 7 && eval - margin >= beta {
+                return eval;
+            }
+            // Null move.
+            if depth >= 3
+                && eval >= beta
+                && self.frames[ply].path.is_some()
+                && self.has_big_pieces()
+            {
+                let r = self.params.nmp_base
+                    + depth / self.params.nmp_div
+                    + ((eval - beta) / 200).min(3);
+                self.do_null(ply);
+                let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
+                self.undo_null();
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if is_mate(s) { beta } else { s };
+                }
+            }
+        }
+        // Internal iterative reduction: no table move to lead with.
+        if tt_move.is_none() && depth >= 4 && (pv_node || cut) {
+            depth -= 1;
+        }
+
+        let prev = self.frames[ply]
+            .path
+            .map(|(m, _)| (self.frames[ply].moved, m));
+        let mut picker = MovePicker::new(tt_move, self.ord, ply, prev, in_check);
+        let side = self.pos.turn().index();
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        let mut searched = 0usize;
+        let mut quiets: [Option<Move>; 64] = [None; 64];
+        let mut n_quiets = 0;
+        let orig_alpha = alpha;
+        let lmp = (self.params.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
+        while let Some((m, kind)) = picker.next(&self.pos, self.ord) {
+            let capture = self.pos.board[m.to.index()] != 0;
+            if !pv_node && !in_check && best > -MATE_BOUND && kind == Kind::Quiet {
+                // Late-move pruning and futility pruning of quiet moves.
+                if depth <= 8 && searched >= lmp {
+                    picker.skip_quiets = true;
+                    continue;
+                }
+                if depth <= 6 && eval + self.params.fut_base + self.params.fut_mul * depth <= alpha
+                {
+                    continue;
+                }
+            }
+            self.do_move(m, ply);
+            let gives_check = self.frames[ply + 1].in_check;
+            let mut new_depth = depth - 1;
+            if gives_check && (ply as i32) < 2 * self.root_depth {
+                new_depth += self.params.check_ext;
+            }
+            let mut score;
+            if searched == 0 {
+                score = -self.negamax(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut);
+            } else {
+                let mut r = 0;
+                if depth >= 3
+                    && searched >= 2
+                    && !gives_check
+                    && !in_check
+                    && matches!(kind, Kind::Quiet | Kind::Killer | Kind::BadCapture)
+                {
+                    r = self.reductions.get(depth, searched);
+                    if !pv_node {
+                        r += 1;
+                    }
+                    if !improving {
+                        r += 1;
+                    }
+                    if kind == Kind::Killer {
+                        r -= 1;
+                    }
+                    if !capture {
+                        r -= self.ord.history(side, m) / 6000;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.negamax(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.undo_move(ply);
+            if self.aborted {
+                return 0;
+            }
+            searched += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if pv_node {
+                        self.update_pv(ply, m);
+                    }
+                    if score >= beta {
+                        if !capture {
+                            let bonus = (depth * depth * 16).min(1600);
+                            self.ord.add_killer(ply, m);
+                            self.ord.set_counter(prev, m);
+                            self.ord.update_history(side, m, bonus);
+                            for q in quiets[..n_quiets].iter().flatten() {
+                                self.ord.update_history(side, *q, -bonus);
+                            }
+                        }
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !capture && n_quiets < quiets.len() {
+                quiets[n_quiets] = Some(m);
+                n_quiets += 1;
+            }
+        }
+        if searched == 0 {
+            return mated_in(ply); // no legal move: checkmate or stalemate, both lose
+        }
+        self.store(
+            key,
+            ply,
+            best,
+            (orig_alpha, alpha, beta),
+            best_move,
+            in_check,
+            eval,
+            depth,
+        );
+        best
+    }
+
+    /// Quiescence: captures (every move when in check) until the position is quiet.
+    pub(crate) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        self.pv_len[ply] = 0;
+        if self.check_limits() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let in_check = self.frames[ply].in_check;
+        if ply >= MAX_PLY - 4 {
+            return if in_check { 0 } else { self.static_eval(ply) };
+        }
+        let key = self.pos.hash();
+        let use_tt = self.params.qs_tt;
+        let hit = if use_tt { self.tt.probe(key) } else { None };
+        if let Some(s) = hit.and_then(|h| cutoff(h, ply, alpha, beta)) {
+            return s;
+        }
+        let mut best;
+        let eval;
+        if in_check {
+            best = -INFINITE;
+            eval = -INFINITE;
+        } else {
+            eval = match hit {
+                Some(h) => h.eval,
+                None => {
+                    // Far above beta on material and placement alone: stand pat on that.
+                    let lazy = self.frames[ply]
+                        .base
+                        .score(self.pos.turn, &self.params.eval);
+                    if lazy - self.params.lazy_margin >= beta {
+                        return lazy;
+                    }
+                    self.static_eval(ply)
+                }
+            };
+            if eval >= beta {
+                return eval;
+            }
+            alpha = alpha.max(eval);
+            best = eval;
+        }
+        let mut evasions =
+            in_check.then(|| MovePicker::new(hit.and_then(|h| h.mv), self.ord, ply, None, true));
+        let mut captures = (!in_check).then(|| Captures::new(&self.pos));
+        let orig_alpha = alpha;
+        let mut best_move = None;
+        let mut searched = 0;
+        loop {
+            let next = match (&mut evasions, &mut captures) {
+                (Some(p), _) => p.next(&self.pos, self.ord).map(|x| x.0),
+                (None, Some(c)) => c.next(),
+                (None, None) => None,
+            };
+            let Some(m) = next else {
+                break;
+            };
+            if !in_check {
+                let victim = role_of_code(self.pos.board[m.to.index()]);
+                let attacker = role_of_code(self.pos.board[m.from.index()]);
+                // Delta pruning: even winning the victim outright cannot reach alpha.
+                if eval + ORDER_VALUE[victim] + self.params.qs_delta <= alpha {
+                    continue;
+                }
+                if ORDER_VALUE[victim] < ORDER_VALUE[attacker] && capture_loses(&self.pos, m) {
+                    continue;
+                }
+            }
+            searched += 1;
+            self.do_move(m, ply);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.undo_move(ply);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return mated_in(ply);
+        }
+        if !use_tt {
+            return best;
+        }
+        self.store(
+            key,
+            ply,
+            best,
+            (orig_alpha, alpha, beta),
+            best_move,
+            in_check,
+            eval,
+            0,
+        );
+        best
+    }
+
+    /// Store a node's result: its bound follows from the window it was searched with
+    /// (`(alpha at entry, alpha at the end, beta)`).
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        key: u64,
+        ply: usize,
+        best: i32,
+        (orig_alpha, alpha, beta): (i32, i32, i32),
+        best_move: Option<Move>,
+        in_check: bool,
+        eval: i32,
+        depth: i32,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored_eval = if in_check { 0 } else { eval };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), stored_eval, depth, bound);
+    }
+}
