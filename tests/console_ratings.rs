@@ -56,7 +56,8 @@ fn kill_nine_around_game_ends_rates_every_game_exactly_once() {
         }
         c.kill();
         // After the restart the game is over, exactly once: ending it again either ends a
-        // game that had not ended, or finds none.
+        // game that had not ended, or finds none. (The ratings below are the proof that it
+        // was rated once.)
         let mut r = Console::start(dir.path(), &env);
         r.send("@alice /resign");
         r.ask("@alice /rating", "Ratings of alice");
@@ -66,7 +67,10 @@ fn kill_nine_around_game_ends_rates_every_game_exactly_once() {
             .iter()
             .filter(|l| l.contains("There is no game"))
             .count();
-        assert_eq!(over + none, 1, "round {round}: {seen:#?}");
+        // Either the game had ended (and its result may be shown again: a reply printed just
+        // before the kill is delivered again, at least once) or this ends it.
+        assert!(over <= 1 && none <= 1, "round {round}: {seen:#?}");
+        assert!(over == 1 || none == 1, "round {round}: {seen:#?}");
     }
 
     // Every game is finished and has exactly one end record; the ratings are what replaying

@@ -36,7 +36,7 @@ pub(crate) async fn remember_handle(ctx: &Ctx<'_>) {
             prefs.name = Some(name);
             let mut changes = crate::game::Changes::default();
             changes.users.push((key, prefs));
-            if let Err(e) = ctx.svc.persist(changes).await {
+            if let Err(e) = ctx.svc.persist_direct(changes).await {
                 tracing::warn!(error = %e, "cannot remember a display name");
             }
         }
@@ -237,7 +237,7 @@ async fn put_challenge(
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
-    ctx.svc.persist(changes).await?;
+    ctx.persist(changes).await?;
     ctx.retire(dead);
     slot.record = record;
     Ok(())
@@ -425,7 +425,7 @@ pub(crate) async fn accept(
     changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
     changes.add_deadlines.extend(game.deadlines());
     changes.aliases.extend(handle_alias(ctx));
-    ctx.svc.persist(changes).await?;
+    ctx.persist(changes).await?;
     ctx.retire(dead);
     slot.record = record;
     let mut caption = ctx.t(&Msg::GameStarted {

@@ -63,7 +63,7 @@ impl Service {
         };
         changes.channels.push((from.to_string(), blank.clone()));
         changes.channels.push((to.to_string(), moved.clone()));
-        self.persist(changes).await?;
+        self.persist_direct(changes).await?;
         tracing::info!(from, to, game = ?moved.active_game, "channel moved");
         src.record = blank;
         src.game = None;

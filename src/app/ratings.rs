@@ -260,6 +260,7 @@ async fn graph(
         kind: ImageKind::Png,
         alt: caption,
         text_board: None,
+        drawing: None,
     }))
 }
 

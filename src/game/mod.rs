@@ -17,7 +17,7 @@ pub use model::{
     DeadlineKind, GameRecord, GameStatus, PlayerRef, ShownMenu, UserPrefs, MAX_NAME,
     SCHEMA_VERSION,
 };
-pub use storage::{BoxFuture, Changes, Storage, StorageError};
+pub use storage::{BoxFuture, Changes, OutboxKey, Storage, StorageError};
 
 use crate::arbiter::{Accepted, Arbiter, Outcome, Ruleset, RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};

@@ -2,10 +2,12 @@
 //!
 //! Trees: `games` (id → JSON record), `channels`, `users`, `deadlines` (time ‖ id ‖ kind →
 //! channel, so the earliest is the first key), `active` (ids of games in progress),
-//! `user_games` (user ‖ 0 ‖ !id, newest first), `meta`, `ratings` (ratings, statistics and
-//! leaderboards: see `ratings.rs`). Every command's writes are one multi-tree transaction,
-//! made durable before the reply is sent; a game's rating update is part of the transaction
-//! that ends it.
+//! `user_games` (user ‖ 0 ‖ !id, newest first), `outbox` (channel ‖ 0 ‖ sequence → the
+//! replies to deliver, so each channel's entries are together and in order), `seen` (ids of
+//! handled platform events → time), `meta`, `ratings` (ratings, statistics and leaderboards:
+//! see `ratings.rs`). Every command's writes — its replies included — are one multi-tree
+//! transaction, made durable before anything is sent; a game's rating update is part of the
+//! transaction that ends it.
 //!
 //! All transactions and flushes run on one writer thread (group commit: the transactions
 //! waiting at a time are applied one after another, then one flush makes them all durable).
@@ -16,14 +18,15 @@
 mod ratings;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use crate::game::{
-    BoxFuture, Changes, ChannelRecord, Deadline, DeadlineKind, GameRecord, GameStatus, Storage,
-    StorageError, UserPrefs,
+    BoxFuture, Changes, ChannelRecord, Deadline, DeadlineKind, GameRecord, GameStatus, OutboxKey,
+    Storage, StorageError, UserPrefs,
 };
 
 /// Storage in a sled database directory.
@@ -51,8 +54,12 @@ struct Trees {
     deadlines: sled::Tree,
     active: sled::Tree,
     user_games: sled::Tree,
+    outbox: sled::Tree,
+    seen: sled::Tree,
     meta: sled::Tree,
     ratings: sled::Tree,
+    /// The next outbox sequence number (one more than the highest stored at opening).
+    outbox_seq: AtomicU64,
 }
 
 fn err(e: impl std::fmt::Display) -> StorageError {
@@ -86,6 +93,25 @@ fn deadline_from(k: &[u8], v: &[u8]) -> Option<Deadline> {
         id,
         kind,
         channel: String::from_utf8_lossy(v).into_owned(),
+    })
+}
+
+fn outbox_key(k: &OutboxKey) -> Vec<u8> {
+    let mut out = Vec::with_capacity(k.channel.len() + 9);
+    out.extend_from_slice(k.channel.as_bytes());
+    out.push(0);
+    out.extend_from_slice(&k.seq.to_be_bytes());
+    out
+}
+
+fn outbox_key_from(k: &[u8]) -> Option<OutboxKey> {
+    let split = k.len().checked_sub(9)?;
+    if k[split] != 0 {
+        return None;
+    }
+    Some(OutboxKey {
+        channel: String::from_utf8(k[..split].to_vec()).ok()?,
+        seq: u64::from_be_bytes(k[split + 1..].try_into().ok()?),
     })
 }
 
@@ -128,6 +154,13 @@ impl SledStorage {
             }
         };
         let t = |name: &str| db.open_tree(name).map_err(err);
+        let outbox = t("outbox")?;
+        let mut highest = 0;
+        for k in outbox.iter().keys() {
+            if let Some(key) = outbox_key_from(&k.map_err(err)?) {
+                highest = highest.max(key.seq);
+            }
+        }
         let trees = Arc::new(Trees {
             games: t("games")?,
             channels: t("channels")?,
@@ -135,8 +168,11 @@ impl SledStorage {
             deadlines: t("deadlines")?,
             active: t("active")?,
             user_games: t("user_games")?,
+            outbox,
+            seen: t("seen")?,
             meta: t("meta")?,
             ratings: t("ratings")?,
+            outbox_seq: AtomicU64::new(highest + 1),
             db,
         });
         let (tx, rx) = mpsc::channel::<WriteJob>();
@@ -219,6 +255,12 @@ impl Trees {
             .iter()
             .filter_map(GameRecord::ending)
             .collect();
+        let outbox: Vec<(Vec<u8>, &[u8])> = changes
+            .outbox
+            .iter()
+            .map(|(k, v)| (outbox_key(k), v.as_slice()))
+            .collect();
+        let delivered: Vec<Vec<u8>> = changes.delivered.iter().map(outbox_key).collect();
         let result: Result<(), TransactionError<()>> = (
             &self.games,
             &self.channels,
@@ -226,10 +268,12 @@ impl Trees {
             &self.deadlines,
             &self.active,
             &self.user_games,
-            &self.ratings,
+            &self.outbox,
+            &self.seen,
             &self.meta,
+            &self.ratings,
         )
-            .transaction(|(tg, tc, tu, td, ta, tug, tr, tm)| {
+            .transaction(|(tg, tc, tu, td, ta, tug, tob, ts, tm, tr)| {
                 if let Some(n) = changes.game_number {
                     let stored = tm
                         .get(GAME_NUMBER.as_bytes())?
@@ -264,6 +308,15 @@ impl Trees {
                 }
                 ratings::apply_ends(tr, &endings)?;
                 ratings::put_aliases(tr, &changes.aliases)?;
+                for (k, v) in &outbox {
+                    tob.insert(k.as_slice(), *v)?;
+                }
+                for k in &delivered {
+                    tob.remove(k.as_slice())?;
+                }
+                for (id, at) in &changes.seen {
+                    ts.insert(id.as_bytes(), &at.to_be_bytes())?;
+                }
                 Ok::<(), ConflictableTransactionError<()>>(())
             });
         result.map_err(|e| err(format!("{e:?}")))
@@ -454,6 +507,41 @@ impl Storage for SledStorage {
 
     fn alias(&self, handle: &str) -> Result<Option<String>, StorageError> {
         ratings::alias(&self.trees.ratings, handle)
+    }
+
+    fn next_outbox_seq(&self) -> Result<u64, StorageError> {
+        Ok(self.trees.outbox_seq.fetch_add(1, Ordering::SeqCst))
+    }
+
+    fn outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
+        let mut out = Vec::new();
+        for r in self.trees.outbox.scan_prefix(prefix.as_bytes()) {
+            let (k, v) = r.map_err(err)?;
+            match outbox_key_from(&k) {
+                Some(key) => out.push((key, v.to_vec())),
+                None => tracing::error!(key = ?k, "an outbox key that cannot be read; skipped"),
+            }
+        }
+        Ok(out)
+    }
+
+    fn seen(&self, id: &str) -> Result<bool, StorageError> {
+        self.trees.seen.contains_key(id.as_bytes()).map_err(err)
+    }
+
+    fn forget_seen(&self, before_ms: u64) -> Result<usize, StorageError> {
+        let mut old = Vec::new();
+        for r in self.trees.seen.iter() {
+            let (k, v) = r.map_err(err)?;
+            let at = v.as_ref().try_into().map(u64::from_be_bytes).unwrap_or(0);
+            if at < before_ms {
+                old.push(k);
+            }
+        }
+        for k in &old {
+            self.trees.seen.remove(k).map_err(err)?;
+        }
+        Ok(old.len())
     }
 }
 
