@@ -65,10 +65,10 @@ async fn a_rated_game_on_a_server_then_its_leaderboard_stats_and_graph() {
             FakeInteraction::slash("top")
                 .option(CmdOpt::string("family", "rapid"))
                 .by(&alice),
-            &[Callback(5), EditOriginal],
+            &[Callback(4)],
         )
         .await;
-    let top = message_of(&fake, &r[1]).content;
+    let top = message_of(&fake, &r[0]).content;
     assert!(
         top.contains("Nobody is on the Rapid leaderboard here yet"),
         "{top}"
@@ -80,10 +80,10 @@ async fn a_rated_game_on_a_server_then_its_leaderboard_stats_and_graph() {
                 .option(CmdOpt::user("player", &alice))
                 .option(CmdOpt::user("opponent", &bob))
                 .by(&bob),
-            &[Callback(5), EditOriginal],
+            &[Callback(4)],
         )
         .await;
-    let h2h = message_of(&fake, &r[1]).content;
+    let h2h = message_of(&fake, &r[0]).content;
     assert!(
         h2h.contains("alice vs bob: 1 game(s) — alice 1 won"),
         "{h2h}"
