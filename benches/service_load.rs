@@ -135,7 +135,7 @@ fn main() {
         // The platform's delivery worker: takes each stored reply and forgets it.
         let mut deliveries = svc.open_outbox("bench:").expect("outbox");
         let worker = Arc::clone(&svc);
-        tokio::spawn(async move {
+        let delivery = tokio::spawn(async move {
             while let Some(d) = deliveries.recv().await {
                 worker
                     .delivered(&d.key)
@@ -190,7 +190,11 @@ fn main() {
         for h in handles {
             all.extend(h.await.expect("task"));
         }
-        (all, t0.elapsed())
+        let elapsed = t0.elapsed();
+        // Stop the worker so the storage is closed before the restart below opens it.
+        delivery.abort();
+        let _ = delivery.await;
+        (all, elapsed)
     });
     let mut sorted = latencies;
     sorted.sort();
