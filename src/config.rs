@@ -6,6 +6,8 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::app::ServiceConfig;
+use crate::engine::uci::Dialect;
+use crate::uci::{EngineSpec, Timeouts};
 
 /// A secret value (a bot token): printable only as `***`.
 #[derive(Clone, PartialEq, Eq)]
@@ -51,6 +53,25 @@ pub struct DiscordConfig {
     pub api_url: Option<String>,
 }
 
+/// The engines that play and analyse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// `ENGINE_COMMAND`: an external UCI engine for the top level and for analysis (program
+    /// and arguments, split at whitespace); `None`: the built-in engine only.
+    pub external: Option<EngineSpec>,
+    /// `ENGINE_HASH_MB`: the built-in engine's table per search (default 16).
+    pub hash_mb: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            external: None,
+            hash_mb: 16,
+        }
+    }
+}
+
 /// The whole configuration.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -62,6 +83,8 @@ pub struct Config {
     pub discord: Option<DiscordConfig>,
     /// Service tuning.
     pub service: ServiceConfig,
+    /// The engines.
+    pub engine: EngineConfig,
 }
 
 /// A setting that cannot be used.
@@ -158,8 +181,70 @@ impl Config {
             telegram,
             discord,
             service,
+            engine: engine_config(vars)?,
         })
     }
+}
+
+/// `ENGINE_COMMAND`, `ENGINE_DIALECT`, `ENGINE_OPTIONS`, `ENGINE_TIMEOUT_MS`, `ENGINE_HASH_MB`.
+fn engine_config(vars: &HashMap<String, String>) -> Result<EngineConfig, ConfigError> {
+    let get = |k: &str| {
+        vars.get(k)
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    let hash_mb = number(vars, "ENGINE_HASH_MB", 16usize)?;
+    if !(1..=1024).contains(&hash_mb) {
+        return Err(ConfigError("ENGINE_HASH_MB must be 1 to 1024".into()));
+    }
+    let Some(command) = get("ENGINE_COMMAND") else {
+        return Ok(EngineConfig {
+            external: None,
+            hash_mb,
+        });
+    };
+    let dialect = match get("ENGINE_DIALECT").as_deref() {
+        None | Some("auto") => None,
+        Some(d) => Some(
+            d.parse::<Dialect>()
+                .map_err(|e| ConfigError(format!("ENGINE_DIALECT: {e} (or auto)")))?,
+        ),
+    };
+    let mut options = Vec::new();
+    for item in get("ENGINE_OPTIONS").unwrap_or_default().split(';') {
+        let item = item.trim();
+        if item.is_empty() {
+            continue;
+        }
+        let (name, value) = item.split_once('=').ok_or_else(|| {
+            ConfigError(format!(
+                "ENGINE_OPTIONS: {:?} is not NAME=VALUE",
+                item.chars().take(40).collect::<String>()
+            ))
+        })?;
+        options.push((name.trim().to_string(), value.trim().to_string()));
+    }
+    let defaults = Timeouts::default();
+    let wait_ms = number(
+        vars,
+        "ENGINE_TIMEOUT_MS",
+        u64::try_from(defaults.handshake.as_millis()).unwrap_or(10_000),
+    )?
+    .max(100);
+    let timeouts = Timeouts {
+        handshake: std::time::Duration::from_millis(wait_ms),
+        ready: std::time::Duration::from_millis(wait_ms),
+        ..defaults
+    };
+    Ok(EngineConfig {
+        external: Some(EngineSpec {
+            command,
+            dialect,
+            options,
+            timeouts,
+        }),
+        hash_mb,
+    })
 }
 
 #[cfg(test)]
@@ -214,5 +299,38 @@ mod tests {
         assert!(e.0.contains("BOARD_IMAGES"));
         let e = Config::from_vars(&vars(&[("IDLE_CLAIM_SECS", "1d")])).unwrap_err();
         assert!(e.0.contains("IDLE_CLAIM_SECS"));
+    }
+
+    #[test]
+    fn engine_settings() {
+        let c = Config::from_vars(&vars(&[])).unwrap();
+        assert_eq!(c.engine, EngineConfig::default());
+        let c = Config::from_vars(&vars(&[
+            ("ENGINE_COMMAND", " /usr/games/fairy-stockfish "),
+            ("ENGINE_DIALECT", "fairy"),
+            ("ENGINE_OPTIONS", "Hash=64; Threads = 1;"),
+            ("ENGINE_TIMEOUT_MS", "2500"),
+            ("ENGINE_HASH_MB", "32"),
+        ]))
+        .unwrap();
+        let spec = c.engine.external.unwrap();
+        assert_eq!(spec.command, "/usr/games/fairy-stockfish");
+        assert_eq!(spec.dialect, Some(Dialect::Fairy));
+        assert_eq!(
+            spec.options,
+            [("Hash".into(), "64".into()), ("Threads".into(), "1".into())]
+        );
+        assert_eq!(spec.timeouts.handshake.as_millis(), 2500);
+        assert_eq!(c.engine.hash_mb, 32);
+        for (k, v) in [
+            ("ENGINE_DIALECT", "klingon"),
+            ("ENGINE_OPTIONS", "Hash"),
+            ("ENGINE_TIMEOUT_MS", "soon"),
+        ] {
+            let e = Config::from_vars(&vars(&[("ENGINE_COMMAND", "x"), (k, v)])).unwrap_err();
+            assert!(e.0.contains(k), "{e}");
+        }
+        let e = Config::from_vars(&vars(&[("ENGINE_HASH_MB", "0")])).unwrap_err();
+        assert!(e.0.contains("ENGINE_HASH_MB"));
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! The rules core ([`core`]) knows moves, check and mate; [`notation`] reads and writes what
 //! players type (ICCS, WXF, Chinese, Vietnamese); [`arbiter`] classifies plies and rules on
-//! perpetual check, chase, repetition and the draw rules; [`render`] draws boards; [`game`]
+//! perpetual check, chase, repetition and the draw rules; [`engine`] searches and plays at
+//! eight levels; [`render`] draws boards; [`game`]
 //! and [`storage`] keep games, clocks and settings; [`app`] is the chat service the
 //! [`adapters`] (console, Telegram, Discord) talk to.
 //!
@@ -22,8 +23,10 @@ pub mod arbiter;
 pub mod cli;
 pub mod config;
 pub mod core;
+pub mod engine;
 pub mod game;
 pub mod i18n;
 pub mod notation;
 pub mod render;
 pub mod storage;
+pub mod uci;

@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, Notify};
 
 pub use action::Action;
 pub use command::{parse_line, Cmd, Line, MAX_TEXT};
-pub use pgn::pgn;
+pub use pgn::{pgn, write_pgn};
 
 use crate::game::{GameManager, PlayerRef, Storage, StorageError};
 use crate::i18n::app::{text, Msg};

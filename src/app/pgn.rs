@@ -38,34 +38,61 @@ pub fn pgn(record: &GameRecord, site: &str) -> String {
         },
         _ => "*",
     };
+    let mut tags = vec![
+        ("Event", format!("Game #{}", record.id)),
+        ("Site", site.to_string()),
+        ("Date", date(record.created_ms)),
+        ("Red", record.red.name.clone()),
+        ("Black", record.black.name.clone()),
+        ("TimeControl", record.time_control.to_string()),
+    ];
+    if let GameStatus::Finished { reason, .. } = &record.status {
+        tags.push(("Termination", reason.clone()));
+    }
+    let start = record
+        .start_fen
+        .as_deref()
+        .and_then(|f| Position::from_fen(f).ok().map(|p| (f, p)));
+    let moves: Vec<Move> = record
+        .moves
+        .iter()
+        .map_while(|t| Move::parse_iccs(t))
+        .collect();
+    write_pgn(&tags, start.as_ref().map(|(f, p)| (*f, p)), &moves, result)
+}
+
+/// A game as PGN text: `[Game "Chinese Chess"]`, the `tags` in order with `Result` after
+/// `Black` (as the seven-tag roster has it), `Format`, and `FEN` for a set-up start; then the
+/// moves in WXF wrapped at 80 columns. Moves are written until one does not play.
+#[must_use]
+pub fn write_pgn(
+    tags: &[(&str, String)],
+    start: Option<(&str, &Position)>,
+    moves: &[Move],
+    result: &str,
+) -> String {
     let mut out = String::new();
     let mut tag = |k: &str, v: &str| out.push_str(&format!("[{k} \"{}\"]\n", tag_value(v)));
     tag("Game", "Chinese Chess");
-    tag("Event", &format!("Game #{}", record.id));
-    tag("Site", site);
-    tag("Date", &date(record.created_ms));
-    tag("Red", &record.red.name);
-    tag("Black", &record.black.name);
-    tag("Result", result);
-    tag("Format", "WXF");
-    tag("TimeControl", &record.time_control.to_string());
-    if let GameStatus::Finished { reason, .. } = &record.status {
-        tag("Termination", reason);
-    }
-    let mut pos = Position::startpos();
-    if let Some(fen) = &record.start_fen {
-        tag("FEN", fen);
-        if let Ok(p) = Position::from_fen(fen) {
-            pos = p;
+    for (k, v) in tags {
+        tag(k, v);
+        if *k == "Black" {
+            tag("Result", result);
         }
+    }
+    if !tags.iter().any(|(k, _)| *k == "Black") {
+        tag("Result", result);
+    }
+    tag("Format", "WXF");
+    let mut pos = Position::startpos();
+    if let Some((fen, p)) = start {
+        tag("FEN", fen);
+        pos = p.clone();
     }
     out.push('\n');
     let mut body = String::new();
     let mut number = pos.fullmoves();
-    for (i, text) in record.moves.iter().enumerate() {
-        let Some(m) = Move::parse_iccs(text) else {
-            break;
-        };
+    for (i, &m) in moves.iter().enumerate() {
         if pos.turn() == crate::core::Color::Red {
             body.push_str(&format!("{number}. "));
         } else if i == 0 {

@@ -14,5 +14,7 @@ mod ruling;
 pub use classify::{classify, PlyClass, Victim};
 pub use draws::PlyFacts;
 pub use referee::{Accepted, Arbiter, ClaimError, PlyRecord, SubmitError};
+/// The engine rules on repetitions inside its search with the arbiter's own functions.
+pub(crate) use repetition::{conduct, verdict};
 pub use ruleset::{CountRule, Enforcement, NoProgress, Ruleset, RulesetName, Source, VerdictTable};
 pub use ruling::{Clause, Conduct, EvidencePly, Outcome, Reason, Ruling, Warning};

@@ -1,12 +1,15 @@
-//! The command-line tools: `perft`, `moves`, `parse` (and, as they land, `judge`, `rules`,
-//! `render`, `console`). Each returns an exit code; output goes to standard output.
+//! The command-line tools: `perft`, `moves`, `parse`, `judge`, `rules`, `render`, `bench`,
+//! `bestmove`, `analyse`, `match`, `uci` and `console`. Each returns an exit code; output goes
+//! to standard output.
 
 use std::io::{self, BufRead, Write};
 
 use clap::{Parser, Subcommand};
 
 pub mod bot;
+pub mod engine;
 pub mod judge;
+pub mod matches;
 pub mod render;
 pub mod rules;
 
@@ -54,6 +57,23 @@ pub enum Command {
     Render(render::RenderArgs),
     /// The rulebook: how each piece moves, check, chase, the draw rules, the rulesets.
     Rules(rules::RulesArgs),
+    /// Search fixed positions to a fixed depth: prints the total nodes (the search's
+    /// signature, which changes only when the search does) and the nodes per second.
+    Bench {
+        /// Depth of each search.
+        #[arg(default_value_t = crate::engine::BENCH_DEPTH)]
+        depth: u32,
+    },
+    /// The engine's move for a position: at a level (1-8), or for a time, depth or node count.
+    Bestmove(engine::BestmoveArgs),
+    /// The engine's best lines for a position, with scores, in ICCS and WXF.
+    #[command(alias = "analyze")]
+    Analyse(engine::AnalyseArgs),
+    /// Play a match between two engines (builtin:LEVEL or uci:COMMAND), adjudicated by the
+    /// arbiter: W/D/L, Elo difference with its 95% interval, PGN.
+    Match(matches::MatchArgs),
+    /// Speak UCI on standard input and output (for Xiangqi GUIs and match tools).
+    Uci,
     /// Read a move typed in any notation and print it in ICCS (or the error).
     Parse {
         /// The position (default: the initial position).
@@ -84,6 +104,11 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Rules(args)) => rules::run(args),
         Some(Command::Render(args)) => render::run(args),
         Some(Command::Perft { depth, fen, divide }) => cmd_perft(depth, fen.as_deref(), divide),
+        Some(Command::Bench { depth }) => cmd_bench(depth),
+        Some(Command::Bestmove(args)) => engine::bestmove(&args),
+        Some(Command::Analyse(args)) => engine::analyse(&args),
+        Some(Command::Match(args)) => matches::run(&args),
+        Some(Command::Uci) => engine::uci(),
         Some(Command::Moves { fen, notation }) => cmd_moves(fen.as_deref(), notation),
         Some(Command::Parse {
             fen,
@@ -120,6 +145,19 @@ fn cmd_perft(depth: u32, fen: Option<&str>, show_divide: bool) -> i32 {
         perft(&pos, depth)
     };
     let _ = writeln!(out, "{total}");
+    0
+}
+
+fn cmd_bench(depth: u32) -> i32 {
+    if !(1..=30).contains(&depth) {
+        emit("error: the bench depth must be between 1 and 30");
+        return 2;
+    }
+    let r = crate::engine::bench(depth);
+    emit(&format!("depth {depth}"));
+    emit(&format!("time {} ms", r.time_ms));
+    emit(&format!("nps {}", r.nps));
+    emit(&format!("nodes {}", r.nodes));
     0
 }
 

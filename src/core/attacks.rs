@@ -88,10 +88,37 @@ pub(crate) fn is_step(to: [u8; 4], len: u8, t: usize) -> bool {
 /// Whether the general of `us` on `k` is attacked on board `b` (the facing general counts).
 #[inline]
 pub(crate) fn general_attacked(b: &[u8; 90], k: usize, us: Color) -> bool {
-    let them = us.other();
+    hit_by_movers(b, k, us.other(), true)
+}
+
+/// Whether any piece of `by` attacks point `t` on board `b` by its movement rules (pins and
+/// the facing general not counted): the test of an exchange on `t`.
+pub(crate) fn square_attacked(b: &[u8; 90], t: usize, by: Color) -> bool {
+    if hit_by_movers(b, t, by, false) {
+        return true;
+    }
+    let general = code_of(by, Role::General);
+    let advisor = code_of(by, Role::Advisor);
+    let elephant = code_of(by, Role::Elephant);
+    (0..GENERAL_MOVES.len[t] as usize).any(|k| b[GENERAL_MOVES.to[t][k] as usize] == general)
+        || (0..ADVISOR_MOVES.len[t] as usize).any(|k| b[ADVISOR_MOVES.to[t][k] as usize] == advisor)
+        || (0..ELEPHANT_MOVES.len[t] as usize).any(|k| {
+            let (s, eye) = ELEPHANT_MOVES.moves[t][k];
+            b[s as usize] == elephant && b[eye as usize] == EMPTY
+        })
+}
+
+/// Whether a chariot, cannon, horse or soldier of `them` attacks `k` on board `b` (and, with
+/// `facing`, `them`'s general along an open file).
+#[inline]
+fn hit_by_movers(b: &[u8; 90], k: usize, them: Color, facing: bool) -> bool {
     let chariot = code_of(them, Role::Chariot);
     let cannon = code_of(them, Role::Cannon);
-    let general = code_of(them, Role::General);
+    let general = if facing {
+        code_of(them, Role::General)
+    } else {
+        0xFF // never on the board
+    };
     let horse = code_of(them, Role::Horse);
     let soldier = code_of(them, Role::Soldier);
     for d in [NORTH, SOUTH, EAST, WEST] {
@@ -123,7 +150,7 @@ pub(crate) fn general_attacked(b: &[u8; 90], k: usize, us: Color) -> bool {
             return true;
         }
     }
-    // Enemy soldiers: one step behind the general (from the enemy's point of view, in front of
+    // Enemy soldiers: one step behind the point (from the enemy's point of view, in front of
     // it) or beside it once they have crossed the river.
     let fwd = them.forward();
     let kf = (k % 9) as i8;

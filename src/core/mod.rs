@@ -3,8 +3,10 @@
 //! Pure and synchronous: no I/O, no platform crates. Everything else in the crate builds on it.
 
 mod attacks;
+pub(crate) use attacks::square_attacked;
 mod fen;
 mod legality;
+mod movegen;
 mod perft;
 mod position;
 pub(crate) mod tables;
@@ -16,6 +18,7 @@ pub use fen::{
 };
 pub use legality::{soldier_crossed, IllegalMove, IllegalReason};
 pub use perft::{divide, perft};
+pub(crate) use position::Undo;
 pub use position::{MoveList, Position};
 pub use types::{ByColor, Color, Move, Piece, PieceId, Role, Square};
 

@@ -1,9 +1,6 @@
 //! The checked position: board, side to move, piece identities, zobrist hash; making moves.
 
 use super::attacks::general_attacked;
-use super::tables::{
-    ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_MOVES, RAYS, SOLDIER_MOVES,
-};
 use super::types::{Color, Move, Piece, PieceId, Role, Square};
 use super::zobrist::{BLACK_TO_MOVE, PIECE_KEYS};
 
@@ -62,7 +59,7 @@ impl MoveList {
     }
 
     #[inline]
-    fn push(&mut self, m: Move) {
+    pub(super) fn push(&mut self, m: Move) {
         if self.len < self.moves.len() {
             self.moves[self.len] = m;
             self.len += 1;
@@ -351,34 +348,15 @@ impl Position {
     /// All legal moves of the side to move.
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
-        let mut pseudo = MoveList::new();
-        self.gen_pseudo(&mut pseudo);
         let mut out = MoveList::new();
-        let us = self.turn;
-        let k = self.squares[self.general[us.index()] as usize] as usize;
-        let in_check = general_attacked(&self.board, k, us);
-        let (kf, kr) = (k % 9, k / 9);
-        for &m in pseudo.iter() {
-            let from = m.from.index();
-            let to = m.to.index();
-            let needs_test = in_check
-                || from == k
-                || from % 9 == kf
-                || from / 9 == kr
-                || to % 9 == kf
-                || to / 9 == kr
-                || ((from % 9).abs_diff(kf) == 1 && (from / 9).abs_diff(kr) == 1);
-            if !needs_test || self.safe_after(m) {
-                out.push(m);
-            }
-        }
+        self.gen_legal::<false>(&mut out);
         out
     }
 
     /// Number of legal moves (cheaper than building the list when only the count is wanted).
     #[must_use]
     pub fn count_legal_moves(&self) -> usize {
-        self.legal_moves().len()
+        self.count_legal()
     }
 
     /// The same board with `color` to move (for "what could this side do now" questions, such
@@ -431,105 +409,9 @@ impl Position {
         !general_attacked(&b, k, us)
     }
 
-    /// Pseudo-legal moves for every piece of the side to move.
-    pub(crate) fn gen_pseudo(&self, list: &mut MoveList) {
-        let base = self.turn.index() * 16;
-        for id in base..base + 16 {
-            let s = self.squares[id];
-            if s != OFF {
-                self.gen_piece(s as usize, self.kinds[id], list);
-            }
-        }
-    }
-
     /// Pseudo-legal moves of the piece with cell code `c` on `from`.
     pub(crate) fn gen_piece(&self, from: usize, c: u8, list: &mut MoveList) {
-        let b = &self.board;
-        let us = color_of_code(c);
-        let own = |x: u8| x != EMPTY && color_of_code(x) == us;
-        let fs = Square::from_u8(from as u8);
-        let mut add = |to: u8| list.push(Move::new(fs, Square::from_u8(to)));
-        match piece_of_code(c).role {
-            Role::Chariot => {
-                for d in 0..4 {
-                    let len = RAYS.len[from][d] as usize;
-                    for &s in &RAYS.squares[from][d][..len] {
-                        let x = b[s as usize];
-                        if x == EMPTY {
-                            add(s);
-                        } else {
-                            if !own(x) {
-                                add(s);
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-            Role::Cannon => {
-                for d in 0..4 {
-                    let len = RAYS.len[from][d] as usize;
-                    let ray = &RAYS.squares[from][d][..len];
-                    let mut i = 0;
-                    while i < len && b[ray[i] as usize] == EMPTY {
-                        add(ray[i]);
-                        i += 1;
-                    }
-                    i += 1; // skip the screen
-                    while i < len {
-                        let x = b[ray[i] as usize];
-                        if x != EMPTY {
-                            if !own(x) {
-                                add(ray[i]);
-                            }
-                            break;
-                        }
-                        i += 1;
-                    }
-                }
-            }
-            Role::Horse => {
-                for k in 0..HORSE_MOVES.len[from] as usize {
-                    let (to, leg) = HORSE_MOVES.moves[from][k];
-                    if b[leg as usize] == EMPTY && !own(b[to as usize]) {
-                        add(to);
-                    }
-                }
-            }
-            Role::Elephant => {
-                for k in 0..ELEPHANT_MOVES.len[from] as usize {
-                    let (to, eye) = ELEPHANT_MOVES.moves[from][k];
-                    if b[eye as usize] == EMPTY && !own(b[to as usize]) {
-                        add(to);
-                    }
-                }
-            }
-            Role::Advisor => {
-                for k in 0..ADVISOR_MOVES.len[from] as usize {
-                    let to = ADVISOR_MOVES.to[from][k];
-                    if !own(b[to as usize]) {
-                        add(to);
-                    }
-                }
-            }
-            Role::General => {
-                for k in 0..GENERAL_MOVES.len[from] as usize {
-                    let to = GENERAL_MOVES.to[from][k];
-                    if !own(b[to as usize]) {
-                        add(to);
-                    }
-                }
-            }
-            Role::Soldier => {
-                let t = &SOLDIER_MOVES[us.index()];
-                for k in 0..t.len[from] as usize {
-                    let to = t.to[from][k];
-                    if !own(b[to as usize]) {
-                        add(to);
-                    }
-                }
-            }
-        }
+        self.gen_piece_into::<false>(from, c, u128::MAX, list);
     }
 
     /// Play a move known to be legal (or at least pseudo-legal, for search); returns what is
@@ -565,6 +447,17 @@ impl Position {
         }
         self.turn = self.turn.other();
         undo
+    }
+
+    /// Pass the turn (the search's null move); [`Position::unmake_null`] takes it back.
+    pub(crate) fn make_null(&mut self) {
+        self.turn = self.turn.other();
+        self.hash ^= BLACK_TO_MOVE;
+    }
+
+    /// Take back [`Position::make_null`].
+    pub(crate) fn unmake_null(&mut self) {
+        self.make_null();
     }
 
     /// Take back `m`, made with [`Position::make`].

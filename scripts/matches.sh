@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Rerun the matches of the README's "Strength" section: the level ladder (each level against
+# the one below, 40 games), level 8 against level 4 (40 games), and the top level against
+# Debian's Fairy-Stockfish 11.1 (100 games, 200 ms a move, two at a time). Every match plays the
+# openings of assets/openings.txt, each twice with colours swapped, adjudicated by our arbiter
+# (official rules). Results and PGNs go to $OUT (default target/matches); BIN=path runs an
+# already built binary instead of building this tree.
+#
+#   scripts/matches.sh              # everything (several hours on two cores)
+#   scripts/matches.sh ladder       # only the ladder and 8 vs 4
+#   scripts/matches.sh fairy        # only the match against Fairy-Stockfish
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FSF=${FSF:-/usr/games/fairy-stockfish}
+OUT=${OUT:-target/matches}
+CONCURRENCY=${CONCURRENCY:-2}
+mkdir -p "$OUT"
+if [[ -z ${BIN:-} ]]; then
+    cargo build --release --quiet
+    BIN=target/release/xiangqi-bot
+fi
+
+run() {
+    local name=$1
+    shift
+    echo "== $name: xiangqi-bot match $*"
+    nice -n 10 "$BIN" match "$@" --openings assets/openings.txt --concurrency "$CONCURRENCY" \
+        --pgn "$OUT/$name.pgn" | tee "$OUT/$name.txt"
+}
+
+what=${1:-all}
+if [[ $what == all || $what == ladder ]]; then
+    for level in 2 3 4 5 6 7 8; do
+        run "level$level-vs-level$((level - 1))" "builtin:$level" "builtin:$((level - 1))" --games 40
+    done
+    run "level8-vs-level4" builtin:8 builtin:4 --games 40
+fi
+if [[ $what == all || $what == fairy ]]; then
+    command -v "$FSF" >/dev/null || { echo "$FSF missing: apt-get install fairy-stockfish" >&2; exit 1; }
+    run "builtin8-vs-fairy-stockfish" builtin:8 "uci:$FSF" --games 100 --movetime 200
+fi
+grep -h " Elo " "$OUT"/*.txt

@@ -1,0 +1,201 @@
+//! `match A B`: an engine match adjudicated by our arbiter, with W/D/L, the Elo difference and
+//! its 95% interval, and the games as PGN.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use clap::Args;
+
+use crate::app::write_pgn;
+use crate::arbiter::{Ruleset, RulesetName};
+use crate::engine::Limits;
+use crate::uci::contestant::PlayerSpec;
+use crate::uci::matches::{parse_openings, run_match, GameReport, MatchSettings};
+use crate::uci::stats::{GameScore, MatchStats};
+
+use super::emit;
+
+/// `match`: two players, pairs of games from the openings, colours swapped.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Player A: builtin:LEVEL (1–8) or uci:COMMAND (uci-iccs:/uci-fairy: force the move ranks).
+    a: PlayerSpec,
+    /// Player B, the same way.
+    b: PlayerSpec,
+    /// Games to play (each opening is played twice, colours swapped).
+    #[arg(long, default_value_t = 2)]
+    games: usize,
+    /// Time per move in milliseconds for external engines and builtin:8 (levels 1–7 keep their
+    /// own time); external engines get 1000 when no limit is given.
+    #[arg(long)]
+    movetime: Option<u64>,
+    /// Nodes per move instead of time (external engines and builtin:8).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Depth per move instead of time (external engines and builtin:8).
+    #[arg(long)]
+    depth: Option<u32>,
+    /// Openings file: `ICCS moves | name | 名称` a line (default: the initial position only).
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Games played at once (each on its own thread, with its own engines).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Write every game to this PGN file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// The ruleset the arbiter applies.
+    #[arg(long, default_value = "official")]
+    ruleset: RulesetName,
+    /// A game still going after this many plies is a draw.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Seed of the levels' choices (game i uses seed + i).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Transposition table of each built-in engine, in megabytes.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+}
+
+/// Run `match`.
+#[must_use]
+pub fn run(args: &MatchArgs) -> i32 {
+    let openings = match &args.openings {
+        None => Vec::new(),
+        Some(path) => match std::fs::read_to_string(path).map_err(|e| e.to_string()) {
+            Ok(text) => match parse_openings(&text) {
+                Ok(o) if !o.is_empty() => o,
+                Ok(_) => {
+                    emit(&format!("error: no openings in {}", path.display()));
+                    return 2;
+                }
+                Err(e) => {
+                    emit(&format!("error: {}: {e}", path.display()));
+                    return 2;
+                }
+            },
+            Err(e) => {
+                emit(&format!("error: cannot read {}: {e}", path.display()));
+                return 2;
+            }
+        },
+    };
+    let limits =
+        (args.movetime.is_some() || args.nodes.is_some() || args.depth.is_some()).then(|| Limits {
+            movetime_ms: args.movetime,
+            nodes: args.nodes,
+            depth: args.depth,
+            ..Limits::default()
+        });
+    let settings = MatchSettings {
+        games: args.games,
+        concurrency: args.concurrency.max(1),
+        rules: Ruleset::preset(args.ruleset),
+        max_plies: args.max_plies.max(1),
+        openings,
+        seed: args.seed,
+    };
+    emit(&format!(
+        "match {} vs {}: {} games, {} at a time, ruleset {}",
+        args.a, args.b, args.games, settings.concurrency, args.ruleset
+    ));
+    let scores = Mutex::new(Vec::new());
+    let on_game = |g: &GameReport| {
+        let Ok(mut s) = scores.lock() else { return };
+        s.push(g.score_for_a());
+        let so_far = MatchStats::new(&s);
+        emit(&format!(
+            "game {:>3}: {} - {} {} ({}, {} plies){} | A so far: +{} ={} -{}",
+            g.index + 1,
+            g.red,
+            g.black,
+            g.outcome.pgn(),
+            g.reason,
+            g.moves.len(),
+            if g.opening.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", g.opening)
+            },
+            so_far.wins,
+            so_far.draws,
+            so_far.losses
+        ));
+    };
+    let (a, b, hash) = (&args.a, &args.b, args.hash);
+    let make = |is_a: bool| Ok((if is_a { a } else { b }).contestant(limits.as_ref(), hash));
+    let games = match run_match(&settings, make, &on_game) {
+        Ok(g) => g,
+        Err(e) => {
+            emit(&format!("error: {e}"));
+            return 1;
+        }
+    };
+    let stats = MatchStats::new(
+        &games
+            .iter()
+            .map(GameReport::score_for_a)
+            .collect::<Vec<_>>(),
+    );
+    emit(&format!("{} vs {}: {stats}", args.a, args.b));
+    if stats.pentanomial {
+        let p = stats.pairs;
+        emit(&format!(
+            "pairs by points for A (0, 1/2, 1, 3/2, 2): {} {} {} {} {}",
+            p[0], p[1], p[2], p[3], p[4]
+        ));
+    }
+    emit(&format!("endings (A won/drawn/B won): {}", endings(&games)));
+    if let Some(path) = &args.pgn {
+        let text: String = games
+            .iter()
+            .map(|g| game_pgn(g, args))
+            .collect::<Vec<_>>()
+            .join("\n");
+        if let Err(e) = std::fs::write(path, text) {
+            emit(&format!("error: cannot write {}: {e}", path.display()));
+            return 1;
+        }
+    }
+    0
+}
+
+/// `checkmate 10/0/5, perpetual_chase 2/0/0, ...` in order of frequency.
+fn endings(games: &[GameReport]) -> String {
+    let mut rows: Vec<(&str, [u32; 3])> = Vec::new();
+    for g in games {
+        let col = match g.score_for_a() {
+            GameScore::Win => 0,
+            GameScore::Draw => 1,
+            GameScore::Loss => 2,
+        };
+        match rows.iter_mut().find(|(e, _)| *e == g.ending) {
+            Some((_, c)) => c[col] += 1,
+            None => {
+                let mut c = [0; 3];
+                c[col] = 1;
+                rows.push((g.ending, c));
+            }
+        }
+    }
+    rows.sort_by_key(|(e, c)| (std::cmp::Reverse(c.iter().sum::<u32>()), *e));
+    rows.iter()
+        .map(|(e, c)| format!("{e} {}/{}/{}", c[0], c[1], c[2]))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn game_pgn(g: &GameReport, args: &MatchArgs) -> String {
+    let tags = [
+        ("Event", format!("{} vs {}", args.a, args.b)),
+        ("Site", "xiangqi-bot match".to_string()),
+        ("Round", (g.index + 1).to_string()),
+        ("Red", g.red.clone()),
+        ("Black", g.black.clone()),
+        ("Opening", g.opening.clone()),
+        ("Ruleset", args.ruleset.to_string()),
+        ("Termination", g.reason.clone()),
+    ];
+    write_pgn(&tags, None, &g.moves, g.outcome.pgn())
+}

@@ -1,0 +1,362 @@
+//! The static evaluation, from the side to move's view: material and piece-square tables
+//! tapered by phase ([`super::pst`]), plus the terms Xiangqi engines rely on — mobility of
+//! chariots, horses (legs blocked or free) and cannons (screens), king safety around the palace
+//! (missing advisors and elephants against the attackers left, cannons aimed at the general
+//! with or without screens, attackers inside the palace), crossed soldiers that stand together,
+//! and scaling when the stronger side has nothing left that can mate.
+
+use crate::core::tables::{HORSE_MOVES, RAYS};
+use crate::core::{Color, Position};
+
+use super::pst::{PHASE, PHASE_MAX, PSQ};
+
+const EMPTY: u8 = 0;
+const OFF: u8 = 0xFF;
+
+// Role indices (as in `core::Role`).
+const GENERAL: usize = 0;
+const ADVISOR: usize = 1;
+const ELEPHANT: usize = 2;
+const HORSE: usize = 3;
+const CHARIOT: usize = 4;
+const CANNON: usize = 5;
+const SOLDIER: usize = 6;
+
+/// The weights of the dynamic terms (middlegame, endgame), kept together for tuning.
+pub(crate) struct Weights {
+    pub chariot_mob: (i32, i32),
+    pub horse_mob: (i32, i32),
+    pub horse_trapped: (i32, i32),
+    pub cannon_mob: (i32, i32),
+    pub cannon_target: (i32, i32),
+    pub empty_cannon: (i32, i32),
+    pub central_cannon: (i32, i32),
+    pub bottom_cannon: (i32, i32),
+    pub missing_advisor: i32,
+    pub missing_elephant: i32,
+    pub palace_intruder: (i32, i32),
+    pub chariot_on_king_file: (i32, i32),
+    pub soldier_pair: (i32, i32),
+    pub tempo: i32,
+}
+
+pub(crate) const W: Weights = Weights {
+    chariot_mob: (4, 6),
+    horse_mob: (7, 8),
+    horse_trapped: (20, 20),
+    cannon_mob: (2, 2),
+    cannon_target: (6, 4),
+    empty_cannon: (90, 40),
+    central_cannon: (18, 6),
+    bottom_cannon: (20, 10),
+    missing_advisor: 7,
+    missing_elephant: 5,
+    palace_intruder: (14, 10),
+    chariot_on_king_file: (14, 10),
+    soldier_pair: (12, 16),
+    tempo: 12,
+};
+
+#[inline]
+fn color_of(code: u8) -> usize {
+    usize::from(code > 7)
+}
+
+#[inline]
+fn role_of(code: u8) -> usize {
+    usize::from((code - 1) % 7)
+}
+
+/// Whether `sq` is inside or on the ring just outside `color`'s palace (the ranks of the
+/// palace and the one in front of it, files c–g).
+#[inline]
+fn near_palace(sq: usize, color: usize) -> bool {
+    let f = sq % 9;
+    let r = sq / 9;
+    (2..=6).contains(&f) && if color == 0 { r <= 3 } else { r >= 6 }
+}
+
+/// Count the pieces strictly between two points of one file or rank (`None` if not aligned).
+#[inline]
+fn between_count(b: &[u8; 90], a: usize, z: usize) -> Option<u32> {
+    let (af, ar, zf, zr) = (a % 9, a / 9, z % 9, z / 9);
+    let step: isize = if af == zf {
+        9
+    } else if ar == zr {
+        1
+    } else {
+        return None;
+    };
+    let (lo, hi) = if a < z { (a, z) } else { (z, a) };
+    let mut n = 0;
+    let mut s = lo as isize + step;
+    while (s as usize) < hi {
+        if b[s as usize] != EMPTY {
+            n += 1;
+        }
+        s += step;
+    }
+    Some(n)
+}
+
+/// The evaluation of `pos` for the side to move, in centipawns.
+#[must_use]
+pub(crate) fn evaluate(pos: &Position) -> i32 {
+    let b = &pos.board;
+    let mut mg = [0i32; 2];
+    let mut eg = [0i32; 2];
+    let mut phase = 0;
+    let mut count = [[0i32; 7]; 2];
+    let king = [
+        pos.squares[pos.general[0] as usize] as usize,
+        pos.squares[pos.general[1] as usize] as usize,
+    ];
+    let mut base_mg = 0i32;
+    let mut base_eg = 0i32;
+    for id in 0..32 {
+        let s = pos.squares[id];
+        if s == OFF {
+            continue;
+        }
+        let sq = s as usize;
+        let code = pos.kinds[id];
+        let (m, e) = PSQ[code as usize][sq];
+        base_mg += i32::from(m);
+        base_eg += i32::from(e);
+        let us = color_of(code);
+        let them = us ^ 1;
+        let role = role_of(code);
+        count[us][role] += 1;
+        phase += PHASE[role];
+        match role {
+            CHARIOT => {
+                let mut mob = 0;
+                for d in 0..4 {
+                    let len = RAYS.len[sq][d] as usize;
+                    for &t in &RAYS.squares[sq][d][..len] {
+                        let x = b[t as usize];
+                        if x == EMPTY {
+                            mob += 1;
+                        } else {
+                            if color_of(x) != us {
+                                mob += 1;
+                            }
+                            break;
+                        }
+                    }
+                }
+                mg[us] += W.chariot_mob.0 * (mob - 7);
+                eg[us] += W.chariot_mob.1 * (mob - 7);
+                // On the enemy general's file with nothing of ours in the way.
+                if sq % 9 == king[them] % 9 && own_between(b, sq, king[them], us) == 0 {
+                    mg[us] += W.chariot_on_king_file.0;
+                    eg[us] += W.chariot_on_king_file.1;
+                }
+                if near_palace(sq, them) {
+                    mg[us] += W.palace_intruder.0;
+                    eg[us] += W.palace_intruder.1;
+                }
+            }
+            HORSE => {
+                let mut mob = 0;
+                for k in 0..HORSE_MOVES.len[sq] as usize {
+                    let (to, leg) = HORSE_MOVES.moves[sq][k];
+                    let x = b[to as usize];
+                    if b[leg as usize] == EMPTY && (x == EMPTY || color_of(x) != us) {
+                        mob += 1;
+                    }
+                }
+                mg[us] += W.horse_mob.0 * (mob - 4);
+                eg[us] += W.horse_mob.1 * (mob - 4);
+                if mob <= 1 {
+                    mg[us] -= W.horse_trapped.0;
+                    eg[us] -= W.horse_trapped.1;
+                }
+                if near_palace(sq, them) {
+                    mg[us] += W.palace_intruder.0;
+                    eg[us] += W.palace_intruder.1;
+                }
+            }
+            CANNON => {
+                let mut mob = 0;
+                let mut targets = 0;
+                for d in 0..4 {
+                    let len = RAYS.len[sq][d] as usize;
+                    let ray = &RAYS.squares[sq][d][..len];
+                    let mut i = 0;
+                    while i < len && b[ray[i] as usize] == EMPTY {
+                        mob += 1;
+                        i += 1;
+                    }
+                    i += 1;
+                    while i < len {
+                        let x = b[ray[i] as usize];
+                        if x != EMPTY {
+                            if color_of(x) != us {
+                                targets += 1;
+                            }
+                            break;
+                        }
+                        i += 1;
+                    }
+                }
+                mg[us] += W.cannon_mob.0 * (mob - 6) + W.cannon_target.0 * targets;
+                eg[us] += W.cannon_mob.1 * (mob - 6) + W.cannon_target.1 * targets;
+                let k = king[them];
+                if sq % 9 == k % 9 {
+                    match between_count(b, sq, k) {
+                        Some(0) => {
+                            mg[us] += W.empty_cannon.0;
+                            eg[us] += W.empty_cannon.1;
+                        }
+                        Some(2) => {
+                            mg[us] += W.central_cannon.0;
+                            eg[us] += W.central_cannon.1;
+                        }
+                        _ => {}
+                    }
+                } else if sq / 9 == k / 9 && between_count(b, sq, k) == Some(2) {
+                    mg[us] += W.bottom_cannon.0;
+                    eg[us] += W.bottom_cannon.1;
+                }
+            }
+            SOLDIER => {
+                let crossed = if us == 0 { sq / 9 >= 5 } else { sq / 9 <= 4 };
+                if crossed && sq % 9 < 8 && b[sq + 1] == code {
+                    mg[us] += W.soldier_pair.0;
+                    eg[us] += W.soldier_pair.1;
+                }
+                if crossed && near_palace(sq, them) {
+                    mg[us] += W.palace_intruder.0 / 2;
+                    eg[us] += W.palace_intruder.1 / 2;
+                }
+            }
+            _ => {}
+        }
+    }
+    // Defenders missing, weighed by what the other side can still attack with.
+    for us in 0..2 {
+        let them = us ^ 1;
+        let attack = 2 * count[them][CHARIOT] + count[them][HORSE] + count[them][CANNON];
+        mg[us] -= attack
+            * (W.missing_advisor * (2 - count[us][ADVISOR])
+                + W.missing_elephant * (2 - count[us][ELEPHANT]));
+        eg[us] -= attack * W.missing_advisor / 2 * (2 - count[us][ADVISOR]);
+    }
+    let _ = (GENERAL, ELEPHANT);
+    let phase = phase.min(PHASE_MAX);
+    let mg_total = base_mg + mg[0] - mg[1];
+    let eg_total = base_eg + eg[0] - eg[1];
+    let mut score = (mg_total * phase + eg_total * (PHASE_MAX - phase)) / PHASE_MAX;
+    score = scale(score, &count);
+    let stm = if pos.turn == Color::Red {
+        score
+    } else {
+        -score
+    };
+    stm + W.tempo
+}
+
+/// Pieces of colour `us` strictly between two aligned points.
+#[inline]
+fn own_between(b: &[u8; 90], a: usize, z: usize, us: usize) -> u32 {
+    let (lo, hi) = if a < z { (a, z) } else { (z, a) };
+    let step = if a % 9 == z % 9 { 9 } else { 1 };
+    let mut n = 0;
+    let mut s = lo + step;
+    while s < hi {
+        let x = b[s];
+        if x != EMPTY && color_of(x) == us {
+            n += 1;
+        }
+        s += step;
+    }
+    n
+}
+
+/// Pull the score towards a draw when the side ahead cannot mate: with nothing that attacks
+/// (only general, advisors, elephants) it cannot win at all.
+fn scale(score: i32, count: &[[i32; 7]; 2]) -> i32 {
+    let strong = if score > 0 { 0 } else { 1 };
+    let c = &count[strong];
+    let attackers = c[CHARIOT] + c[HORSE] + c[CANNON] + c[SOLDIER];
+    if attackers == 0 {
+        return score / 16;
+    }
+    // A lone cannon or a lone soldier rarely mates a defended general.
+    if c[CHARIOT] + c[HORSE] == 0 && attackers == 1 {
+        let weak = &count[strong ^ 1];
+        if weak[ADVISOR] + weak[ELEPHANT] >= 2 {
+            return score / 4;
+        }
+    }
+    score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(fen: &str) -> i32 {
+        evaluate(&Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn the_start_position_scores_the_tempo_for_both_sides() {
+        let red = eval(crate::core::START_FEN);
+        let black = eval("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1");
+        assert_eq!(red, W.tempo);
+        assert_eq!(black, W.tempo);
+    }
+
+    /// The same position with the colours swapped (ranks reversed, cases swapped).
+    fn mirror(fen: &str) -> String {
+        let mut parts = fen.split(' ');
+        let board = parts.next().unwrap();
+        let side = parts.next().unwrap_or("w");
+        let ranks: Vec<String> = board
+            .split('/')
+            .rev()
+            .map(|r| {
+                r.chars()
+                    .map(|c| {
+                        if c.is_ascii_uppercase() {
+                            c.to_ascii_lowercase()
+                        } else {
+                            c.to_ascii_uppercase()
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let side = if side == "w" { "b" } else { "w" };
+        format!("{} {side}", ranks.join("/"))
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        for fen in [
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b",
+            "2bak4/4a4/4b1n2/p3p3p/2p3R2/2P6/P3c3P/4B1N2/4A4/2BAK4 w",
+            "4k4/4a4/3P5/9/9/9/9/9/9/3K5 w",
+        ] {
+            assert_eq!(eval(fen), eval(&mirror(fen)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn material_counts() {
+        // Red is a chariot up.
+        assert!(eval("3k5/9/9/9/9/9/9/9/9/R3K4 w") > 500);
+        assert!(eval("3k5/9/9/9/9/9/9/9/9/R3K4 b") < -500);
+        // Advisors alone cannot win.
+        assert!(eval("4k4/9/9/9/9/9/9/9/4A4/3AK4 w").abs() < 40);
+    }
+
+    #[test]
+    fn an_empty_cannon_on_the_general_file_is_a_threat() {
+        let empty = eval("3akab2/9/9/9/9/4C4/4P4/9/9/3AKAB2 w");
+        let aside = eval("3akab2/9/9/9/9/3C5/4P4/9/9/3AKAB2 w");
+        assert!(empty > aside + 20, "{empty} vs {aside}");
+    }
+}
