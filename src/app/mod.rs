@@ -6,6 +6,7 @@
 //! a challenge lapsing, a time warning) go to the adapter through [`Service::subscribe`].
 
 mod action;
+pub mod bot;
 mod challenge;
 mod command;
 mod ctx;
@@ -27,7 +28,7 @@ use tokio::sync::{mpsc, Notify};
 
 pub use action::Action;
 pub use command::{parse_line, Cmd, Line, MAX_TEXT};
-pub use pgn::{pgn, write_pgn};
+pub use pgn::{pgn, review_notes, write_annotated_pgn, write_pgn, PgnNote};
 
 use crate::game::{GameManager, PlayerRef, Storage, StorageError};
 use crate::i18n::app::{text, Msg};

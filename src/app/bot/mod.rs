@@ -1,0 +1,8 @@
+//! Playing the bot: the thinking pool that runs engine jobs off the chat service's tasks, and
+//! the bot's conduct (resigning, draws, the last check of its moves).
+
+pub mod policy;
+pub mod pool;
+
+pub use policy::{accepts_draw, conduct, vet, Conduct, Memory};
+pub use pool::{default_threads, Job, Outcome, ThinkingPool, Ticket};
