@@ -617,15 +617,16 @@ fn cxq_effective_move_rule() {
         (Outcome::Draw, Reason::EffectiveMoves),
         "{r:?}"
     );
-    // Recount independently: a ply is effective when it is idle and the ply before it was idle.
+    // Recount independently: a ply is effective when neither it nor the ply before it was a
+    // check or a chase (an idle move or a threat to mate).
     let mut eff = [0u32; 2];
-    let mut prev_idle = true;
+    let mut prev_quiet = true;
     for p in a.plies() {
-        let idle = p.class == PlyClass::Idle;
-        if idle && prev_idle {
+        let quiet = matches!(p.class, PlyClass::Idle | PlyClass::Kill { .. });
+        if quiet && prev_quiet {
             eff[p.facts.side.index()] += 1;
         }
-        prev_idle = idle;
+        prev_quiet = quiet;
     }
     assert!(eff[0] >= 120 && eff[1] >= 120, "{eff:?}");
     assert!(
@@ -633,7 +634,7 @@ fn cxq_effective_move_rule() {
         "ruled as soon as both reached 120: {eff:?}"
     );
     assert!(
-        a.plies().iter().any(|p| p.class != PlyClass::Idle),
+        a.plies().iter().any(|p| p.class.is_attack()),
         "some plies did not count"
     );
 }

@@ -1,4 +1,4 @@
-//! Classifying a ply as check, chase (with its victims) or idle (RULES.md §4).
+//! Classifying a ply as check, chase (with its victims), kill or idle (RULES.md §4).
 //!
 //! A *threat* is a pair (attacker, victim) that would make a chase if it were new: the attacker
 //! may capture the victim legally, the victim is neither a general nor an uncrossed soldier, the
@@ -7,8 +7,34 @@
 //! could legally take back), and it is not an offer to trade like for like. A ply chases the
 //! victims of the threats that exist after it and did not exist before it; that comparison
 //! covers direct and discovered attacks, new cannon screens, and defenders removed or pinned.
+//!
+//! A *kill* (杀, threat to mate) is a ply that gives no check but after which the mover, were
+//! it to move again at once, would have a mating move ([`super::kill::mate_threat`]). Readings
+//! of the rulebooks built in here, besides the two on chases in [`is_new`] and [`defends`]:
+//!
+//! * A kill is its own class, neither an attack nor idle: perpetual kill, one check one kill,
+//!   one chase one kill and kill + idle are allowed, so such cycles are draws unless something
+//!   else is forbidden (the AXF/WXF rulebook, rules 9, 10, 13 and diagrams 6–10, 99, 104;
+//!   the Vietnamese rules §6b and games 3–4; the CXQ rules allow "threatening mate"). Table O
+//!   forbids a mix only when it pairs a check or chase with an idle ply (or checks with
+//!   chases), and a side that keeps threatening mate is not the idle side it shields.
+//! * A chase that exists only through the kill is not a chase: on a kill ply, a protector that
+//!   the ply itself pinned against its general (or a general it left facing the other one)
+//!   still counts as a root; the ply tied it to guarding its general, and what it guards is
+//!   not "chased" by a piece that was attacking it all along. "Pinned by the ply" is read
+//!   from geometry: the ply arrived on or left the line from the general through the
+//!   protector, or brought a horse whose leg the protector is.
+//! * Every other chase made by a kill ply stays a chase: when a move reads two ways, the
+//!   rulebook takes the one that may be forbidden. That includes a protector pinned before
+//!   the ply (diagram 6: the cannon on e6 already pins the elephant guarding g9, so R2=3
+//!   chases it; the cycle is a draw because every other move is idle) and a capture that
+//!   would itself mate (diagram 56, "gunmount unprotected piece", is a perpetual chase).
+//! * The threat is searched one move deep (mate in one after a pass). A threat of mate by a
+//!   longer series of checks is classed idle, which every verdict table treats the same way.
 
 use crate::core::{Color, Move, PieceId, Position, Role, Square};
+
+use super::kill::mate_threat;
 
 /// One victim of a chasing ply and the pieces that chase it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +65,14 @@ pub enum PlyClass {
         /// The chased pieces.
         victims: Vec<Victim>,
     },
-    /// Neither.
+    /// A threat to mate (杀, "kill"): no check and no chase, but were it the mover's turn again
+    /// it would have a mating move. Allowed forever, like an idle move.
+    Kill {
+        /// A mating move the mover threatens (played from the position after the ply, with
+        /// the mover to move again).
+        mate: Move,
+    },
+    /// None of these.
     Idle,
 }
 
@@ -56,12 +89,25 @@ impl PlyClass {
         matches!(self, PlyClass::Chase { .. })
     }
 
+    /// Whether this is a threat to mate (and neither a check nor a chase).
+    #[must_use]
+    pub fn is_kill(&self) -> bool {
+        matches!(self, PlyClass::Kill { .. })
+    }
+
+    /// Whether the ply attacks in the sense of the repetition tables and counts: a check or a
+    /// chase. A kill is not an attack: threatening mate is allowed, however often.
+    #[must_use]
+    pub fn is_attack(&self) -> bool {
+        matches!(self, PlyClass::Check { .. } | PlyClass::Chase { .. })
+    }
+
     /// The chased pieces (a check may chase too).
     #[must_use]
     pub fn victims(&self) -> &[Victim] {
         match self {
             PlyClass::Chase { victims } | PlyClass::Check { victims, .. } => victims,
-            PlyClass::Idle => &[],
+            PlyClass::Kill { .. } | PlyClass::Idle => &[],
         }
     }
 
@@ -71,15 +117,31 @@ impl PlyClass {
         self.victims().iter().map(|v| v.id).collect()
     }
 
-    /// A short lower-case name: `check`, `chase`, `idle`.
+    /// A short lower-case name: `check`, `chase`, `kill`, `idle`.
     #[must_use]
     pub fn name(&self) -> &'static str {
         match self {
             PlyClass::Check { .. } => "check",
             PlyClass::Chase { .. } => "chase",
+            PlyClass::Kill { .. } => "kill",
             PlyClass::Idle => "idle",
         }
     }
+}
+
+/// How a protector could take back on the victim's point after the capture.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Root {
+    /// Legally: a real root.
+    Real,
+    /// Not legally, because the protector is pinned against its general (or, for the general
+    /// itself, would face the other general), and the ply just made can be what pinned it (it
+    /// moved on the pinning line, see [`pins`]): a false root, but one the ply tied to
+    /// guarding the general (see [`Attack::threat_when`]).
+    Tied,
+    /// Not legally otherwise: pinned already before the ply, or a general that would take
+    /// back onto a guarded point. A false root.
+    False,
 }
 
 /// A capture that some piece of the attacking side could make by its movement rules, with
@@ -93,19 +155,33 @@ struct Attack {
     /// A horse or cannon hitting a chariot: a chase whether protected or not.
     heavy_on_chariot: bool,
     /// Pieces that could take back on the victim's point by their movement rules after the
-    /// capture, and whether doing so would be legal (a pinned protector is a false root).
-    roots: Vec<(PieceId, bool)>,
+    /// capture, and how (a pinned protector is a false root).
+    roots: Vec<(PieceId, Root)>,
     /// An offer to trade like for like: the victim could legally take the attacker.
     trade: bool,
 }
 
 impl Attack {
     fn protected(&self) -> bool {
-        self.roots.iter().any(|&(_, legal)| legal)
+        self.roots.iter().any(|&(_, r)| r == Root::Real)
     }
 
     fn is_threat(&self) -> bool {
-        self.legal && !self.trade && (self.heavy_on_chariot || !self.protected())
+        self.threat_when(false)
+    }
+
+    /// Whether this is a chase threat. On a ply that threatens mate (`kill`), a protector
+    /// that the ply has just pinned against its general (or a general it has just left
+    /// facing the other general) still counts as a root: the ply tied it to guarding its
+    /// general, and a "chase" that exists only through that is part of the mate threat, not
+    /// a threat to win material. A protector pinned before the ply is a false root as ever.
+    fn threat_when(&self, kill: bool) -> bool {
+        let unprotected = if kill {
+            !self.roots.iter().any(|&(_, r)| r != Root::False)
+        } else {
+            !self.protected()
+        };
+        self.legal && !self.trade && (self.heavy_on_chariot || unprotected)
     }
 }
 
@@ -114,8 +190,9 @@ fn crossed(color: Color, sq: Square) -> bool {
 }
 
 /// Every capture side `a` could make in `pos` (whoever is to move there) on a piece that can
-/// be chased, by a piece that can chase.
-fn attacks(pos: &Position, a: Color, soldier_chases: bool) -> Vec<Attack> {
+/// be chased, by a piece that can chase. `ply` is the move that led to `pos`, to tell the
+/// pins it made (see [`Root`]).
+fn attacks(pos: &Position, a: Color, soldier_chases: bool, ply: Option<Move>) -> Vec<Attack> {
     let b = a.other();
     let pa = pos.with_turn(a);
     let pb = pos.with_turn(b);
@@ -146,10 +223,7 @@ fn attacks(pos: &Position, a: Color, soldier_chases: bool) -> Vec<Attack> {
                 after
                     .attackers(m.to, b, false)
                     .into_iter()
-                    .filter_map(|s| {
-                        let id = after.id_at(s)?;
-                        Some((id, after.safe_after(Move::new(s, m.to))))
-                    })
+                    .filter_map(|s| Some((after.id_at(s)?, root(&after, s, m.to, a, ply))))
                     .collect()
             } else {
                 Vec::new()
@@ -168,6 +242,59 @@ fn attacks(pos: &Position, a: Color, soldier_chases: bool) -> Vec<Attack> {
         }
     }
     out
+}
+
+/// How the piece of side `a`'s opponent on `s` could take back on `to` in `after` (the
+/// position after `a`'s capture there); `ply` as in [`attacks`].
+fn root(after: &Position, s: Square, to: Square, a: Color, ply: Option<Move>) -> Root {
+    let back = Move::new(s, to);
+    if after.safe_after(back) {
+        return Root::Real;
+    }
+    let b = a.other();
+    let tied = if after.piece_at(s).is_some_and(|p| p.role == Role::General) {
+        // A general may not take back onto a guarded point; if nothing guards it, it is held
+        // by the other general along the file, which the ply made if it moved on that file.
+        after.after(back).attackers(to, a, false).is_empty()
+            && ply.is_some_and(|m| m.from.file() == to.file() || m.to.file() == to.file())
+    } else {
+        ply.is_some_and(|m| pins(m, after.general_square(b), s))
+    };
+    if tied {
+        Root::Tied
+    } else {
+        Root::False
+    }
+}
+
+/// Whether the move `m` can be what pins the piece on `s` against the general on `g`: it
+/// arrived on or left the line from the general through `s` (a chariot or cannon pinning, a
+/// screen made, a line opened), or a horse arrived whose leg is `s`.
+fn pins(m: Move, g: Square, s: Square) -> bool {
+    let ray = |p: Square| {
+        if p == g {
+            false
+        } else if g.file() == s.file() {
+            p.file() == g.file() && (p.rank() > g.rank()) == (s.rank() > g.rank())
+        } else if g.rank() == s.rank() {
+            p.rank() == g.rank() && (p.file() > g.file()) == (s.file() > g.file())
+        } else {
+            false
+        }
+    };
+    let horse_leg = |h: Square| {
+        let (df, dr) = (
+            i16::from(g.file()) - i16::from(h.file()),
+            i16::from(g.rank()) - i16::from(h.rank()),
+        );
+        let leg = match (df.abs(), dr.abs()) {
+            (1, 2) => (i16::from(h.file()), i16::from(h.rank()) + dr / 2),
+            (2, 1) => (i16::from(h.file()) + df / 2, i16::from(h.rank())),
+            _ => return false,
+        };
+        leg == (i16::from(s.file()), i16::from(s.rank()))
+    };
+    ray(m.to) || ray(m.from) || horse_leg(m.to)
 }
 
 /// Whether `sq` lies on the straight line through `m`'s two points.
@@ -213,11 +340,18 @@ fn is_new(now: &Attack, old: Option<&Attack>, moved_anew: bool, after: &Position
     if old.trade && !now.trade {
         return Newness::New;
     }
-    let removed_or_pinned = old.roots.iter().filter(|r| r.1).any(|&(id, _)| {
-        let captured = after.square_of(id).is_none();
-        let pinned = now.roots.iter().any(|&(r, legal)| r == id && !legal);
-        captured || pinned
-    });
+    let removed_or_pinned = old
+        .roots
+        .iter()
+        .filter(|r| r.1 == Root::Real)
+        .any(|&(id, _)| {
+            let captured = after.square_of(id).is_none();
+            let pinned = now
+                .roots
+                .iter()
+                .any(|&(r, how)| r == id && how != Root::Real);
+            captured || pinned
+        });
     if removed_or_pinned {
         Newness::New
     } else {
@@ -236,33 +370,36 @@ fn defends(before: &Position, after: &Position, soldier_chases: bool) -> bool {
         return true; // answering a check is defence
     }
     let them = before.turn().other();
-    let threatened_after: Vec<PieceId> = attacks(after, them, soldier_chases)
+    let threatened_after: Vec<PieceId> = attacks(after, them, soldier_chases, None)
         .into_iter()
         .filter(Attack::is_threat)
         .map(|a| a.victim)
         .collect();
-    attacks(before, them, soldier_chases)
+    attacks(before, them, soldier_chases, None)
         .into_iter()
         .filter(Attack::is_threat)
         .any(|a| !threatened_after.contains(&a.victim))
 }
 
-/// The pieces newly chased by the legal move `m` played from `before` (RULES.md §4).
+/// The pieces newly chased by the legal move `m` played from `before` (RULES.md §4); `kill`
+/// says the ply threatens mate, so that the protectors it tied to their general still count
+/// (see [`Attack::threat_when`]).
 fn chase_victims(
     before: &Position,
     m: Move,
     after: &Position,
     soldier_chases: bool,
+    kill: bool,
 ) -> Vec<Victim> {
     let a = before.turn();
-    let now: Vec<Attack> = attacks(after, a, soldier_chases)
+    let now: Vec<Attack> = attacks(after, a, soldier_chases, kill.then_some(m))
         .into_iter()
-        .filter(Attack::is_threat)
+        .filter(|t| t.threat_when(kill))
         .collect();
     if now.is_empty() {
         return Vec::new();
     }
-    let old = attacks(before, a, soldier_chases);
+    let old = attacks(before, a, soldier_chases, None);
     let mover = after.id_at(m.to);
     let slider = after
         .piece_at(m.to)
@@ -306,11 +443,13 @@ fn chase_victims(
 
 /// Classify the legal move `m` played from `before`; `after` is the position it leads to.
 /// A check also records the pieces it chases at the same time (the AXF cases count a check
-/// that keeps attacking the chased piece as part of a perpetual chase).
+/// that keeps attacking the chased piece as part of a perpetual chase). A ply that threatens
+/// mate and also chases (with a chase that does not exist only through the mate threat) is a
+/// chase: of two readings the rulebook takes the one that may be forbidden.
 #[must_use]
 pub fn classify(before: &Position, m: Move, after: &Position, soldier_chases: bool) -> PlyClass {
-    let victims = chase_victims(before, m, after, soldier_chases);
     if after.is_check() {
+        let victims = chase_victims(before, m, after, soldier_chases, false);
         let checkers = after
             .checkers()
             .into_iter()
@@ -318,10 +457,12 @@ pub fn classify(before: &Position, m: Move, after: &Position, soldier_chases: bo
             .collect();
         return PlyClass::Check { checkers, victims };
     }
-    if victims.is_empty() {
-        PlyClass::Idle
-    } else {
-        PlyClass::Chase { victims }
+    let mate = mate_threat(after);
+    let victims = chase_victims(before, m, after, soldier_chases, mate.is_some());
+    match mate {
+        _ if !victims.is_empty() => PlyClass::Chase { victims },
+        Some(mate) => PlyClass::Kill { mate },
+        None => PlyClass::Idle,
     }
 }
 
@@ -374,7 +515,7 @@ mod tests {
 
     #[test]
     fn uncrossed_soldiers_are_never_chased() {
-        let c = class("3k5/9/9/p8/9/9/9/9/9/1R2K4 w", "b0b6", false);
+        let c = class("3k5/9/9/p8/9/9/9/9/9/1R3K3 w", "b0b6", false);
         assert_eq!(c, PlyClass::Idle);
     }
 }

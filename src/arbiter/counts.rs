@@ -87,3 +87,52 @@ pub fn chase_run(plies: &[(Color, &PlyClass)], side: Color) -> Run {
     }
     run
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arbiter::Victim;
+    use crate::core::{Move, Position, Square};
+
+    fn chase_of(id: PieceId) -> PlyClass {
+        PlyClass::Chase {
+            victims: vec![Victim {
+                id,
+                at: Square::parse("e5").unwrap(),
+                attackers: vec![id],
+                protected: false,
+            }],
+        }
+    }
+
+    /// `official` counts chases of one victim; a kill (which chases nothing) is no link in that
+    /// run, nor in a run of checks.
+    #[test]
+    fn a_kill_is_not_counted_as_a_chase() {
+        let pos = Position::startpos();
+        let victim = pos.id_at(Square::parse("b9").unwrap()).unwrap();
+        let kill = PlyClass::Kill {
+            mate: Move::parse_iccs("h2h9").unwrap(),
+        };
+        let idle = PlyClass::Idle;
+        let chase = chase_of(victim);
+        let r = Color::Red;
+        let b = Color::Black;
+        // chase, chase, kill, chase: the run is one chase long.
+        let plies = [
+            (r, &chase),
+            (b, &idle),
+            (r, &chase),
+            (b, &idle),
+            (r, &kill),
+            (b, &idle),
+            (r, &chase),
+        ];
+        let run = chase_run(&plies, r);
+        assert_eq!((run.count, run.first), (1, 6));
+        // Kills alone make no run at all.
+        let kills = [(r, &kill), (b, &idle), (r, &kill), (b, &idle), (r, &kill)];
+        assert_eq!(chase_run(&kills, r).count, 0);
+        assert_eq!(check_run(&kills, r).count, 0);
+    }
+}

@@ -49,11 +49,12 @@ pub fn no_progress_count(
 }
 
 /// Effective plies per side (CXQ): plies that are neither checks nor chases nor replies to them.
+/// A threat to mate is neither, so it counts (the CXQ rules allow threatening mate freely).
 pub fn effective_plies(facts: &[PlyFacts], classes: &[&PlyClass]) -> [u32; 2] {
     let mut n = [0u32; 2];
     let mut prev_attack = false;
     for (f, class) in facts.iter().zip(classes) {
-        let attack = !matches!(class, PlyClass::Idle);
+        let attack = class.is_attack();
         if !attack && !prev_attack {
             n[f.side.index()] += 1;
         }

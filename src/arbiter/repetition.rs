@@ -10,6 +10,7 @@ use super::ruling::{Conduct, Outcome, Reason};
 pub fn conduct<'a>(cycle: impl Iterator<Item = (Color, &'a PlyClass)>, side: Color) -> Conduct {
     let mut check = false;
     let mut chase = false;
+    let mut kill = false;
     let mut idle = false;
     let mut all_check = true;
     let mut all_chase = true;
@@ -18,6 +19,7 @@ pub fn conduct<'a>(cycle: impl Iterator<Item = (Color, &'a PlyClass)>, side: Col
         match class {
             PlyClass::Check { .. } => check = true,
             PlyClass::Chase { .. } => chase = true,
+            PlyClass::Kill { .. } => kill = true,
             PlyClass::Idle => idle = true,
         }
         all_check &= class.is_check();
@@ -37,7 +39,12 @@ pub fn conduct<'a>(cycle: impl Iterator<Item = (Color, &'a PlyClass)>, side: Col
             return Conduct::PerpetualChase { victim };
         }
     }
-    Conduct::Mixed { check, chase, idle }
+    Conduct::Mixed {
+        check,
+        chase,
+        kill,
+        idle,
+    }
 }
 
 /// The verdict of `table` for the two conducts: the outcome and the reason.
@@ -66,7 +73,12 @@ mod tests {
     use super::*;
 
     fn mixed(check: bool, chase: bool, idle: bool) -> Conduct {
-        Conduct::Mixed { check, chase, idle }
+        Conduct::Mixed {
+            check,
+            chase,
+            kill: false,
+            idle,
+        }
     }
 
     #[test]
@@ -98,6 +110,53 @@ mod tests {
                 Outcome::Draw
             );
         }
+    }
+
+    fn with_kill(check: bool, chase: bool, idle: bool) -> Conduct {
+        Conduct::Mixed {
+            check,
+            chase,
+            kill: true,
+            idle,
+        }
+    }
+
+    #[test]
+    fn threats_to_mate_are_allowed_under_both_tables() {
+        let idle = mixed(false, false, true);
+        let perpetual_kill = with_kill(false, false, false);
+        assert!(perpetual_kill.perpetual_kill());
+        for t in [VerdictTable::A, VerdictTable::O] {
+            // Perpetual kill, one check one kill, one chase one kill, kill and idle: draws.
+            for c in [
+                perpetual_kill.clone(),
+                with_kill(true, false, false),
+                with_kill(false, true, false),
+                with_kill(false, false, true),
+            ] {
+                assert_eq!(verdict(t, &c, &idle).0, Outcome::Draw, "{t:?} {c:?}");
+                assert_eq!(verdict(t, &idle, &c).0, Outcome::Draw, "{t:?} {c:?}");
+            }
+            // A side that only threatens mate is not idle-or-mixed shelter for a chaser: the
+            // perpetual chaser still loses (AXF diagram 34: Red chases, Black kills).
+            let chaser = Conduct::PerpetualChase {
+                victim: crate::core::Position::startpos()
+                    .id_at(crate::core::Square::parse("a9").unwrap())
+                    .unwrap(),
+            };
+            assert_eq!(verdict(t, &chaser, &perpetual_kill).0, Outcome::BlackWins);
+        }
+        // Table O: an idle ply in the cycle still makes check + idle, kills or not.
+        assert_eq!(
+            verdict(VerdictTable::O, &with_kill(true, false, true), &idle),
+            (Outcome::BlackWins, Reason::Repetition)
+        );
+        // ... but a side that keeps threatening mate is not the passive side table O shields:
+        // checks and idle moves against it (often the only defence) are a draw.
+        assert_eq!(
+            verdict(VerdictTable::O, &mixed(true, false, true), &perpetual_kill).0,
+            Outcome::Draw
+        );
     }
 
     #[test]

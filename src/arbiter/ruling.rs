@@ -141,19 +141,36 @@ pub enum Conduct {
         check: bool,
         /// Some ply chased.
         chase: bool,
+        /// Some ply threatened mate (a kill).
+        kill: bool,
         /// Some ply was idle.
         idle: bool,
     },
 }
 
 impl Conduct {
-    /// Whether the side attacked (checked or chased) at some ply but not at every one.
+    /// Table O's "the attacking side must change": the side attacked (checked or chased) at
+    /// some ply but not at every one, mixing its attacks with idle moves (check + idle,
+    /// chase + idle), mixing checks with chases, or chasing changing pieces. Threats to mate
+    /// are allowed: "one check one kill" and "one chase one kill" are not such a mix (the
+    /// AXF/WXF rulebook and the Vietnamese rules rule them draws), but an idle ply in the
+    /// cycle still makes check or chase + idle.
     #[must_use]
     pub fn mixed_attack(&self) -> bool {
-        matches!(self, Conduct::Mixed { check, chase, .. } if *check || *chase)
+        match *self {
+            Conduct::Mixed {
+                check,
+                chase,
+                kill,
+                idle,
+            } => (check || chase) && (idle || (check && chase) || !kill),
+            _ => false,
+        }
     }
 
-    /// Whether every ply was idle.
+    /// Whether every ply was idle (no check, no chase, no threat to mate): the passive side
+    /// of table O. A side that keeps threatening mate is not passive, and the other side's
+    /// checks may be its only defence.
     #[must_use]
     pub fn all_idle(&self) -> bool {
         matches!(
@@ -161,7 +178,22 @@ impl Conduct {
             Conduct::Mixed {
                 check: false,
                 chase: false,
+                kill: false,
                 ..
+            }
+        )
+    }
+
+    /// Whether every ply threatened mate (a perpetual kill: allowed).
+    #[must_use]
+    pub fn perpetual_kill(&self) -> bool {
+        matches!(
+            self,
+            Conduct::Mixed {
+                check: false,
+                chase: false,
+                kill: true,
+                idle: false,
             }
         )
     }

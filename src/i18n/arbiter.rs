@@ -156,10 +156,28 @@ fn victim_desc(after: &Position, id: PieceId, protected: bool, lang: Lang) -> St
     }
 }
 
-/// A ply's class in words: "check", "chases black horse on c7 (unprotected)", "idle".
+/// A ply's class in words: "check", "chases black horse on c7 (unprotected)", "threatens mate
+/// with h6h9", "idle" (moves in ICCS).
 #[must_use]
 pub fn class_text(class: &PlyClass, after: &Position, lang: Lang) -> String {
+    class_words(class, after, lang, Notation::Iccs)
+}
+
+/// A threat to mate in words, the threatened mating move in `notation`.
+fn kill_text(mate: Move, after: &Position, lang: Lang, notation: Notation) -> String {
+    // The mating move is played by the side that has just moved, as if it could move again.
+    let mover = after.turn().other();
+    let mv = move_text(&after.with_turn(mover), mate, notation);
+    match lang {
+        Lang::En => format!("threatens mate (next: {mv})"),
+        Lang::Vi => format!("dọa chiếu bí (nước sau: {mv})"),
+        Lang::Zh => format!("叫杀（下一着{mv}即将死）"),
+    }
+}
+
+fn class_words(class: &PlyClass, after: &Position, lang: Lang, notation: Notation) -> String {
     match class {
+        PlyClass::Kill { mate } => kill_text(*mate, after, lang, notation),
         PlyClass::Check { victims, .. } => {
             let base = match lang {
                 Lang::En => "check",
@@ -201,15 +219,36 @@ pub fn class_text(class: &PlyClass, after: &Position, lang: Lang) -> String {
 /// One evidence ply as a line: `7. Red R2+1 (h8h9): check`.
 #[must_use]
 pub fn evidence_line(e: &EvidencePly, lang: Lang, notation: Notation) -> String {
-    let before = &e.before;
-    let after = before.after(e.mv);
+    let after = e.before.after(e.mv);
+    evidence_with(
+        e,
+        &class_words(&e.class, &after, lang, notation),
+        lang,
+        notation,
+    )
+}
+
+fn evidence_with(e: &EvidencePly, what: &str, lang: Lang, notation: Notation) -> String {
     format!(
-        "{}. {} {}: {}",
+        "{}. {} {}: {what}",
         e.index + 1,
         side_name(e.side, lang),
-        move_text(before, e.mv, notation),
-        class_text(&e.class, &after, lang)
+        move_text(&e.before, e.mv, notation),
     )
+}
+
+/// The last ply of a game won on the board, named by what it did: the mate or the stalemate,
+/// and nothing else (what else it attacked no longer matters).
+fn final_ply_line(e: &EvidencePly, clause: &Clause, lang: Lang, notation: Notation) -> String {
+    let what = match (clause, lang) {
+        (Clause::Checkmate, Lang::En) => "checkmate",
+        (Clause::Checkmate, Lang::Vi) => "chiếu bí",
+        (Clause::Checkmate, Lang::Zh) => "将死",
+        (_, Lang::En) => "leaves the opponent no legal move",
+        (_, Lang::Vi) => "khiến đối phương hết nước đi",
+        (_, Lang::Zh) => "使对方无着可走",
+    };
+    evidence_with(e, what, lang, notation)
 }
 
 fn conduct_text(c: &Conduct, lang: Lang) -> String {
@@ -224,20 +263,32 @@ fn conduct_text(c: &Conduct, lang: Lang) -> String {
             Lang::Vi => "nước nào cũng đuổi cùng một quân (đuổi dai)".into(),
             Lang::Zh => "每着都捉同一个子（长捉）".into(),
         },
+        c if c.perpetual_kill() => match lang {
+            Lang::En => "threatened mate at every ply (perpetual kill, which is allowed)".into(),
+            Lang::Vi => "nước nào cũng dọa chiếu bí (dọa bí mãi, được phép)".into(),
+            Lang::Zh => "每着都叫杀（长杀，允许）".into(),
+        },
         Conduct::Mixed {
             check: false,
             chase: false,
+            kill: false,
             ..
         } => match lang {
             Lang::En => "made only idle moves".into(),
             Lang::Vi => "chỉ đi nước nhàn".into(),
             Lang::Zh => "只走闲着".into(),
         },
-        Conduct::Mixed { check, chase, idle } => {
+        Conduct::Mixed {
+            check,
+            chase,
+            kill,
+            idle,
+        } => {
             let mut parts = Vec::new();
-            let words: [(&bool, [&str; 3]); 3] = [
+            let words: [(&bool, [&str; 3]); 4] = [
                 (check, ["checks", "chiếu", "将军"]),
                 (chase, ["chases", "đuổi", "捉子"]),
+                (kill, ["threats to mate", "dọa chiếu bí", "叫杀"]),
                 (idle, ["idle moves", "nước nhàn", "闲着"]),
             ];
             let k = match lang {
@@ -259,6 +310,19 @@ fn conduct_text(c: &Conduct, lang: Lang) -> String {
     }
 }
 
+/// Said after the verdict when a side threatened mate in the cycle.
+fn kill_note(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => " Threatening mate (a kill) is neither a check nor a chase: it may be repeated as often as one likes.",
+        Lang::Vi => " Dọa chiếu bí không phải nước chiếu cũng không phải nước đuổi: được lặp lại bao nhiêu cũng được.",
+        Lang::Zh => " 叫杀（杀着）既不算将军也不算捉子，可以反复走。",
+    }
+}
+
+fn has_kill(c: &Conduct) -> bool {
+    matches!(c, Conduct::Mixed { kill: true, .. })
+}
+
 /// The clause in words: what rule was applied and why it decides the game.
 #[must_use]
 pub fn clause_text(r: &Ruling, lang: Lang) -> String {
@@ -278,7 +342,10 @@ pub fn clause_text(r: &Ruling, lang: Lang) -> String {
                 VerdictTable::A => "A",
                 VerdictTable::O => "O",
             };
-            let verdict = repetition_verdict_text(r, *table, lang);
+            let mut verdict = repetition_verdict_text(r, *table, lang);
+            if has_kill(red) || has_kill(black) {
+                verdict.push_str(kill_note(lang));
+            }
             match lang {
                 Lang::En => format!(
                     "The position occurred for the 3rd time. Over the cycle since its previous occurrence, Red {} and Black {}. Table {t}: {verdict}",
@@ -384,11 +451,11 @@ fn repetition_verdict_text(r: &Ruling, table: VerdictTable, lang: Lang) -> Strin
         },
         _ => match (lang, table) {
             (Lang::En, VerdictTable::A) => "neither side made a forbidden perpetual attack, so the repetition is a draw.".into(),
-            (Lang::En, VerdictTable::O) => "both sides acted alike (mutual checks, mutual chases or mutual idle moves), so the repetition is a draw.".into(),
+            (Lang::En, VerdictTable::O) => "no rule of table O makes either side change here (mutual checks, mutual chases, idle moves and threats to mate are all allowed), so the repetition is a draw.".into(),
             (Lang::Vi, VerdictTable::A) => "không bên nào phạm luật tấn công dai, nên lặp lại thế cờ được xử hòa.".into(),
-            (Lang::Vi, VerdictTable::O) => "hai bên cùng kiểu (cùng chiếu, cùng đuổi hoặc cùng đi nhàn), nên xử hòa.".into(),
+            (Lang::Vi, VerdictTable::O) => "không điều nào của bảng O buộc bên nào phải đổi nước (cùng chiếu, cùng đuổi, nước nhàn và dọa chiếu bí đều được phép), nên xử hòa.".into(),
             (Lang::Zh, VerdictTable::A) => "双方均无禁止的长打，循环判和。".into(),
-            (Lang::Zh, VerdictTable::O) => "双方着法同类（互将、互捉或互闲），循环判和。".into(),
+            (Lang::Zh, VerdictTable::O) => "O表没有要求任何一方变着（互将、互捉、闲着和叫杀均允许），循环判和。".into(),
         },
     }
 }
@@ -441,7 +508,12 @@ pub fn ruling_details(r: &Ruling, lang: Lang, notation: Notation) -> String {
         out.push_str(evidence_heading(r, lang));
         for e in &r.evidence {
             out.push('\n');
-            out.push_str(&evidence_line(e, lang, notation));
+            out.push_str(&match r.clause {
+                Clause::Checkmate | Clause::Stalemate => {
+                    final_ply_line(e, &r.clause, lang, notation)
+                }
+                _ => evidence_line(e, lang, notation),
+            });
         }
     }
     out
@@ -538,11 +610,13 @@ mod tests {
         let mixed = Conduct::Mixed {
             check: true,
             chase: false,
+            kill: false,
             idle: true,
         };
         let idle = Conduct::Mixed {
             check: false,
             chase: false,
+            kill: false,
             idle: true,
         };
         let rep = |table, red, black| Clause::Repetition { table, red, black };
@@ -689,6 +763,27 @@ mod tests {
                 .collect();
             assert!(t.iter().all(|x| !x.is_empty()));
             assert!(t[0] != t[1] && t[1] != t[2] && t[0] != t[2], "{t:?}");
+        }
+    }
+
+    /// The mating chariot also hits the loose horse on f3; after a mate that is noise.
+    #[test]
+    fn a_checkmate_ruling_lists_no_chases() {
+        let pos = Position::from_fen("5k3/9/9/9/3R5/9/5n3/9/9/4K4 w").unwrap();
+        let mut a = Arbiter::new(pos, Ruleset::preset(RulesetName::Official));
+        let acc = a.submit(Move::parse_iccs("d5f5").unwrap()).unwrap();
+        assert!(!acc.record.class.victims().is_empty(), "the ply does chase");
+        let r = acc.ruling.expect("mate");
+        assert_eq!(r.reason, Reason::Checkmate);
+        for (lang, mate, chase) in [
+            (Lang::En, "checkmate", "chasing"),
+            (Lang::Vi, "chiếu bí", "đuổi"),
+            (Lang::Zh, "将死", "捉"),
+        ] {
+            let t = explain_ruling(&r, lang, Notation::Iccs);
+            let last = t.lines().last().unwrap_or("");
+            assert!(last.ends_with(&format!("d5f5: {mate}")), "{lang}: {t}");
+            assert!(!t.contains(chase), "{lang}: {t}");
         }
     }
 

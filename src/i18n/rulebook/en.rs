@@ -40,6 +40,7 @@ fn title(t: Topic) -> &'static str {
         Topic::Chase => "Chase",
         Topic::Trade => "Trade (offer to exchange)",
         Topic::Idle => "Idle move (and blocking)",
+        Topic::Kill => "Kill (threat to mate)",
         Topic::PerpetualCheck => "Perpetual check",
         Topic::PerpetualChase => "Perpetual chase",
         Topic::Repetition => "Repetition (tables A and O)",
@@ -142,8 +143,8 @@ its screen.
 the line or on the horse's leg, or add a second piece between cannon and general (or move the \
 screen away if it is yours).
 • A move that leaves your own general attacked is illegal.
-• The arbiter labels each ply check, chase or idle; runs of checks are limited \
-(/rules perpetual-check)."
+• The arbiter labels each ply check, chase, kill (threat to mate) or idle; runs of checks are \
+limited (/rules perpetual-check)."
         }
         Topic::Checkmate => {
             "\
@@ -187,13 +188,29 @@ allowed (draw); two chariots taking turns at a pinned chariot are chasing (they 
         }
         Topic::Idle => {
             "\
-An idle ply (nhàn/chờ, 闲) is neither a check nor a chase: developing, defending, waiting, \
-threatening mate, attacking a protected piece (except a chariot, by a horse or cannon), offering \
-a trade, or blocking (cản, 拦) an attack.
+An idle ply (nhàn/chờ, 闲) is neither a check nor a chase nor a threat to mate: developing, \
+defending, waiting, attacking a protected piece (except a chariot, by a horse or cannon), \
+offering a trade, or blocking (cản, 拦) an attack. Threatening mate has its own name: a kill \
+(/rules kill).
 • Blocking again and again is allowed (Vietnamese rules, game 3); but a ply that blocks and \
 chases at the same time is a chase.
 • In a repetition, idle plies are what make a side mixed rather than a perpetual checker or \
 chaser (/rules repetition)."
+        }
+        Topic::Kill => {
+            "\
+A kill (sát/hăm bí, 杀) is a ply that threatens mate: it does not check, but if its side could \
+move again at once, it would have a mating move. The bot looks one move ahead for that mate.
+• Threatening mate is allowed, however often: perpetual kill, one check one kill, kill and idle \
+moves are draws when the position repeats (the AXF/WXF rulebook; Vietnamese rules, games 3–4).
+• A kill is not a chase: a defender that the threatening move itself pins against its general \
+(or a general it leaves facing the other general) still counts as protection, so what that \
+defender guards is not chased by the move. A defender pinned before the move is a false root \
+as always.
+• A ply that threatens mate and also truly chases (an unprotected piece, or a chariot hit by a \
+horse or cannon) is a chase: the rulebook takes the reading that may be forbidden.
+• Counts: a kill breaks a run of checks or chases (official, cxq); under cxq it is an effective \
+move."
         }
         Topic::PerpetualCheck => {
             "\
@@ -223,9 +240,10 @@ or 18 with 1, 2 or 3+ pieces; asian, vietnam and casual do not count.
         Topic::Repetition => {
             "\
 Two positions are the same when all 90 points hold the same pieces and the same side is to \
-move. When a position occurs for the 3rd time, the cycle is the plies since its previous \
-occurrence, and each side is classed: perpetual checker (every ply a check), perpetual chaser \
-(every ply chases one same victim), or mixed (check + idle, chase + idle, check + chase, idle).
+move. At a position's 3rd occurrence, the cycle is the plies since its previous occurrence, \
+and each side is classed: perpetual checker (every ply a check), perpetual chaser (every ply \
+chases one same victim), or mixed (check + idle, chase + idle, check + chase, idle; threats to \
+mate are allowed, /rules kill).
 • Table A (asian, vietnam, casual): a perpetual checker loses to anything but a perpetual \
 checker; a perpetual chaser loses to an idle or mixed side; two of a kind: draw; checker \
 against chaser: the checker loses; anything else is a draw, so one check one idle is allowed.

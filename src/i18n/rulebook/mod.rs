@@ -60,6 +60,8 @@ pub enum Topic {
     Trade,
     /// Idle moves, blocking included.
     Idle,
+    /// A threat to mate (kill): allowed, and not a chase.
+    Kill,
     /// Perpetual check: repetition and count limits.
     PerpetualCheck,
     /// Perpetual chase: repetition and count limits.
@@ -116,7 +118,7 @@ impl Group {
 
 impl Topic {
     /// Every topic, in the order of the index.
-    pub const ALL: [Topic; 28] = [
+    pub const ALL: [Topic; 29] = [
         Topic::General,
         Topic::Advisor,
         Topic::Elephant,
@@ -131,6 +133,7 @@ impl Topic {
         Topic::Chase,
         Topic::Trade,
         Topic::Idle,
+        Topic::Kill,
         Topic::PerpetualCheck,
         Topic::PerpetualChase,
         Topic::Repetition,
@@ -165,6 +168,7 @@ impl Topic {
             Topic::Chase => "chase",
             Topic::Trade => "trade",
             Topic::Idle => "idle",
+            Topic::Kill => "kill",
             Topic::PerpetualCheck => "perpetual-check",
             Topic::PerpetualChase => "perpetual-chase",
             Topic::Repetition => "repetition",
@@ -203,7 +207,8 @@ impl Topic {
             | Topic::Stalemate
             | Topic::Chase
             | Topic::Trade
-            | Topic::Idle => Group::Tactics,
+            | Topic::Idle
+            | Topic::Kill => Group::Tactics,
             Topic::PerpetualCheck
             | Topic::PerpetualChase
             | Topic::Repetition
@@ -236,6 +241,7 @@ impl Topic {
             Topic::Stalemate => &[Seed000Official, Seed002Cxq, Seed004Vietnam],
             Topic::Chase => &[Seed000Official, Seed002Cxq, AxfRulebook],
             Topic::Trade | Topic::Idle => &[Seed000Official, Seed002Cxq, Seed004Vietnam],
+            Topic::Kill => &[AxfRulebook, Seed004Vietnam, Seed002Cxq],
             Topic::PerpetualCheck => &[Seed000Official, Seed002Cxq, Seed004Vietnam, AxfRulebook],
             Topic::PerpetualChase | Topic::Repetition => {
                 &[Seed000Official, Seed004Vietnam, AxfRulebook]

@@ -89,6 +89,12 @@ const SYNONYMS: &[(Topic, &[&str])] = &[
         "nước nhàn", "nuoc nhan", "chờ", "cho", "cản", "can", "闲", "閒", "闲着", "閒著",
         "拦", "攔",
     ]),
+    (Topic::Kill, &[
+        "mate threat", "threat to mate", "threatening mate", "perpetual kill", "sát", "dọa bí",
+        "doa bi", "hăm bí", "ham bi", "dọa chiếu bí", "doa chieu bi", "hăm chiếu bí",
+        "ham chieu bi", "dọa bí mãi", "doa bi mai", "杀", "殺", "叫杀", "叫殺", "长杀", "長殺",
+        "杀着", "殺著",
+    ]),
     (Topic::PerpetualCheck, &[
         "perpetual", "perpetual check", "chiếu dai", "chieu dai", "chiếu mãi", "chieu mai",
         "trường chiếu", "truong chieu", "长将", "長將", "长照", "長照",

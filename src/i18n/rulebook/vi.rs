@@ -40,6 +40,7 @@ fn title(t: Topic) -> &'static str {
         Topic::Chase => "Đuổi (tróc)",
         Topic::Trade => "Đổi quân (thí)",
         Topic::Idle => "Nước nhàn (chờ, cản)",
+        Topic::Kill => "Dọa chiếu bí (sát)",
         Topic::PerpetualCheck => "Chiếu dai",
         Topic::PerpetualChase => "Đuổi dai",
         Topic::Repetition => "Lặp thế cờ (bảng A và O)",
@@ -136,7 +137,7 @@ tiếp.
 • Cách đỡ: chạy tướng, ăn quân đang chiếu, hoặc cản (cản, 拦): chèn quân vào đường chiếu hay \
 vào chân mã, thêm một quân thứ hai giữa pháo và tướng (hoặc dời ngòi đi nếu ngòi là quân mình).
 • Nước đi để tướng mình bị dọa là không hợp lệ.
-• Trọng tài ghi mỗi nước là chiếu, đuổi hay nhàn; chiếu liên tục bị giới hạn \
+• Trọng tài ghi mỗi nước là chiếu, đuổi, dọa chiếu bí hay nhàn; chiếu liên tục bị giới hạn \
 (/rules perpetual-check)."
         }
         Topic::Checkmate => {
@@ -180,11 +181,26 @@ một xe bị ghim là đuổi (bị xử thua).
         }
         Topic::Idle => {
             "\
-Nước nhàn (nhàn/chờ, 闲) không chiếu cũng không đuổi: ra quân, phòng thủ, chờ, dọa chiếu bí, \
-dọa quân có căn (trừ mã hoặc pháo dọa xe), đòi đổi quân, hoặc cản (cản, 拦) một đòn tấn công.
+Nước nhàn (nhàn/chờ, 闲) không chiếu, không đuổi, cũng không dọa chiếu bí: ra quân, phòng thủ, \
+chờ, dọa quân có căn (trừ mã hoặc pháo dọa xe), đòi đổi quân, hoặc cản (cản, 拦) một đòn tấn \
+công. Nước dọa chiếu bí có tên riêng (/rules kill).
 • Cản mãi là được phép (luật Việt Nam, Ván 3); nhưng nước vừa cản vừa đuổi thì tính là đuổi.
 • Khi lặp thế cờ, chính các nước nhàn làm một bên thành xen kẽ chứ không phải chiếu dai hay \
 đuổi dai (/rules repetition)."
+        }
+        Topic::Kill => {
+            "\
+Dọa chiếu bí (sát, hăm bí, 杀) là nước không chiếu nhưng nếu bên vừa đi được đi tiếp ngay thì \
+sẽ có nước chiếu bí. Bot nhìn trước một nước để tìm nước chiếu bí đó.
+• Dọa chiếu bí được phép, bao nhiêu lần cũng được: dọa bí mãi, một chiếu một hăm bí, dọa bí xen \
+nước nhàn đều xử hòa khi lặp thế cờ (luật châu Á AXF/WXF; luật Việt Nam, Ván 3–4).
+• Dọa chiếu bí không phải đuổi: quân phòng thủ bị chính nước dọa bí ghim vào tướng (hoặc tướng \
+bị nước đó làm lộ mặt) vẫn tính là căn, nên quân nó bảo vệ không bị nước đó đuổi. Quân đã bị ghim \
+từ trước vẫn là căn giả.
+• Nước vừa dọa bí vừa đuổi thật (quân không có căn, hoặc xe bị mã/pháo dọa) là nước đuổi: luật \
+chọn cách hiểu có thể phạm luật.
+• Đếm: nước dọa bí làm đứt chuỗi chiếu hay đuổi liên tục (official, cxq); với cxq nó là nước có \
+hiệu lực."
         }
         Topic::PerpetualCheck => {
             "\
@@ -215,7 +231,7 @@ pháo không được đuổi mãi xe dù xe có căn (Ván 15)."
 Hai thế cờ là một khi cả 90 điểm có cùng quân và cùng bên đến lượt. Khi một thế cờ xuất hiện \
 lần thứ 3, chu kỳ là các nước từ lần xuất hiện trước đó, và mỗi bên được xếp loại: chiếu dai \
 (nước nào cũng chiếu), đuổi dai (nước nào cũng đuổi cùng một quân) hoặc xen kẽ (chiếu + nhàn, \
-đuổi + nhàn, chiếu + đuổi, nhàn).
+đuổi + nhàn, chiếu + đuổi, nhàn; nước dọa chiếu bí luôn được phép, /rules kill).
 • Bảng A (asian, vietnam, casual): chiếu dai thua mọi bên trừ bên cũng chiếu dai; đuổi dai thua \
 bên nhàn hoặc xen kẽ; hai bên cùng loại: hòa; chiếu dai gặp đuổi dai: bên chiếu thua; còn lại \
 đều hòa, nên một chiếu một nhàn là được.
