@@ -217,6 +217,8 @@ pub struct Service {
     outboxes: Mutex<Vec<(String, mpsc::UnboundedSender<Outgoing>)>>,
     timer_wake: Notify,
     limiter: ratelimit::Limiter,
+    /// The bot's pool and searches, once [`Service::attach_bot`] is called.
+    bot: std::sync::OnceLock<bot::turn::BotRuntime>,
 }
 
 impl Service {
@@ -239,6 +241,7 @@ impl Service {
             config,
             outboxes: Mutex::new(Vec::new()),
             timer_wake: Notify::new(),
+            bot: std::sync::OnceLock::new(),
         }
     }
 

@@ -43,6 +43,8 @@ pub(crate) async fn dispatch(svc: &Service, inc: &Incoming, line: Line) -> AppRe
     };
     replies.extend(more);
     replies.extend(ctx.retired_reply());
+    // The bot thinks when it is now to move, and stops when that no longer holds.
+    svc.bot_watch(&inc.channel, slot.game.as_ref());
     Ok(replies)
 }
 

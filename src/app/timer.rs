@@ -160,6 +160,7 @@ impl Service {
             self.persist(changes).await?;
         }
         replies.extend(ctx.retired_reply());
+        self.bot_watch(&d.channel, slot.game.as_ref());
         Ok(replies)
     }
 }

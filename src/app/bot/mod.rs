@@ -3,6 +3,8 @@
 
 pub mod policy;
 pub mod pool;
+pub mod turn;
 
 pub use policy::{accepts_draw, conduct, vet, Conduct, Memory};
 pub use pool::{default_threads, Job, Outcome, ThinkingPool, Ticket};
+pub use turn::{bot_level, bot_player, bot_side, BOT_ID_PREFIX, DEFAULT_LEVEL, LEVELS};
