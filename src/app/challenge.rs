@@ -100,7 +100,7 @@ fn game_terms(
     tc: &mut TimeControl,
     ruleset: &mut RulesetName,
     color: &mut ColorChoice,
-) -> Result<(), Msg> {
+) -> Result<(), Box<Msg>> {
     if let Ok(t) = word.parse::<TimeControl>() {
         *tc = t;
     } else if let Ok(r) = word.parse::<RulesetName>() {
@@ -108,13 +108,13 @@ fn game_terms(
     } else if let Some(c) = color_choice(word) {
         *color = c;
     } else if word.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-        return Err(Msg::BadTimeControl {
+        return Err(Box::new(Msg::BadTimeControl {
             text: word.chars().take(24).collect(),
-        });
+        }));
     } else {
-        return Err(Msg::BadPlayArgument {
+        return Err(Box::new(Msg::BadPlayArgument {
             word: word.chars().take(24).collect(),
-        });
+        }));
     }
     Ok(())
 }
@@ -204,7 +204,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
         if let Some(p) = mentioned(ctx, word) {
             opponent = Some(p);
         } else if let Err(m) = game_terms(word, &mut tc, &mut ruleset, &mut color) {
-            return Ok(vec![ctx.say(m)]);
+            return Ok(vec![ctx.say(*m)]);
         }
     }
     if opponent.as_ref().is_some_and(|o| is_user(ctx, o)) {
@@ -402,7 +402,7 @@ async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<V
                 }
             }
         } else if let Err(m) = game_terms(word, &mut tc, &mut ruleset, &mut color) {
-            return Ok(vec![ctx.say(m)]);
+            return Ok(vec![ctx.say(*m)]);
         }
     }
     let bot = bot_player(level.unwrap_or(DEFAULT_LEVEL), ctx.lang);
@@ -410,7 +410,9 @@ async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<V
     let human_red = match color {
         ColorChoice::Red => true,
         ColorChoice::Black => false,
-        ColorChoice::Random => ((ctx.now / 1000) ^ slot.record.last_game.unwrap_or(0)) % 2 == 0,
+        ColorChoice::Random => {
+            ((ctx.now / 1000) ^ slot.record.last_game.unwrap_or(0)).is_multiple_of(2)
+        }
     };
     let sides = if human_red { (me, bot) } else { (bot, me) };
     let board = start_game(ctx, slot, sides, tc, ruleset, None, None).await?;
