@@ -209,8 +209,8 @@ pub struct ReviewLimits {
 }
 
 impl Default for ReviewLimits {
-    /// 150,000 nodes a position within 15 s: a 100-ply game in about 10 s on one core of the
-    /// development machine (see the README's review figures).
+    /// 150,000 nodes a position within 15 s: a 100-ply game is never reviewed in more than
+    /// 15 s (the README's review figures say how deep it gets there).
     fn default() -> Self {
         ReviewLimits {
             nodes: 150_000,
