@@ -1,7 +1,8 @@
 //! Board renderer: PNG render + encode for the start and a mid-game position with the strip cache
 //! off (every picture deflated whole: the cold cost), a whole game rendered ply by ply as a
 //! player sees it (a fresh renderer per game, so only strips of that game's earlier boards are
-//! cached), and a 100-ply GIF. Sizes are printed once before timing. Run with
+//! cached), a 100-ply GIF, and the first picture of a renderer (its templates and sprites drawn
+//! first). Sizes are printed once before timing. Run with
 //! `cargo bench --bench render`.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
@@ -112,6 +113,25 @@ fn bench(c: &mut Criterion) {
         stats.misses,
         100.0 * stats.hits as f64 / (stats.hits + stats.misses).max(1) as f64
     );
+    // The first picture of a theme and piece style: the board template, labels, marks and the
+    // fourteen discs are drawn before it (once per renderer, not per move).
+    let mut first = c.benchmark_group("first picture");
+    first.sample_size(10);
+    first.bench_function("png start, templates and sprites drawn first", |b| {
+        b.iter_batched(
+            || Renderer::with_cache_bytes(0),
+            |r| r.png(&request(&start, None)),
+            BatchSize::PerIteration,
+        )
+    });
+    first.bench_function("warm_up: every theme and piece style", |b| {
+        b.iter_batched(
+            || Renderer::with_cache_bytes(0),
+            |r| r.warm_up(),
+            BatchSize::PerIteration,
+        )
+    });
+    first.finish();
     c.bench_function("png start (no cache)", |b| {
         b.iter(|| renderer.png(&request(&start, None)))
     });

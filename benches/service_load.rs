@@ -3,7 +3,9 @@
 //! and the time to start again with every game stored.
 //!
 //! Every game plays its own line (quiet moves picked by a generator seeded with the game's
-//! number), so the renderer's strip cache sees as much variety as a real server.
+//! number), so the renderer's strip cache sees as much variety as a real server. Every move's
+//! replies go through the outbox as on a platform: stored with the move, handed to a delivery
+//! task that "sends" them at once and forgets them (a second transaction).
 //!
 //! `cargo bench --bench service_load` (env: `GAMES`, default 10000; `PLIES` per game,
 //! default 20; `TASKS`, default 32; `IMAGES=off` to skip rendering; `STRIP_CACHE` in bytes,
@@ -130,6 +132,17 @@ fn main() {
     let rss_start = rss_kb();
     let (latencies, elapsed) = rt.block_on(async {
         let svc = service(&path, images, Arc::clone(&renderer));
+        // The platform's delivery worker: takes each stored reply and forgets it.
+        let mut deliveries = svc.open_outbox("bench:").expect("outbox");
+        let worker = Arc::clone(&svc);
+        tokio::spawn(async move {
+            while let Some(d) = deliveries.recv().await {
+                worker
+                    .delivered(&d.key)
+                    .await
+                    .expect("forget a delivered reply");
+            }
+        });
         // Create the games (a challenge and an acceptance each), many at a time.
         let t0 = Instant::now();
         let mut handles = Vec::new();

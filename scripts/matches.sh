@@ -6,7 +6,7 @@
 # (official rules). Results and PGNs go to $OUT (default target/matches); BIN=path runs an
 # already built binary instead of building this tree.
 #
-#   scripts/matches.sh              # everything (several hours on two cores)
+#   scripts/matches.sh              # everything (under two hours on two busy cores)
 #   scripts/matches.sh ladder       # only the ladder and 8 vs 4
 #   scripts/matches.sh fairy        # only the match against Fairy-Stockfish
 set -euo pipefail

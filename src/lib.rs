@@ -3,8 +3,9 @@
 //! The rules core ([`core`]) knows moves, check and mate; [`notation`] reads and writes what
 //! players type (ICCS, WXF, Chinese, Vietnamese); [`arbiter`] classifies plies and rules on
 //! perpetual check, chase, repetition and the draw rules; [`engine`] searches and plays at
-//! eight levels; [`render`] draws boards; [`game`]
-//! and [`storage`] keep games, clocks and settings; [`app`] is the chat service the
+//! eight levels; [`render`] draws boards; [`game`] and [`storage`] keep games, clocks and
+//! settings; [`rating`] rates games (Glicko-2) and keeps statistics and leaderboards; [`app`]
+//! is the chat service the
 //! [`adapters`] (console, Telegram, Discord) talk to.
 //!
 //! ```
@@ -27,6 +28,7 @@ pub mod engine;
 pub mod game;
 pub mod i18n;
 pub mod notation;
+pub mod rating;
 pub mod render;
 pub mod storage;
 pub mod uci;

@@ -1108,3 +1108,74 @@ async fn interaction_callbacks_follow_discord_rules() {
         ]
     );
 }
+
+#[tokio::test]
+async fn an_interaction_token_runs_out_and_a_nonce_is_created_once() {
+    let fake = FakeDiscord::start().await;
+    let ix = fake.push_interaction(FakeInteraction::slash("anything").unchecked());
+    let callback = request(
+        &fake,
+        "POST",
+        &format!("/api/v10/interactions/{}/{}/callback", ix.id, ix.token),
+        "application/json",
+        r#"{"type":5}"#,
+    );
+    assert_eq!(raw_http(&fake, callback).await.0, 204);
+    let app = fake.application_id();
+    let followup = || {
+        request(
+            &fake,
+            "POST",
+            &format!("/api/v10/webhooks/{app}/{}", ix.token),
+            "application/json",
+            r#"{"content":"later"}"#,
+        )
+    };
+    assert_eq!(raw_http(&fake, followup()).await.0, 200);
+    // 15 minutes on, the token no longer works: 401 / 50027, as on Discord.
+    fake.expire_interaction(ix.id);
+    let (status, body) = raw_http(&fake, followup()).await;
+    assert_eq!((status, body.contains("50027")), (401, true), "{body}");
+
+    // A channel message with `enforce_nonce` is created once, however often it is sent.
+    let channel = fake.channel_id();
+    let post = |body: &str| {
+        request(
+            &fake,
+            "POST",
+            &format!("/api/v10/channels/{channel}/messages"),
+            "application/json",
+            body,
+        )
+    };
+    let once = r#"{"content":"board","nonce":"1f-0","enforce_nonce":true}"#;
+    let (s1, b1) = raw_http(&fake, post(once)).await;
+    let (s2, b2) = raw_http(&fake, post(once)).await;
+    assert_eq!((s1, s2), (200, 200));
+    let id = |b: &str| serde_json::from_str::<serde_json::Value>(b).expect("json")["id"].clone();
+    assert_eq!(id(&b1), id(&b2), "the same message");
+    assert_eq!(
+        fake.messages(channel)
+            .iter()
+            .filter(|m| m.content == "board")
+            .count(),
+        1
+    );
+    // Without `enforce_nonce`, the nonce does not prevent a second message.
+    let twice = r#"{"content":"chat","nonce":"1f-1"}"#;
+    raw_http(&fake, post(twice)).await;
+    raw_http(&fake, post(twice)).await;
+    assert_eq!(
+        fake.messages(channel)
+            .iter()
+            .filter(|m| m.content == "chat")
+            .count(),
+        2
+    );
+    let (status, _) = raw_http(
+        &fake,
+        post(r#"{"content":"x","nonce":"this nonce is far too long to be taken","enforce_nonce":true}"#),
+    )
+    .await;
+    assert_eq!(status, 400, "a nonce is at most 25 characters");
+}

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use xiangqi_bot::arbiter::{Ruleset, RulesetName};
+use xiangqi_bot::arbiter::{Arbiter, Ruleset, RulesetName};
 use xiangqi_bot::core::{Move, Position};
 use xiangqi_bot::engine::{Engine, Limits, Score, SearchResult};
 
@@ -108,4 +108,137 @@ fn the_opponents_foul_is_taken_as_a_win() {
     );
     assert_eq!(r.best, Some(mv("f8f9")));
     assert_eq!(r.lines[0].score, Score::Mate(1));
+}
+
+/// Replays `played` and the engine's `best` in a real arbiter: the move must be accepted and
+/// must not lose the game for the side that plays it.
+fn assert_not_a_foul(fen: &str, played: &str, rules: RulesetName, best: Move) {
+    let mut arb = Arbiter::new(Position::from_fen(fen).unwrap(), Ruleset::preset(rules));
+    for m in moves(played) {
+        arb.submit(m).unwrap();
+    }
+    let mover = arb.position().turn();
+    let acc = arb
+        .submit(best)
+        .unwrap_or_else(|e| panic!("{rules:?}: {best} refused: {e:?}"));
+    if let Some(r) = acc.ruling {
+        assert_ne!(
+            r.outcome.loser(),
+            Some(mover),
+            "{rules:?}: {best} loses: {r:?}"
+        );
+    }
+}
+
+#[test]
+fn the_check_count_is_respected_without_a_repetition_rule() {
+    // Under the club rules (no repetition ruling, six checks in a row by one piece at most),
+    // Red has checked six times with its chariot: a seventh check would lose.
+    let played = "f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9 h8h9 f9f8";
+    let r = search(PERPETUAL_FEN, played, RulesetName::Cxq, depth(4));
+    let best = r.best.expect("a move");
+    let mut pos = Position::from_fen(PERPETUAL_FEN).unwrap();
+    for m in moves(played) {
+        pos.play(m).unwrap();
+    }
+    pos.play(best).unwrap();
+    assert!(!pos.is_check(), "{best} checks a seventh time");
+    assert_not_a_foul(PERPETUAL_FEN, played, RulesetName::Cxq, best);
+}
+
+#[test]
+fn no_ruleset_sees_a_foul_from_the_engine() {
+    for rules in RulesetName::ALL {
+        let played = if rules == RulesetName::Cxq {
+            "f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9 h8h9 f9f8 h9h8 f8f9 h8h9 f9f8"
+        } else {
+            PERPETUAL_MOVES
+        };
+        let r = search(PERPETUAL_FEN, played, rules, depth(5));
+        assert_not_a_foul(PERPETUAL_FEN, played, rules, r.best.expect("a move"));
+    }
+}
+
+#[test]
+fn hanging_pieces_are_taken() {
+    for (fen, best) in [
+        // A black horse no one guards, in reach of the red chariot.
+        ("2bakab2/9/9/9/9/2n6/9/9/9/2RK5 w", "c0c4"),
+        // A black chariot on the cannon's line, over a screen.
+        ("5k3/9/9/9/9/4r4/4p4/9/4C4/3K5 w", "e1e4"),
+        // Black to move: a red cannon left alone on the chariot's file.
+        ("rnbak4/9/1c7/9/9/9/9/C8/9/3K5 b", "a9a2"),
+    ] {
+        let r = search(fen, "", RulesetName::Official, depth(4));
+        assert_eq!(r.best, Some(mv(best)), "{fen}");
+    }
+}
+
+#[test]
+fn several_lines_come_best_first_and_distinct() {
+    let limits = Limits {
+        depth: Some(4),
+        multipv: 4,
+        ..Limits::default()
+    };
+    let r = search(
+        xiangqi_bot::core::START_FEN,
+        "",
+        RulesetName::Official,
+        limits,
+    );
+    assert_eq!(r.lines.len(), 4);
+    let firsts: Vec<Move> = r.lines.iter().map(|l| l.pv[0]).collect();
+    for (i, a) in firsts.iter().enumerate() {
+        assert!(!firsts[i + 1..].contains(a), "{firsts:?}");
+    }
+    let value = |s: Score| match s {
+        Score::Cp(c) => c,
+        Score::Mate(n) => 100_000 * n.signum() - n,
+    };
+    for w in r.lines.windows(2) {
+        assert!(value(w[0].score) >= value(w[1].score), "{:?}", r.lines);
+    }
+    assert_eq!(r.best, Some(firsts[0]));
+}
+
+#[test]
+fn a_stopped_search_still_answers_and_a_finished_game_does_not() {
+    let stop = AtomicBool::new(true);
+    let r = Engine::new(1).search(
+        &Position::startpos(),
+        &[],
+        &Ruleset::default(),
+        &Limits::default(),
+        &stop,
+        &mut |_| {},
+    );
+    assert!(r.best.is_some(), "the first iteration always completes");
+    // Checkmated: nothing to play.
+    let mated = search(
+        "3k5/3R5/3R5/9/9/9/9/9/9/4K4 b",
+        "",
+        RulesetName::Official,
+        depth(3),
+    );
+    assert_eq!((mated.best, mated.lines.len()), (None, 0));
+    // Moves that do not replay from the start give no move either.
+    let r = search(
+        xiangqi_bot::core::START_FEN,
+        "h2e2 h2e2",
+        RulesetName::Official,
+        depth(2),
+    );
+    assert_eq!(r.best, None);
+}
+
+#[test]
+fn the_table_stays_within_its_setting() {
+    for mb in [1, 16, 32] {
+        let e = Engine::new(mb);
+        assert!(e.hash_bytes() <= mb << 20);
+    }
+    let mut e = Engine::new(16);
+    e.set_hash(2);
+    assert!(e.hash_bytes() <= 2 << 20);
 }

@@ -10,8 +10,8 @@ use xiangqi_bot::cli::render::{run, RenderArgs};
 use xiangqi_bot::core::{Color, Move, Position, Square};
 use xiangqi_bot::i18n::Lang;
 use xiangqi_bot::render::{
-    describe, text_board, BoardRequest, Coordinates, Layout, PieceStyle, Player, RenderError,
-    Renderer, Rgb, Theme,
+    describe, text_board, Arrow, ArrowStyle, BoardRequest, Coordinates, Layout, PieceStyle, Player,
+    RenderError, Renderer, Rgb, Theme,
 };
 
 const R: u32 = 35; // piece radius, see src/render/layout.rs
@@ -347,6 +347,7 @@ fn args(moves: &[&str], gif: bool, output: PathBuf) -> RenderArgs {
         black_name: "Black".into(),
         red_clock: None,
         black_clock: None,
+        arrows: Vec::new(),
         gif,
         output,
     }
@@ -370,5 +371,229 @@ fn command_line_writes_png_and_gif_and_names_the_bad_ply() {
     assert_eq!(run(args(&["h2e2", "h2e2"], false, dir.join("x.png"))), 2);
     assert_eq!(run(args(&["h2e2", "zz"], false, dir.join("x.png"))), 2);
     assert!(!dir.join("x.png").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Colours equal within the palette's rounding (a blend is matched to the nearest of ~250
+/// colours).
+fn close(a: Rgb, b: Rgb) -> bool {
+    a.iter().zip(b).all(|(p, q)| p.abs_diff(q) <= 12)
+}
+
+/// The pixel `along` pixels from `from` towards `to` and `across` to the side of that line.
+fn on_arrow(from: (u32, u32), to: (u32, u32), along: f32, across: f32) -> (u32, u32) {
+    let (fx, fy) = (from.0 as f32, from.1 as f32);
+    let (dx, dy) = (to.0 as f32 - fx, to.1 as f32 - fy);
+    let len = (dx * dx + dy * dy).sqrt();
+    let (ux, uy) = (dx / len, dy / len);
+    let x = fx + ux * along - uy * across;
+    let y = fy + uy * along + ux * across;
+    (x.floor() as u32, y.floor() as u32)
+}
+
+/// The pixel `along` pixels from the first point of the ICCS move `m` towards its second, and
+/// `across` to the side, on a PNG board seen by `viewer`.
+fn on_move(img: &Image, m: &str, viewer: Color, along: f32, across: f32) -> Rgb {
+    let (from, to) = (
+        Layout::PNG.point(sq(&m[..2]), viewer),
+        Layout::PNG.point(sq(&m[2..]), viewer),
+    );
+    let p = on_arrow(from, to, along, across);
+    img.at(p.0, p.1)
+}
+
+fn arrow(m: &str, style: ArrowStyle) -> Arrow {
+    Arrow::of_move(Move::parse_iccs(m).expect("ICCS"), style)
+}
+
+#[test]
+fn arrows_are_drawn_over_pieces_in_both_orientations_and_themes() {
+    let renderer = Renderer::new();
+    let pos = Position::startpos();
+    for theme in Theme::ALL {
+        let c = theme.colors();
+        for viewer in Color::ALL {
+            let mut req = BoardRequest::new(&pos);
+            req.viewer = viewer;
+            req.theme = theme;
+            req.arrows = vec![
+                arrow("h2e2", ArrowStyle::Hint),
+                arrow("b0c2", ArrowStyle::Best),
+                arrow("i3i5", ArrowStyle::Mistake),
+            ];
+            let img = decode_png(&renderer.png(&req).expect("a PNG"));
+            let layout = Layout::PNG;
+            let at = |p: (u32, u32)| img.at(p.0, p.1);
+            let why = format!("{theme} {viewer:?}");
+
+            // The cannon's arrow h2 -> e2: along its shaft over the empty board (off the rank
+            // line), over the cannon's own face, and in its head just short of e2.
+            let (h2, e2) = (
+                layout.point(sq("h2"), viewer),
+                layout.point(sq("e2"), viewer),
+            );
+            let hint = |under: Rgb| c.arrow_over(ArrowStyle::Hint, under);
+            for along in [60.0, 100.0, 140.0, 180.0] {
+                let p = on_arrow(h2, e2, along, 4.0);
+                assert!(
+                    close(at(p), hint(c.board)),
+                    "{why}: shaft at {along}: {:?}",
+                    at(p)
+                );
+                // Beside the shaft: the board, untouched.
+                let beside = on_arrow(h2, e2, along, 12.0);
+                assert_eq!(at(beside), c.board, "{why}: beside the shaft at {along}");
+            }
+            let p = on_arrow(h2, e2, 30.0, 3.0);
+            assert!(
+                close(at(p), hint(c.red_face)),
+                "{why}: over the cannon: {:?}",
+                at(p)
+            );
+            // The head: 30 pixels long, 42 wide at its base, its tip 4 pixels short of e2.
+            let tip = 228.0 - 4.0;
+            for across in [-12.0, -6.0, 6.0, 12.0] {
+                let p = on_arrow(h2, e2, tip - 24.0, across);
+                assert!(
+                    close(at(p), hint(c.board)),
+                    "{why}: head at {across}: {:?}",
+                    at(p)
+                );
+            }
+            let wide = on_arrow(h2, e2, tip - 27.0, 15.0);
+            assert!(close(at(wide), hint(c.board)), "{why}: head's wing");
+            let past = on_arrow(h2, e2, tip + 3.0, 5.0);
+            assert!(!close(at(past), hint(c.board)), "{why}: past the tip");
+
+            // The horse's arrow b0 -> c2 is green, partly over the horse.
+            let (b0, c2) = (
+                layout.point(sq("b0"), viewer),
+                layout.point(sq("c2"), viewer),
+            );
+            let p = on_arrow(b0, c2, 100.0, 3.0);
+            let best = c.arrow_over(ArrowStyle::Best, c.board);
+            assert!(close(at(p), best), "{why}: the horse's arrow: {:?}", at(p));
+
+            // The soldier's arrow i3 -> i5 crosses the river: a mistake's colour.
+            let (i3, i5) = (
+                layout.point(sq("i3"), viewer),
+                layout.point(sq("i5"), viewer),
+            );
+            let p = on_arrow(i3, i5, 76.0, 4.0);
+            let mistake = c.arrow_over(ArrowStyle::Mistake, c.board);
+            assert!(
+                close(at(p), mistake),
+                "{why}: the soldier's arrow: {:?}",
+                at(p)
+            );
+
+            // The three styles look different.
+            assert!(
+                !close(hint(c.board), best)
+                    && !close(best, mistake)
+                    && !close(mistake, hint(c.board))
+            );
+        }
+    }
+}
+
+#[test]
+fn arrows_change_only_the_strips_they_cross() {
+    let cached = Renderer::new();
+    let uncached = Renderer::with_cache_bytes(0);
+    let pos = Position::startpos();
+    let plain = BoardRequest::new(&pos);
+    let mut with_arrow = BoardRequest::new(&pos);
+    // The cannon h2 up to h6: from the strip of rank 2 to the strip of rank 6, five in all.
+    with_arrow.arrows = vec![arrow("h2h6", ArrowStyle::Hint)];
+
+    let before = cached.png(&plain).expect("a PNG");
+    let s0 = cached.cache_stats();
+    let drawn = cached.png(&with_arrow).expect("a PNG");
+    let s1 = cached.cache_stats();
+    assert_eq!(
+        (s1.hits - s0.hits, s1.misses - s0.misses),
+        (7, 5),
+        "{s0:?} {s1:?}"
+    );
+    // The same bytes as a picture deflated whole, and the arrow is there.
+    assert_eq!(drawn, uncached.png(&with_arrow).expect("a PNG"));
+    let (a, b) = (decode_png(&before), decode_png(&drawn));
+    let rows_changed: Vec<u32> = (0..a.h)
+        .filter(|&y| (0..a.w).any(|x| a.at(x, y) != b.at(x, y)))
+        .collect();
+    let (h2, h6) = (
+        Layout::PNG.point(sq("h2"), Color::Red),
+        Layout::PNG.point(sq("h6"), Color::Red),
+    );
+    let (first, last) = (rows_changed[0], rows_changed[rows_changed.len() - 1]);
+    assert!(first >= h6.1 && first < h6.1 + 6, "{first} vs {h6:?}");
+    assert!(last < h2.1 - 20 && last > h2.1 - 40, "{last} vs {h2:?}");
+
+    // Both pictures again: every strip from the cache, the same bytes.
+    assert_eq!(cached.png(&plain).expect("a PNG"), before);
+    assert_eq!(cached.png(&with_arrow).expect("a PNG"), drawn);
+    let s2 = cached.cache_stats();
+    assert_eq!((s2.hits - s1.hits, s2.misses - s1.misses), (24, 0));
+}
+
+#[test]
+fn arrows_from_a_point_to_itself_or_past_the_limit_are_left_out() {
+    let renderer = Renderer::new();
+    let pos = Position::startpos();
+    let plain = renderer.png(&BoardRequest::new(&pos)).expect("a PNG");
+    let mut req = BoardRequest::new(&pos);
+    req.arrows = vec![Arrow {
+        from: sq("e0"),
+        to: sq("e0"),
+        style: ArrowStyle::Hint,
+    }];
+    assert_eq!(renderer.png(&req).expect("a PNG"), plain);
+    // Nine arrows: the ninth (on the a-file) is not drawn.
+    let mut req = BoardRequest::new(&pos);
+    req.arrows = [
+        "b0b1", "c0c1", "d0d1", "e0e1", "f0f1", "g0g1", "h0h1", "i0i1", "a0a1",
+    ]
+    .iter()
+    .map(|m| arrow(m, ArrowStyle::Best))
+    .collect();
+    let img = decode_png(&renderer.png(&req).expect("a PNG"));
+    let c = Theme::Wood.colors();
+    // In the heads (50 of 76 pixels along, 8 to the side): the eighth arrow, not the ninth.
+    let eighth = on_move(&img, "i0i1", Color::Red, 50.0, 8.0);
+    assert!(close(eighth, c.arrow_over(ArrowStyle::Best, c.board)));
+    assert_eq!(on_move(&img, "a0a1", Color::Red, 50.0, 8.0), c.board);
+}
+
+#[test]
+fn command_line_draws_arrows_and_refuses_bad_ones() {
+    let dir = std::env::temp_dir().join(format!("xq-render-arrows-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let with = |arrows: &[&str], gif: bool, name: &str| {
+        let mut a = args(&["h2e2"], gif, dir.join(name));
+        a.flip = false;
+        a.theme = Theme::Wood;
+        a.arrows = arrows.iter().map(|s| s.to_string()).collect();
+        a
+    };
+    assert_eq!(run(with(&["h9g7", "b9c7:mistake"], false, "a.png")), 0);
+    let img = decode_png(&std::fs::read(dir.join("a.png")).expect("written"));
+    let c = Theme::Wood.colors();
+    for (m, style) in [("h9g7", ArrowStyle::Hint), ("b9c7", ArrowStyle::Mistake)] {
+        let got = on_move(&img, m, Color::Red, 100.0, 3.0);
+        assert!(close(got, c.arrow_over(style, c.board)), "{m}: {got:?}");
+    }
+    for bad in [
+        &["h2h2"][..],
+        &["h2e2:nice"],
+        &["zz"],
+        &["h2e"],
+        &["h2e2é"],
+        &["a0a1"; 9],
+    ] {
+        assert_eq!(run(with(bad, false, "x.png")), 2, "{bad:?}");
+    }
+    assert_eq!(run(with(&["h2e2"], true, "x.gif")), 2);
+    assert!(!dir.join("x.png").exists() && !dir.join("x.gif").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -237,7 +237,7 @@ async fn a_whole_game_in_a_group_with_commands_buttons_and_the_picker() {
             .iter()
             .find(|s| s.language_code == code)
             .unwrap_or_else(|| panic!("no menu for {code:?}"));
-        assert_eq!(set.commands.len(), 25, "{code}");
+        assert_eq!(set.commands.len(), 28, "{code}");
         assert!(set.commands.iter().any(|(c, _)| c == "play"));
     }
     let vi = sets.iter().find(|s| s.language_code == "vi").unwrap();
@@ -579,13 +579,11 @@ async fn a_server_error_is_retried_and_the_board_still_arrives() {
     assert!(failed.is("sendPhoto") && failed.status == 502, "{failed:?}");
     let board = board_after(&fake, mark, &group, "1. Alice: |(h2e2)").await;
     assert!(board.seq > failed.seq, "sent again after the error");
-    // teloxide itself waits 10 s after any 5xx before it reports it (DELAY_ON_SERVER_ERROR in
-    // teloxide-core); the outbox then sends again at once.
+    // The send queue's own pause (50 ms in these tests) decides when to send again: not
+    // teloxide's 10 s after any 5xx (DELAY_ON_SERVER_ERROR in teloxide-core), which the
+    // adapter's own HTTP calls do not go through.
     let waited = started.elapsed();
-    assert!(
-        waited >= Duration::from_secs(9) && waited < Duration::from_secs(20),
-        "{waited:?}"
-    );
+    assert!(waited < Duration::from_secs(9), "{waited:?}");
     bot.stop().await;
     check_every_call(&fake.sent());
 }

@@ -19,7 +19,7 @@ fn mv(s: &str) -> Move {
 
 #[test]
 fn fairy_stockfish_is_driven_in_its_own_dialect() {
-    let spec = engines::spec(engines::fairy_stockfish());
+    let spec = engines::healthy(engines::fairy_stockfish());
     let mut e = ExternalEngine::spawn(&spec).expect("fairy-stockfish starts");
     assert!(e.name().contains("Fairy-Stockfish"), "{}", e.name());
     assert_eq!(e.dialect(), Dialect::Fairy);
@@ -112,9 +112,27 @@ fn a_crash_mid_search_and_a_hang_are_errors_in_bounded_time() {
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     drop(e); // killed
 
+    // One that chatters after `go` but never answers is hung all the same.
+    let chatter = engines::script(
+        dir.path(),
+        "chatterer",
+        "while :; do echo 'info string thinking'; sleep 0.01; done",
+    );
+    let mut e =
+        ExternalEngine::spawn(&engines::spec(chatter.to_str().expect("path"))).expect("spawn");
+    let t = Instant::now();
+    let err = e
+        .search(&start, &[], &limits, &stop, &mut |_| {})
+        .unwrap_err();
+    assert!(matches!(err, EngineError::Timeout { .. }), "{err}");
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    drop(e);
+
     let silent = engines::silent_script(dir.path());
     let t = Instant::now();
-    let err = ExternalEngine::spawn(&engines::spec(silent.to_str().expect("path"))).unwrap_err();
+    let mut spec = engines::spec(silent.to_str().expect("path"));
+    spec.timeouts.handshake = Duration::from_millis(1000);
+    let err = ExternalEngine::spawn(&spec).unwrap_err();
     assert!(
         matches!(
             err,

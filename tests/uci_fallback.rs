@@ -12,12 +12,16 @@ use xiangqi_bot::arbiter::{Arbiter, Ruleset};
 use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::core::Position;
 use xiangqi_bot::engine::Limits;
-use xiangqi_bot::uci::check_move;
 use xiangqi_bot::uci::player::{Player, Source};
+use xiangqi_bot::uci::{check_move, EngineSpec};
 
 fn player(command: &str) -> Player {
+    with_spec(engines::spec(command))
+}
+
+fn with_spec(spec: EngineSpec) -> Player {
     Player::new(&EngineConfig {
-        external: Some(engines::spec(command)),
+        external: Some(spec),
         hash_mb: 4,
     })
 }
@@ -84,7 +88,7 @@ fn an_illegal_answer_is_refused_by_the_arbiter() {
 
 #[test]
 fn fairy_stockfish_plays_and_analyses_when_it_works() {
-    let p = player(engines::fairy_stockfish());
+    let p = with_spec(engines::healthy(engines::fairy_stockfish()));
     let (source, why) = play(&p);
     assert!(why.is_none(), "{why:?}");
     assert!(

@@ -233,7 +233,7 @@ fn positions_the_arbiter_would_end_are_still_played_and_bad_input_is_answered() 
 
 #[test]
 fn our_client_drives_our_server_in_either_dialect() {
-    let spec = engines::spec(&format!("{BIN} uci"));
+    let spec = engines::healthy(&format!("{BIN} uci"));
     let mut e = ExternalEngine::spawn(&spec).expect("spawn ourselves");
     assert!(e.name().starts_with("xiangqi-bot"));
     assert_eq!(e.dialect(), Dialect::Iccs);
@@ -252,7 +252,7 @@ fn our_client_drives_our_server_in_either_dialect() {
     assert_eq!(r.depth, 3);
 
     // Forced to the Fairy-Stockfish dialect, both sides agree on ranks 1-10.
-    let mut spec = engines::spec(&format!("{BIN} uci"));
+    let mut spec = engines::healthy(&format!("{BIN} uci"));
     spec.dialect = Some(Dialect::Fairy);
     spec.options = vec![("Dialect".into(), "fairy".into())];
     let mut e = ExternalEngine::spawn(&spec).expect("spawn ourselves");

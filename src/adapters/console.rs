@@ -9,6 +9,11 @@
 //! Replies go to standard output, one line per line of text, prefixed with the channel.
 //! Boards are written as PNG files under `DATA_DIR/boards/` and their path is printed; on a
 //! terminal a Unicode board is printed as well.
+//!
+//! The console delivers through the outbox like the platforms: what a change made the service
+//! say is printed by the outbox task (after a restart, first what was stored and not yet
+//! printed), and forgotten once printed; the answers to commands that change nothing are
+//! printed directly. Each line waits until its answer is out, so a script reads in order.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,7 +21,8 @@ use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::Mutex;
 
-use crate::app::{Action, ImageKind, Incoming, Outgoing, Reply, Service};
+use crate::app::{Action, Delivery, ImageKind, Incoming, Origin, Outgoing, Reply, Service};
+use crate::game::OutboxKey;
 use crate::game::{bound, clean_name, PlayerRef};
 
 /// Longest line read; the rest of a longer line is skipped.
@@ -124,7 +130,8 @@ impl<W: AsyncWrite + Unpin + Send> Printer<W> {
             };
             if let Some(img) = &r.image {
                 let kind = match img.kind {
-                    ImageKind::Png => "board",
+                    ImageKind::Png if img.text_board.is_some() => "board",
+                    ImageKind::Png => "picture",
                     ImageKind::Gif => "replay",
                 };
                 if let Some(path) = self.save_image(channel, &img.bytes, &img.filename).await {
@@ -172,13 +179,32 @@ where
         boards: opts.boards_dir.clone(),
         text_boards: opts.text_boards,
     });
-    let mut outbox = service.subscribe("console:");
-    let p2 = Arc::clone(&printer);
-    let unsolicited = tokio::spawn(async move {
-        while let Some(Outgoing { channel, replies }) = outbox.recv().await {
-            p2.print(&channel, None, &replies).await;
+    // What the outbox task printed, so a line's answer is out before the next line is read.
+    let (printed_tx, mut printed) = tokio::sync::mpsc::unbounded_channel::<OutboxKey>();
+    let deliveries = match service.open_outbox("console:") {
+        Ok(rx) => Some(rx),
+        Err(e) => {
+            tracing::error!(error = %e, "cannot read the outbox; stored replies are not printed");
+            None
         }
-    });
+    };
+    let unsolicited = match deliveries {
+        Some(rx) => tokio::spawn(deliver(
+            Arc::clone(&service),
+            rx,
+            Arc::clone(&printer),
+            printed_tx,
+        )),
+        None => {
+            let mut outbox = service.subscribe("console:");
+            let p2 = Arc::clone(&printer);
+            tokio::spawn(async move {
+                while let Some(Outgoing { channel, replies }) = outbox.recv().await {
+                    p2.print(&channel, None, &replies).await;
+                }
+            })
+        }
+    };
     let mut input = input;
     let mut speaker = user_ref(&opts.user);
     let mut channel = "console:#local".to_string();
@@ -232,9 +258,48 @@ where
             action,
             mentions: Vec::new(),
             lang_hint: None,
+            // Each console channel is a group of its own (its own leaderboard).
+            community: Some(channel.clone()),
         };
-        let replies = service.handle(inc).await;
-        printer.print(&channel, Some(&user.name), &replies).await;
+        let origin = Origin {
+            event: None,
+            context: Some(user.name.clone()),
+        };
+        let handled = service.handle_from(inc, origin).await;
+        match handled.queued {
+            Some(key) => {
+                while let Some(done) = printed.recv().await {
+                    if done == key {
+                        break;
+                    }
+                }
+            }
+            None => {
+                printer
+                    .print(&channel, Some(&user.name), &handled.replies)
+                    .await;
+            }
+        }
     }
     unsolicited.abort();
+}
+
+/// The outbox task: print each entry (drawing its pictures again if it was stored before a
+/// restart), then forget it.
+async fn deliver<W: AsyncWrite + Unpin + Send>(
+    service: Arc<Service>,
+    mut rx: tokio::sync::mpsc::UnboundedReceiver<Delivery>,
+    printer: Arc<Printer<W>>,
+    printed: tokio::sync::mpsc::UnboundedSender<OutboxKey>,
+) {
+    while let Some(mut d) = rx.recv().await {
+        service.draw(&mut d.replies).await;
+        printer
+            .print(&d.key.channel, d.context.as_deref(), &d.replies)
+            .await;
+        if let Err(e) = service.delivered(&d.key).await {
+            tracing::error!(error = %e, "cannot mark a printed reply as delivered");
+        }
+        let _ = printed.send(d.key);
+    }
 }

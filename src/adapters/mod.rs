@@ -3,4 +3,5 @@
 
 pub mod console;
 pub mod discord;
+pub mod lanes;
 pub mod telegram;

@@ -1,5 +1,5 @@
 //! The Telegram adapter: long polling with teloxide, translating messages and button presses
-//! into [`Incoming`] events for the chat service and its [`Reply`]s into Bot API calls. It
+//! into [`Incoming`] events for the chat service and its replies into Bot API calls. It
 //! holds no game logic and no game state: buttons carry the game id and ply, so they keep
 //! working after a restart.
 //!
@@ -14,35 +14,38 @@
 //! * The move picker edits its own message from step to step; a used challenge, offer or
 //!   picker keyboard is removed once it took effect.
 //! * Every send goes through [`outbox::Outbox`]: one queue per chat, `retry_after` honoured
-//!   for that chat only, network errors retried with backoff.
+//!   for that chat only, server and network errors retried with backoff. What a change made
+//!   the service say comes from the service's outbox (stored with the change), and is
+//!   delivered again after a restart if it was not delivered before.
+//! * Updates are confirmed to Telegram only once handled ([`polling`]), so an update a crash
+//!   interrupted comes again; one whose changes were stored is recognised by its id.
 
+mod api;
 mod commands;
 pub mod ops;
 pub mod outbox;
+mod polling;
 mod press;
 
-use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use teloxide::dispatching::{Dispatcher, UpdateFilterExt};
 use teloxide::payloads::setters::*;
 use teloxide::prelude::Requester;
-use teloxide::types::{CallbackQuery, MessageEntityKind, Update, User};
-use teloxide::update_listeners::Polling;
-use teloxide::{dptree, ApiError, Bot, RequestError};
+use teloxide::types::{CallbackQuery, MessageEntityKind, Update, UpdateKind, User};
+use teloxide::{ApiError, Bot, RequestError};
 
 pub use commands::command_list;
 pub use ops::Target;
 pub use outbox::RetryPolicy;
 
-use crate::app::{Incoming, Outgoing, Service};
+use crate::app::{Delivery, Incoming, Origin, Service};
 use crate::config::TelegramConfig;
 use crate::game::PlayerRef;
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;
-use ops::{read_callback_data, reply_jobs, retire_ops, Job, Shown};
+use ops::{read_callback_data, Answering, Job};
 use outbox::{redacted, Outbox};
 use press::{press_jobs, pressed_kind};
 
@@ -52,7 +55,8 @@ pub struct TelegramOptions {
     /// How long one `getUpdates` call waits for news (below teloxide's 17-second HTTP
     /// timeout, or every quiet poll would fail).
     pub poll_timeout: Duration,
-    /// How long shutdown keeps sending what is queued.
+    /// How long shutdown keeps handling the updates in hand, and then sending what is
+    /// queued (what is not sent by then is stored, and sent at the next start).
     pub drain_timeout: Duration,
     /// Retries of sends.
     pub retry: RetryPolicy,
@@ -112,11 +116,24 @@ struct Adapter {
     outbox: Outbox,
     /// The bot's username, lower case (commands for other bots are left alone).
     username: String,
+    /// The bot's id: update ids are the bot's own, so they are stored with it.
+    bot_id: u64,
 }
 
-/// Run the bot until `stop` completes: register the command menus, poll for updates, answer
-/// them, forward the service's own messages; then deliver what is queued (for at most
-/// `drain_timeout`) and return.
+impl Adapter {
+    /// Where an update came from, for the service: its id (handled once), and whom its
+    /// replies answer.
+    fn origin(&self, update: u32, answering: &Answering) -> Origin {
+        Origin {
+            event: Some(format!("tg:{}:u:{update}", self.bot_id)),
+            context: serde_json::to_string(answering).ok(),
+        }
+    }
+}
+
+/// Run the bot until `stop` completes: register the command menus, deliver what the outbox
+/// holds, poll for updates and answer them, deliver the service's own messages; then finish
+/// the updates in hand and deliver what is queued (for at most `drain_timeout`) and return.
 ///
 /// # Errors
 /// [`TelegramError::InvalidToken`] when Telegram refuses the token.
@@ -133,67 +150,37 @@ pub async fn run(
     };
     let username = me.username.clone().unwrap_or_default().to_lowercase();
     tracing::info!(bot = %username, "Telegram: connected");
-    let outbox = Outbox::new(bot.clone(), options.retry);
+    let outbox = Outbox::new(&bot, Arc::clone(&service), options.retry);
     let menus = tokio::spawn(commands::register(bot.clone(), options.retry));
-    let forwarder = tokio::spawn(forward(service.subscribe("tg:"), outbox.clone()));
-    let registrar = tokio::spawn(register_shown(
-        outbox.watch_shown(),
-        Arc::clone(&service),
-        outbox.clone(),
-    ));
+    let forwarder = match service.open_outbox("tg:") {
+        Ok(rx) => Some(tokio::spawn(forward(rx, outbox.clone()))),
+        Err(e) => {
+            tracing::error!(error = %e, "Telegram: cannot read the outbox; stored replies wait");
+            None
+        }
+    };
     let adapter = Arc::new(Adapter {
         service,
         bot: bot.clone(),
         outbox: outbox.clone(),
         username,
+        bot_id: me.id.0,
     });
-    let mut backoff = options.retry.first_backoff;
-    loop {
-        // teloxide derives `allowed_updates` from this tree: without the callback branch
-        // Telegram would never deliver button presses.
-        let handler = dptree::entry()
-            .branch(Update::filter_message().endpoint(on_message))
-            .branch(Update::filter_callback_query().endpoint(on_callback));
-        let mut dispatcher = Dispatcher::builder(bot.clone(), handler)
-            .dependencies(dptree::deps![Arc::clone(&adapter)])
-            .default_handler(|_| async {})
-            .build();
-        let shutdown = dispatcher.shutdown_token();
-        let listener = Polling::builder(bot.clone())
-            .timeout(options.poll_timeout)
-            .delete_webhook()
-            .await
-            .build();
-        let polling_bot = bot.clone();
-        let errors = Arc::new(move |e: RequestError| {
-            let shown = redacted(&e, &polling_bot);
-            async move { tracing::warn!(error = %shown, "Telegram: getUpdates failed") }
-        });
-        let dispatch = dispatcher.try_dispatch_with_listener(listener, errors);
-        tokio::pin!(dispatch);
-        tokio::select! {
-            done = &mut dispatch => match done {
-                Ok(()) => break,
-                Err(e) => {
-                    tracing::warn!(error = %redacted(&e, &bot), "Telegram: cannot start polling; retrying");
-                    tokio::select! {
-                        () = tokio::time::sleep(backoff) => {}
-                        () = &mut stop => break,
-                    }
-                    backoff = (backoff * 2).min(options.retry.max_backoff);
-                }
-            },
-            () = &mut stop => {
-                // Running: let the updates in hand finish. Idle (still starting): nothing to wait for.
-                if shutdown.shutdown().is_ok() {
-                    dispatch.await.ok();
-                }
-                break;
-            }
-        }
+    let poll_options = polling::PollOptions {
+        timeout: options.poll_timeout,
+        retry: options.retry,
+        finish: options.drain_timeout,
+    };
+    polling::poll(
+        &bot,
+        poll_options,
+        move |update| on_update(Arc::clone(&adapter), update),
+        stop,
+    )
+    .await;
+    if let Some(f) = forwarder {
+        f.abort();
     }
-    forwarder.abort();
-    registrar.abort();
     menus.abort();
     outbox.drain(options.drain_timeout).await;
     tracing::info!("Telegram: stopped");
@@ -219,40 +206,20 @@ async fn who_am_i(bot: &Bot, policy: RetryPolicy) -> Result<teloxide::types::Me,
     }
 }
 
-/// The service's own messages (flags, lapsed challenges, warnings) into the queues.
-async fn forward(mut rx: tokio::sync::mpsc::UnboundedReceiver<Outgoing>, outbox: Outbox) {
-    while let Some(out) = rx.recv().await {
-        let Some(target) = Target::from_channel(&out.channel) else {
-            continue;
-        };
-        for reply in &out.replies {
-            for job in reply_jobs(reply, target, "", None, None) {
-                outbox.push(job);
-            }
-        }
+/// The outbox's entries (answers to changes, the timer's messages) into the chats' queues.
+async fn forward(mut rx: tokio::sync::mpsc::UnboundedReceiver<Delivery>, outbox: Outbox) {
+    while let Some(d) = rx.recv().await {
+        outbox.push_entry(d);
     }
 }
 
-/// Tell the service where its one-time questions and pickers were shown, and take the buttons
-/// away from those it says no longer apply (an earlier picker of the same player, or a
-/// question settled before it was shown).
-async fn register_shown(
-    mut rx: tokio::sync::mpsc::UnboundedReceiver<Shown>,
-    service: Arc<Service>,
-    outbox: Outbox,
-) {
-    while let Some(s) = rx.recv().await {
-        let at = s.message_id.0.to_string();
-        let retired = service
-            .shown(&s.target.channel(), &s.track.user, s.track.action, at)
-            .await;
-        for op in retire_ops(&retired, None) {
-            outbox.push(Job {
-                target: s.target,
-                op,
-                track: None,
-            });
-        }
+/// One update: a message or a button press (others are not asked for).
+async fn on_update(tg: Arc<Adapter>, update: Update) {
+    let id = update.id.0;
+    match update.kind {
+        UpdateKind::Message(msg) => on_message(msg, id, &tg).await,
+        UpdateKind::CallbackQuery(q) => on_callback(q, id, &tg).await,
+        _ => {}
     }
 }
 
@@ -312,7 +279,7 @@ fn with_mentions(msg: &teloxide::types::Message, text: &str) -> (String, Vec<(St
     (out, mentions)
 }
 
-async fn on_message(msg: teloxide::types::Message, tg: Arc<Adapter>) -> Result<(), Infallible> {
+async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) {
     // A group that became a supergroup has a new chat id; Telegram says so in both chats.
     let migration = match (msg.migrate_to_chat_id(), msg.migrate_from_chat_id()) {
         (Some(&to), _) => Some((msg.chat.id, to)),
@@ -332,13 +299,13 @@ async fn on_message(msg: teloxide::types::Message, tg: Arc<Adapter>) -> Result<(
                 tracing::error!(error = %e, from = from.0, to = to.0, "cannot move the group's games")
             }
         }
-        return Ok(());
+        return;
     }
     let (Some(raw), Some(from)) = (msg.text(), msg.from.as_ref()) else {
-        return Ok(());
+        return;
     };
     if from.is_bot || for_another_bot(raw, &tg.username) {
-        return Ok(());
+        return;
     }
     let target = Target {
         chat: msg.chat.id,
@@ -354,37 +321,41 @@ async fn on_message(msg: teloxide::types::Message, tg: Arc<Adapter>) -> Result<(
         action: None,
         mentions,
         lang_hint: lang_of(from),
+        community: target.community(),
     };
-    for reply in tg.service.handle(inc).await {
-        // Telegram cannot show a message to one member only: a private reply answers the
-        // user's message, and its buttons are theirs alone.
-        let (only_for, reply_to) = if reply.private {
-            (Some(from.id), Some(msg.id))
-        } else {
-            (None, None)
-        };
-        for job in reply_jobs(&reply, target, &user.id, only_for, reply_to) {
-            tg.outbox.push(job);
-        }
+    let answering = Answering {
+        user: from.id.0,
+        name: player(from).name,
+        message: Some(msg.id),
+        pressed: None,
+    };
+    let handled = tg
+        .service
+        .handle_from(inc, tg.origin(update, &answering))
+        .await;
+    if handled.queued.is_some() {
+        return; // the outbox delivers them
     }
-    Ok(())
+    for job in outbox::answer_jobs(target, Some(&answering), &handled.replies) {
+        tg.outbox.push(job);
+    }
 }
 
-async fn on_callback(q: CallbackQuery, tg: Arc<Adapter>) -> Result<(), Infallible> {
+async fn on_callback(q: CallbackQuery, update: u32, tg: &Adapter) {
     let lang = lang_of(&q.from);
     let say = |m: Msg| text(&m, lang.unwrap_or_default());
     let (action, only_for) = read_callback_data(q.data.as_deref().unwrap_or(""));
     let Some(message) = q.message.as_ref() else {
         answer(&tg.bot, &q, &say(Msg::StaleButton)).await;
-        return Ok(());
+        return;
     };
     if only_for.is_some_and(|u| u != q.from.id) {
         answer(&tg.bot, &q, &say(Msg::ButtonForSomeoneElse)).await;
-        return Ok(());
+        return;
     }
     let Some(action) = action else {
         answer(&tg.bot, &q, &say(Msg::StaleButton)).await;
-        return Ok(());
+        return;
     };
     let regular = message.regular_message();
     let target = Target {
@@ -401,15 +372,27 @@ async fn on_callback(q: CallbackQuery, tg: Arc<Adapter>) -> Result<(), Infallibl
         action: Some(action),
         mentions: Vec::new(),
         lang_hint: lang,
+        community: target.community(),
     };
-    let replies = tg.service.handle(inc).await;
     let kind = pressed_kind(regular);
-    let (notice, jobs) = press_jobs(&replies, kind, message.id(), &q.from);
+    let name = player(&q.from).name;
+    let answering = Answering {
+        user: q.from.id.0,
+        name: name.clone(),
+        message: None,
+        pressed: Some((message.id(), kind)),
+    };
+    let handled = tg
+        .service
+        .handle_from(inc, tg.origin(update, &answering))
+        .await;
+    let (notice, jobs) = press_jobs(&handled.replies, kind, message.id(), q.from.id, &name);
     answer(&tg.bot, &q, &notice).await;
-    for (op, track) in jobs {
-        tg.outbox.push(Job { target, op, track });
+    if handled.queued.is_none() {
+        for (op, track) in jobs {
+            tg.outbox.push(Job { target, op, track });
+        }
     }
-    Ok(())
 }
 
 /// Answer a button press (always, or the user's client keeps spinning); a few quick retries,

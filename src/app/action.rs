@@ -17,6 +17,13 @@ pub enum Action {
         /// Challenge id.
         id: u64,
     },
+    /// Switch challenge `id` to rated or casual (its challenger only).
+    SetRated {
+        /// Challenge id.
+        id: u64,
+        /// Rated (true) or casual.
+        rated: bool,
+    },
     /// Ask to confirm resignation.
     Resign {
         /// Game id.
@@ -96,6 +103,7 @@ impl Action {
         match *self {
             Action::Accept { id } => format!("xq:A:{id}"),
             Action::Decline { id } => format!("xq:D:{id}"),
+            Action::SetRated { id, rated } => format!("xq:Q:{id}:{}", u8::from(rated)),
             Action::Resign { game, ply } => format!("xq:R:{game}:{ply}"),
             Action::ConfirmResign { game, ply, by } => match by {
                 Some(Color::Red) => format!("xq:Y:{game}:{ply}:r"),
@@ -129,6 +137,14 @@ impl Action {
         let action = match (tag, rest.len()) {
             ("A", 0) => Action::Accept { id: a },
             ("D", 0) => Action::Decline { id: a },
+            ("Q", 1) => Action::SetRated {
+                id: a,
+                rated: match rest[0] {
+                    "1" => true,
+                    "0" => false,
+                    _ => return None,
+                },
+            },
             ("R", 1) => Action::Resign {
                 game: a,
                 ply: ply()?,
@@ -186,7 +202,9 @@ impl Action {
     #[must_use]
     pub fn target(&self) -> (u64, Option<u32>) {
         match *self {
-            Action::Accept { id } | Action::Decline { id } => (id, None),
+            Action::Accept { id } | Action::Decline { id } | Action::SetRated { id, .. } => {
+                (id, None)
+            }
             Action::Resign { game, ply }
             | Action::ConfirmResign { game, ply, .. }
             | Action::Draw { game, ply }
@@ -213,6 +231,14 @@ mod tests {
         for a in [
             Action::Accept { id: big },
             Action::Decline { id: 1 },
+            Action::SetRated {
+                id: big,
+                rated: true,
+            },
+            Action::SetRated {
+                id: 2,
+                rated: false,
+            },
             Action::Resign {
                 game: big,
                 ply: u32::MAX,

@@ -1,12 +1,15 @@
 //! Challenges: `/play`, `/accept`, `/decline`, `/cancel`, and who a challenge is for.
 
 use super::bot::{bot_player, DEFAULT_LEVEL, LEVELS};
-use super::ctx::{Ctx, Slot};
+use super::command::rated_word;
+use super::ctx::{handle_alias, Ctx, Slot};
 use super::view::{button, clocks_text, game_buttons, to_move_text};
-use super::{Action, AppResult, Reply};
+use super::{Action, AppResult, Button, Reply};
 use crate::arbiter::RulesetName;
 use crate::game::{Challenge, ChannelRecord, ColorChoice, Game, GameSetup, PlayerRef, TimeControl};
 use crate::i18n::app::{color_word, Label, Msg};
+use crate::i18n::ratings::{self as rmsg, RatingLabel, RatingMsg};
+use crate::rating::{refusal, Family, NotRated};
 
 /// The storage key under which the display name of a handle's user is kept (`tg:@bob`).
 fn handle_key(platform: &str, handle: &str) -> String {
@@ -34,7 +37,7 @@ pub(crate) async fn remember_handle(ctx: &Ctx<'_>) {
             prefs.name = Some(name);
             let mut changes = crate::game::Changes::default();
             changes.users.push((key, prefs));
-            if let Err(e) = ctx.svc.persist(changes).await {
+            if let Err(e) = ctx.svc.persist_direct(changes).await {
                 tracing::warn!(error = %e, "cannot remember a display name");
             }
         }
@@ -154,6 +157,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
     let mut ruleset = channel_ruleset(&slot.record);
     let mut color = ColorChoice::Random;
     let mut start_fen = None;
+    let mut rated = false;
     let words: Vec<&str> = args.split_whitespace().take(10).collect();
     if words.first().is_some_and(|w| is_bot_word(w)) {
         return play_bot(ctx, slot, &words[1..]).await;
@@ -201,7 +205,9 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
             }
             continue;
         }
-        if let Some(p) = mentioned(ctx, word) {
+        if let Some(r) = rated_word(word) {
+            rated = r;
+        } else if let Some(p) = mentioned(ctx, word) {
             opponent = Some(p);
         } else if let Err(m) = game_terms(word, &mut tc, &mut ruleset, &mut color) {
             return Ok(vec![ctx.say(*m)]);
@@ -210,48 +216,150 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
     if opponent.as_ref().is_some_and(|o| is_user(ctx, o)) {
         return Ok(vec![ctx.say(Msg::ChallengeSelf)]);
     }
-    let id = ctx.svc.storage().next_id()?;
     let c = Challenge {
-        id,
+        id: 0,
         challenger: ctx.inc.user.clone(),
-        opponent: opponent.clone(),
+        opponent,
         time_control: tc,
         ruleset: ruleset.as_str().to_string(),
         color,
         start_fen,
         expires_ms: ctx.now + ctx.svc.config.challenge_ttl_ms,
+        rated,
         lang: Some(ctx.lang.code().to_string()),
     };
-    let mut record = slot.record.clone();
-    record.challenge = Some(c.clone());
+    if let Some(why) = rated.then(|| rating_refusal(&c)).flatten() {
+        return Ok(vec![say_rating(ctx, RatingMsg::CannotRate { why })]);
+    }
+    let c = Challenge {
+        id: ctx.svc.storage().next_id()?,
+        ..c
+    };
     let mut changes = crate::game::Changes::default();
+    changes.add_deadlines.push(c.expiry(&ctx.inc.channel));
+    changes.aliases.extend(handle_alias(ctx));
+    put_challenge(ctx, slot, Some(c.clone()), changes).await?;
+    Ok(vec![challenge_reply(ctx, &c)])
+}
+
+/// Store the channel's challenge (or its absence) with `changes`, then keep it.
+async fn put_challenge(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    c: Option<Challenge>,
+    mut changes: crate::game::Changes,
+) -> AppResult<()> {
+    let mut record = slot.record.clone();
+    record.challenge = c;
+    let dead = ctx.prune_menus(&mut record, slot.game.as_ref());
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
-    changes.add_deadlines.push(c.expiry(&ctx.inc.channel));
-    ctx.svc.persist(changes).await?;
+    ctx.persist(changes).await?;
+    ctx.retire(dead);
     slot.record = record;
-    let color_name = match color {
+    Ok(())
+}
+
+fn say_rating(ctx: &Ctx<'_>, m: RatingMsg) -> Reply {
+    Reply::text(rmsg::text(&m, ctx.lang))
+}
+
+/// Why the challenge could not be a rated game, if it could not.
+fn rating_refusal(c: &Challenge) -> Option<NotRated> {
+    let opponent = c.opponent.as_ref().map_or("", |o| o.id.as_str());
+    refusal(
+        c.time_control.pace(),
+        &c.ruleset,
+        c.start_fen.is_some(),
+        [&c.challenger.id, opponent],
+    )
+}
+
+/// The challenge as posted: who, what, whether it is rated, and its buttons (with a switch
+/// between rated and casual when it could be rated).
+fn challenge_reply(ctx: &Ctx<'_>, c: &Challenge) -> Reply {
+    let color_name = match c.color {
         ColorChoice::Red => "red",
         ColorChoice::Black => "black",
         ColorChoice::Random => "random",
     };
-    Ok(vec![Reply {
-        text: ctx.t(&Msg::ChallengeCreated {
-            challenger: c.challenger.name.clone(),
-            opponent: opponent.map(|o| o.name),
-            time_control: crate::i18n::app::time_control_text(tc, ctx.lang),
-            ruleset: crate::i18n::arbiter::ruleset_name(ruleset, ctx.lang),
-            color: color_word(color_name, ctx.lang).to_string(),
-            minutes: ctx.svc.config.challenge_ttl_ms.div_ceil(60_000),
-        }),
-        buttons: vec![vec![
-            button(Label::Accept, Action::Accept { id }, ctx.lang),
-            button(Label::Decline, Action::Decline { id }, ctx.lang),
-        ]],
+    let mut t = ctx.t(&Msg::ChallengeCreated {
+        challenger: c.challenger.name.clone(),
+        opponent: c.opponent.as_ref().map(|o| o.name.clone()),
+        time_control: crate::i18n::app::time_control_text(c.time_control, ctx.lang),
+        ruleset: crate::i18n::arbiter::ruleset_name(
+            c.ruleset.parse().unwrap_or_default(),
+            ctx.lang,
+        ),
+        color: color_word(color_name, ctx.lang).to_string(),
+        minutes: c.expires_ms.saturating_sub(ctx.now).div_ceil(60_000).max(1),
+    });
+    let mut row = vec![
+        button(Label::Accept, Action::Accept { id: c.id }, ctx.lang),
+        button(Label::Decline, Action::Decline { id: c.id }, ctx.lang),
+    ];
+    if let (None, Some(pace)) = (rating_refusal(c), c.time_control.pace()) {
+        let (line, label) = if c.rated {
+            (
+                RatingMsg::RatedGame {
+                    family: Family::of(pace),
+                },
+                RatingLabel::MakeCasual,
+            )
+        } else {
+            (RatingMsg::CasualGame, RatingLabel::MakeRated)
+        };
+        t.push('\n');
+        t.push_str(&rmsg::text(&line, ctx.lang));
+        row.push(Button {
+            label: rmsg::text(&RatingMsg::Label(label), ctx.lang),
+            action: Action::SetRated {
+                id: c.id,
+                rated: !c.rated,
+            },
+        });
+    }
+    Reply {
+        text: t,
+        buttons: vec![row],
         track: true,
         ..Reply::default()
-    }])
+    }
+}
+
+/// The challenger switches a challenge between rated and casual (the button under it).
+pub(crate) async fn set_rated(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    id: u64,
+    rated: bool,
+) -> AppResult<Vec<Reply>> {
+    let Some(mut c) = live_challenge(slot, ctx.now).filter(|c| c.id == id && c.rated != rated)
+    else {
+        return Ok(vec![ctx.private(Msg::StaleButton)]);
+    };
+    if !is_user(ctx, &c.challenger) {
+        return Ok(vec![Reply::private(rmsg::text(
+            &RatingMsg::OnlyChallengerSwitches,
+            ctx.lang,
+        ))]);
+    }
+    if let Some(why) = rated.then(|| rating_refusal(&c)).flatten() {
+        return Ok(vec![Reply::private(rmsg::text(
+            &RatingMsg::CannotRate { why },
+            ctx.lang,
+        ))]);
+    }
+    // A new id: the buttons of the message that showed the challenge as it was go stale
+    // (and are taken away), so nobody accepts terms that have changed.
+    let mut changes = crate::game::Changes::default();
+    changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
+    c.id = ctx.svc.storage().next_id()?;
+    c.rated = rated;
+    changes.add_deadlines.push(c.expiry(&ctx.inc.channel));
+    put_challenge(ctx, slot, Some(c.clone()), changes).await?;
+    Ok(vec![challenge_reply(ctx, &c)])
 }
 
 pub(crate) async fn accept(
@@ -288,21 +396,37 @@ pub(crate) async fn accept(
         (me, c.challenger.clone())
     };
     let ruleset: RulesetName = c.ruleset.parse().unwrap_or_default();
+    // Accepting a rated challenge is the opponent's agreement; the players are checked again
+    // now that both are known (an open challenge names nobody beforehand).
+    let rated = c.rated
+        && refusal(
+            c.time_control.pace(),
+            &c.ruleset,
+            c.start_fen.is_some(),
+            [&red.id, &black.id],
+        )
+        .is_none();
     let start = c
         .start_fen
         .as_deref()
         .and_then(|f| crate::core::Position::from_fen(f).ok());
-    let board = start_game(
-        ctx,
-        slot,
-        (red, black),
-        c.time_control,
+    let terms = Terms {
+        time_control: c.time_control,
         ruleset,
         start,
-        Some(c.expiry(&ctx.inc.channel)),
-    )
-    .await?;
+        rated,
+    };
+    let expiry = Some(c.expiry(&ctx.inc.channel));
+    let board = start_game(ctx, slot, (red, black), terms, expiry).await?;
     Ok(vec![board])
+}
+
+/// The terms a new game starts on.
+struct Terms {
+    time_control: TimeControl,
+    ruleset: RulesetName,
+    start: Option<crate::core::Position>,
+    rated: bool,
 }
 
 /// Start a game between `red` and `black` in the channel (ending the challenge `expiry`
@@ -311,9 +435,12 @@ async fn start_game(
     ctx: &Ctx<'_>,
     slot: &mut Slot,
     (red, black): (PlayerRef, PlayerRef),
-    time_control: TimeControl,
-    ruleset: RulesetName,
-    start: Option<crate::core::Position>,
+    Terms {
+        time_control,
+        ruleset,
+        start,
+        rated,
+    }: Terms,
     expiry: Option<crate::game::Deadline>,
 ) -> AppResult<Reply> {
     // Games are numbered 1, 2, 3, … from a counter stored with the game itself.
@@ -328,6 +455,8 @@ async fn start_game(
             time_control,
             start,
             takebacks: slot.record.settings.takebacks,
+            rated,
+            community: ctx.inc.community.clone(),
             // The challenge's language (the channel's, else the challenger's) from now on.
             lang: Some(ctx.lang.code().to_string()),
             idle_after_ms: Some(ctx.svc.config.idle_claim_ms).filter(|&ms| ms > 0),
@@ -347,7 +476,8 @@ async fn start_game(
     changes.game_number = Some(number);
     changes.remove_deadlines.extend(expiry);
     changes.add_deadlines.extend(game.deadlines());
-    ctx.svc.persist(changes).await?;
+    changes.aliases.extend(handle_alias(ctx));
+    ctx.persist(changes).await?;
     ctx.retire(dead);
     slot.record = record;
     let mut caption = ctx.t(&Msg::GameStarted {
@@ -357,6 +487,15 @@ async fn start_game(
         ruleset: crate::i18n::arbiter::ruleset_name(ruleset, ctx.lang),
         id: game.record.id,
     });
+    if let (true, Some(pace)) = (rated, game.record.time_control.pace()) {
+        caption.push('\n');
+        caption.push_str(&rmsg::text(
+            &RatingMsg::RatedGame {
+                family: Family::of(pace),
+            },
+            ctx.lang,
+        ));
+    }
     caption.push('\n');
     caption.push_str(&to_move_text(&game, ctx.lang));
     if let Some(cl) = clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang) {
@@ -415,7 +554,14 @@ async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<V
         }
     };
     let sides = if human_red { (me, bot) } else { (bot, me) };
-    let board = start_game(ctx, slot, sides, tc, ruleset, None, None).await?;
+    // Never rated: the bot's id carries the prefix the ratings reserve for it.
+    let terms = Terms {
+        time_control: tc,
+        ruleset,
+        start: None,
+        rated: false,
+    };
+    let board = start_game(ctx, slot, sides, terms, None).await?;
     Ok(vec![board])
 }
 
@@ -454,18 +600,9 @@ pub(crate) async fn decline(
 }
 
 async fn drop_challenge(ctx: &Ctx<'_>, slot: &mut Slot, c: &Challenge) -> AppResult<()> {
-    let mut record = slot.record.clone();
-    record.challenge = None;
-    let dead = ctx.prune_menus(&mut record, slot.game.as_ref());
     let mut changes = crate::game::Changes::default();
-    changes
-        .channels
-        .push((ctx.inc.channel.clone(), record.clone()));
     changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
-    ctx.svc.persist(changes).await?;
-    ctx.retire(dead);
-    slot.record = record;
-    Ok(())
+    put_challenge(ctx, slot, None, changes).await
 }
 
 pub(crate) async fn cancel(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {

@@ -54,13 +54,19 @@ pub enum Cmd {
     Time,
     /// `/games`.
     Games,
+    /// `/rating`.
+    Rating,
+    /// `/top`.
+    Top,
+    /// `/stats`.
+    Stats,
     /// `/help` (also `/start`, which Telegram sends first).
     Help,
 }
 
 impl Cmd {
     /// Every command, with its name.
-    pub const ALL: [(Cmd, &'static str); 25] = [
+    pub const ALL: [(Cmd, &'static str); 28] = [
         (Cmd::Play, "play"),
         (Cmd::Accept, "accept"),
         (Cmd::Decline, "decline"),
@@ -85,6 +91,9 @@ impl Cmd {
         (Cmd::Takebacks, "takebacks"),
         (Cmd::Time, "time"),
         (Cmd::Games, "games"),
+        (Cmd::Rating, "rating"),
+        (Cmd::Top, "top"),
+        (Cmd::Stats, "stats"),
         (Cmd::Help, "help"),
     ];
 
@@ -131,6 +140,21 @@ pub fn parse_line(text: &str) -> Line {
     }
 }
 
+/// Whether a `/play` word asks for a rated (`Some(true)`) or an unrated (`Some(false)`) game.
+/// (`casual` stays the name of a ruleset, whose games are never rated.)
+#[must_use]
+pub(crate) fn rated_word(word: &str) -> Option<bool> {
+    match word.to_lowercase().as_str() {
+        "rated" | "ranked" | "tínhđiểm" | "tinhdiem" | "计分" | "計分" | "排位" => {
+            Some(true)
+        }
+        "unrated" | "friendly" | "giaohữu" | "giaohuu" | "不计分" | "不計分" | "友谊" | "友誼" => {
+            Some(false)
+        }
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,10 +185,23 @@ mod tests {
         }
     }
 
+    #[test]
+    fn rated_words() {
+        assert_eq!(rated_word("Rated"), Some(true));
+        assert_eq!(rated_word("计分"), Some(true));
+        assert_eq!(rated_word("unrated"), Some(false));
+        assert_eq!(rated_word("casual"), None, "casual is a ruleset");
+    }
+
     proptest! {
         #[test]
         fn any_line_is_read_without_panicking(s in "\\PC{0,600}") {
             let _ = parse_line(&s);
+        }
+
+        #[test]
+        fn any_play_word_is_read_without_panicking(s in "\\PC{0,40}") {
+            let _ = rated_word(&s);
         }
     }
 }

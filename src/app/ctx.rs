@@ -9,7 +9,7 @@ use super::view::{clocks_text, to_move_text};
 use super::{AppResult, Incoming, Reply, Service};
 use crate::arbiter::{Outcome, Ruling};
 use crate::core::Color;
-use crate::game::{ChannelRecord, ChannelSlot, Game, GameStatus};
+use crate::game::{Changes, ChannelRecord, ChannelSlot, Game, GameStatus};
 use crate::i18n::app::{text, Msg};
 use crate::i18n::arbiter::{outcome_text, ruling_details};
 use crate::i18n::Lang;
@@ -29,11 +29,36 @@ pub(crate) struct Ctx<'a> {
     /// notation they typed.
     pub notation_chosen: bool,
     pub now: u64,
+    /// The changes made so far, committed with the replies when the event ends
+    /// ([`Service::commit`](super::Service)).
+    pub staged: std::sync::Mutex<Changes>,
     /// Messages whose buttons stopped applying while the command ran (see [`super::menus`]).
     pub retired: std::sync::Mutex<Vec<String>>,
 }
 
 impl Ctx<'_> {
+    /// Write `changes` with this event: they are committed, with the replies they produce,
+    /// in one transaction when the event ends (before anything is sent), after those staged
+    /// earlier. Handlers keep their slot in step as if it were written; if the commit fails,
+    /// the channel is reloaded from storage.
+    pub(crate) async fn persist(&self, changes: Changes) -> AppResult<()> {
+        self.staged
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .absorb(changes);
+        Ok(())
+    }
+
+    /// The changes staged so far, taken out.
+    pub(crate) fn take_staged(&self) -> Changes {
+        std::mem::take(
+            &mut *self
+                .staged
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
     pub(crate) fn say(&self, m: Msg) -> Reply {
         Reply::text(text(&m, self.lang))
     }
@@ -101,6 +126,73 @@ pub(crate) fn public_lang(slot: &ChannelSlot, hint: Option<Lang>) -> Lang {
         .unwrap_or_default()
 }
 
+/// The user's handle as challenges name it (`tg:@name`) and their id, to remember, so that
+/// `/rating @name` finds them.
+pub(crate) fn handle_alias(ctx: &Ctx<'_>) -> Option<(String, String)> {
+    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
+    let handle = ctx.inc.handle.as_deref().filter(|h| !h.is_empty())?;
+    let alias = format!("{platform}:@{}", handle.to_lowercase());
+    (alias != ctx.inc.user.id).then(|| (alias, ctx.inc.user.id.clone()))
+}
+
+/// What the game did to ratings, as lines under its result (nothing for a casual game).
+fn rating_lines(ctx: &Ctx<'_>, game: &Game) -> Vec<String> {
+    use crate::i18n::ratings::{text, RatingMsg};
+    use crate::rating::RatedOutcome;
+    let end = match ctx
+        .svc
+        .storage()
+        .game_end(game.record.id)
+        .and_then(|end| end.map_or_else(|| rating_preview(ctx, game), |e| Ok(Some(e))))
+    {
+        Ok(Some(end)) => end,
+        Ok(None) => return Vec::new(),
+        Err(e) => {
+            tracing::error!(game = game.record.id, error = %e, "cannot read a game's rating outcome");
+            return Vec::new();
+        }
+    };
+    let m = match end.outcome {
+        RatedOutcome::Casual => return Vec::new(),
+        RatedOutcome::NotRated { why } => RatingMsg::NotCounted { why },
+        RatedOutcome::Rated {
+            family,
+            weight,
+            red,
+            black,
+        } => RatingMsg::Changes {
+            family,
+            red: game.record.red.name.clone(),
+            red_change: red,
+            black: game.record.black.name.clone(),
+            black_change: black,
+            weight,
+        },
+    };
+    vec![text(&m, ctx.lang)]
+}
+
+/// The rating update a finished game's end will make, computed from the stored records as
+/// the storage transaction will compute it. The end is written with the command's replies
+/// (the outbox), so the result line is written before the update is stored; the stored update
+/// is the one that counts, and differs from this only if another game of the same player is
+/// stored in between (in another channel, within the same instant).
+fn rating_preview(
+    ctx: &Ctx<'_>,
+    game: &Game,
+) -> Result<Option<crate::rating::GameEnd>, crate::game::StorageError> {
+    let Some(ending) = game.record.ending() else {
+        return Ok(None);
+    };
+    let storage = ctx.svc.storage();
+    let before = crate::rating::Before {
+        red: storage.profile(&ending.red.id)?,
+        black: storage.profile(&ending.black.id)?,
+        pair: storage.pair(&ending.red.id, &ending.black.id)?,
+    };
+    Ok(Some(crate::rating::apply(&ending, before).end))
+}
+
 pub(crate) fn not_your_game(game: &Game) -> Msg {
     Msg::NotYourGame {
         red: game.record.red.name.clone(),
@@ -120,14 +212,14 @@ pub(crate) async fn save_game(
         record.active_game = None;
     }
     let dead = ctx.prune_menus(&mut record, game.is_active().then_some(&game));
-    let mut changes = crate::game::Changes::default();
+    let mut changes = Changes::default();
     changes.remove_deadlines.extend_from_slice(old_deadlines);
     changes.add_deadlines.extend(game.deadlines());
     changes.games.push(game.record.clone());
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
-    ctx.svc.persist(changes).await?;
+    ctx.persist(changes).await?;
     ctx.retire(dead);
     slot.record = record;
     slot.game = game.is_active().then_some(game);
@@ -198,6 +290,7 @@ pub(crate) async fn finished_replies(
         score,
         headline: head,
     }));
+    lines.extend(rating_lines(ctx, game));
     if let Some(r) = ruling {
         lines.push(ruling_details(r, ctx.lang, notation));
     }

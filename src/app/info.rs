@@ -150,6 +150,7 @@ async fn gif(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
             kind: ImageKind::Gif,
             alt: ctx.t(&Msg::GifCaption { plies }),
             text_board: None,
+            drawing: None,
         }),
         ..Reply::default()
     }])
@@ -224,7 +225,7 @@ async fn save_channel(
     changes
         .channels
         .push((ctx.inc.channel.clone(), record.clone()));
-    ctx.svc.persist(changes).await?;
+    ctx.persist(changes).await?;
     slot.record = record;
     Ok(())
 }
@@ -277,7 +278,7 @@ async fn notation(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
         prefs.notation = Some(n.to_string());
         let mut changes = Changes::default();
         changes.users.push((ctx.inc.user.id.clone(), prefs));
-        ctx.svc.persist(changes).await?;
+        ctx.persist(changes).await?;
         n
     };
     let start = Position::startpos();
@@ -316,7 +317,7 @@ async fn lang(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply
     changes
         .games
         .extend(game.as_ref().map(|g| g.record.clone()));
-    ctx.svc.persist(changes).await?;
+    ctx.persist(changes).await?;
     slot.record = record;
     if game.is_some() {
         slot.game = game;

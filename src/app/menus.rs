@@ -119,7 +119,7 @@ impl Service {
         }
         let mut changes = Changes::default();
         changes.channels.push((channel.to_string(), record.clone()));
-        self.persist(changes).await?;
+        self.persist_direct(changes).await?;
         slot.record = record;
         Ok(retired)
     }

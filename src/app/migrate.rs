@@ -42,6 +42,11 @@ impl Service {
         if let Some(g) = game.as_mut() {
             changes.remove_deadlines.extend(g.deadlines());
             g.record.channel = to.to_string();
+            // A group's own channel is its leaderboard scope too: the game counts for the
+            // group under its new key.
+            if g.record.community.as_deref() == Some(from) {
+                g.record.community = Some(to.to_string());
+            }
             changes.add_deadlines.extend(g.deadlines());
             changes.games.push(g.record.clone());
         }
@@ -58,7 +63,7 @@ impl Service {
         };
         changes.channels.push((from.to_string(), blank.clone()));
         changes.channels.push((to.to_string(), moved.clone()));
-        self.persist(changes).await?;
+        self.persist_direct(changes).await?;
         tracing::info!(from, to, game = ?moved.active_game, "channel moved");
         src.record = blank;
         src.game = None;

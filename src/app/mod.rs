@@ -2,8 +2,9 @@
 //!
 //! Adapters (console, Telegram, Discord) turn platform events into [`Incoming`] values and
 //! replies back into messages, buttons and photos; everything else — commands, games,
-//! clocks, storage, rulings, languages — happens here. Unsolicited messages (a flag falling,
-//! a challenge lapsing, a time warning) go to the adapter through [`Service::subscribe`].
+//! clocks, storage, rulings, languages — happens here. What a change makes the service say is
+//! stored with the change and delivered through the outbox ([`Service::open_outbox`]), the
+//! unsolicited messages (a flag falling, a challenge lapsing, a time warning) included.
 
 mod action;
 pub mod bot;
@@ -14,9 +15,11 @@ mod endings;
 mod info;
 mod menus;
 mod migrate;
+mod outbox;
 mod pgn;
 mod play;
 mod ratelimit;
+mod ratings;
 mod router;
 mod timer;
 mod view;
@@ -28,6 +31,7 @@ use tokio::sync::{mpsc, Notify};
 
 pub use action::Action;
 pub use command::{parse_line, Cmd, Line, MAX_TEXT};
+pub use outbox::{Delivery, Drawing, Handled, Origin};
 pub use pgn::{pgn, review_notes, write_annotated_pgn, write_pgn, PgnNote};
 
 use crate::game::{GameManager, PlayerRef, Storage, StorageError};
@@ -53,6 +57,10 @@ pub struct Incoming {
     pub mentions: Vec<(String, PlayerRef)>,
     /// The user's client language, if the platform tells it.
     pub lang_hint: Option<Lang>,
+    /// The server or group the channel belongs to, as a leaderboard scope (`dc:g:GUILD` for a
+    /// Discord server, `tg:CHAT` for a Telegram group and all its topics, the channel itself
+    /// in the console); none for private chats.
+    pub community: Option<String>,
 }
 
 /// Whether an image is a board (PNG) or a replay (GIF).
@@ -77,6 +85,9 @@ pub struct Image {
     pub alt: String,
     /// A Unicode board for terminals.
     pub text_board: Option<String>,
+    /// What is needed to draw the picture (again): a board is stored this way, and drawn
+    /// when its bytes are empty (see [`Service::draw`]).
+    pub drawing: Option<Drawing>,
 }
 
 /// A button under a reply.
@@ -147,7 +158,8 @@ impl Reply {
     }
 }
 
-/// Replies the service sends on its own (timer events), for one channel.
+/// Replies the service sends on its own (timer events), for one channel, to subscribers of
+/// [`Service::subscribe`] when no outbox is open for the channel.
 #[derive(Clone, Debug)]
 pub struct Outgoing {
     /// The channel.
@@ -215,6 +227,7 @@ pub struct Service {
     now: Now,
     config: ServiceConfig,
     outboxes: Mutex<Vec<(String, mpsc::UnboundedSender<Outgoing>)>>,
+    sinks: Mutex<Vec<outbox::Sink>>,
     timer_wake: Notify,
     limiter: ratelimit::Limiter,
     /// The bot's pool and searches, once [`Service::attach_bot`] is called.
@@ -240,6 +253,7 @@ impl Service {
             now,
             config,
             outboxes: Mutex::new(Vec::new()),
+            sinks: Mutex::new(Vec::new()),
             timer_wake: Notify::new(),
             bot: std::sync::OnceLock::new(),
         }
@@ -273,7 +287,8 @@ impl Service {
     }
 
     /// Receive the unsolicited messages for channels whose key starts with `prefix`
-    /// (`console:`, `tg:`, `dc:`).
+    /// (`console:`, `tg:`, `dc:`) and for which no outbox is open (tests; adapters use
+    /// [`Service::open_outbox`]).
     pub fn subscribe(&self, prefix: &str) -> mpsc::UnboundedReceiver<Outgoing> {
         let (tx, rx) = mpsc::unbounded_channel();
         self.outboxes
@@ -297,14 +312,40 @@ impl Service {
 
     /// Handle one chat event; the replies are sent to the same channel (private ones only to
     /// the user). Never panics on any input; a storage failure is answered with an apology.
+    /// Adapters use [`Service::handle_from`].
     pub async fn handle(&self, inc: Incoming) -> Vec<Reply> {
+        self.handle_from(inc, Origin::default()).await.replies
+    }
+
+    /// Handle one chat event from `origin`. When it changed something, its replies were
+    /// stored with the change and handed to the channel's outbox ([`Handled::queued`]);
+    /// otherwise the caller delivers them. An event the platform delivers a second time
+    /// (after a crash) is recognised by [`Origin::event`] and not run again.
+    pub async fn handle_from(&self, inc: Incoming, origin: Origin) -> Handled {
         let lang_guess = inc.lang_hint.unwrap_or_default();
+        let direct = |replies: Vec<Reply>| Handled {
+            replies,
+            ..Handled::default()
+        };
+        if let Some(event) = &origin.event {
+            match self.storage().seen(event) {
+                Ok(true) => {
+                    tracing::info!(event = %event, "an event delivered again was handled before; skipped");
+                    return Handled {
+                        duplicate: true,
+                        ..Handled::default()
+                    };
+                }
+                Ok(false) => {}
+                Err(e) => tracing::error!(error = %e, "cannot read the handled events"),
+            }
+        }
         let too_long = inc.text.chars().count() > MAX_TEXT;
         // Only a command is answered when too long: a long plain text is conversation (no
         // notation reads anything that long as a move), whoever wrote it.
         let line = if too_long {
             if !inc.text.trim_start().starts_with(['/', '／']) {
-                return Vec::new();
+                return Handled::default();
             }
             Line::Unknown(String::new())
         } else {
@@ -313,25 +354,25 @@ impl Service {
         let is_command = !matches!(line, Line::Text(_)) || inc.action.is_some();
         if is_command {
             if let Err(secs) = self.limiter.check(&inc.user.id, self.now()) {
-                return match secs {
+                return direct(match secs {
                     Some(secs) => {
                         vec![Reply::private(text(&Msg::RateLimited { secs }, lang_guess))]
                     }
                     None => Vec::new(), // already told within this window
-                };
+                });
             }
         }
         if too_long {
-            return vec![Reply::private(text(
+            return direct(vec![Reply::private(text(
                 &Msg::TooLong { max: MAX_TEXT },
                 lang_guess,
-            ))];
+            ))]);
         }
-        match router::dispatch(self, &inc, line).await {
-            Ok(replies) => replies,
+        match router::dispatch(self, &inc, line, &origin).await {
+            Ok(handled) => handled,
             Err(e) => {
                 tracing::error!(channel = %inc.channel, error = %e, "storage failure");
-                vec![Reply::text(text(&Msg::StorageFailure, lang_guess))]
+                direct(vec![Reply::text(text(&Msg::StorageFailure, lang_guess))])
             }
         }
     }

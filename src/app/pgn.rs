@@ -13,7 +13,7 @@ fn tag_value(s: &str) -> String {
         .collect()
 }
 
-fn date(ms: u64) -> String {
+pub(crate) fn date(ms: u64) -> String {
     // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
     let days = i64::try_from(ms / 86_400_000).unwrap_or(0);
     let z = days + 719_468;
@@ -268,6 +268,8 @@ mod tests {
             takebacks: false,
             created_ms: 1_764_400_000_000,
             updated_ms: 0,
+            rated: false,
+            community: None,
             lang: None,
             idle_after_ms: None,
             turn_since_ms: None,

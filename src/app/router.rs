@@ -1,18 +1,24 @@
 //! The router: a command or a pressed button to its handler. It opens the channel, builds the
 //! [`Ctx`], settles a flag that fell since the last event, and answers the checks every button
-//! shares (a stale button, a button of someone else's game) before any handler runs.
+//! shares (a stale button, a button of someone else's game) before any handler runs; at the
+//! end it commits what the handlers changed together with their replies (the outbox).
 
 use super::ctx::{public_lang, Ctx, Slot};
 use super::view::ply_of;
 use super::{
-    challenge, default_notation, endings, info, play, Action, AppResult, Cmd, Incoming, Line,
-    Reply, Service,
+    challenge, default_notation, endings, info, play, ratings, Action, AppResult, Cmd, Handled,
+    Incoming, Line, Origin, Reply, Service,
 };
 use crate::i18n::app::Msg;
 use crate::i18n::notation::move_text_error;
 use crate::notation::Notation;
 
-pub(crate) async fn dispatch(svc: &Service, inc: &Incoming, line: Line) -> AppResult<Vec<Reply>> {
+pub(crate) async fn dispatch(
+    svc: &Service,
+    inc: &Incoming,
+    line: Line,
+    origin: &Origin,
+) -> AppResult<Handled> {
     let mut slot = svc.manager.lock(&inc.channel).await?;
     let lang = public_lang(&slot, inc.lang_hint);
     let reader = inc.lang_hint.unwrap_or(lang);
@@ -27,24 +33,40 @@ pub(crate) async fn dispatch(svc: &Service, inc: &Incoming, line: Line) -> AppRe
         notation,
         notation_chosen: chosen.is_some(),
         now: svc.now(),
+        staged: std::sync::Mutex::default(),
         retired: std::sync::Mutex::default(),
     };
     challenge::remember_handle(&ctx).await;
+    let replies = run(&ctx, &mut slot, line).await;
+    let changes = ctx.take_staged();
+    let committed = match replies {
+        Ok(replies) => svc.commit(changes, &inc.channel, origin, replies).await,
+        Err(e) => Err(e),
+    };
+    if committed.is_err() {
+        // Handlers keep the slot in step with what they staged: it may be ahead of storage.
+        slot.loaded = false;
+    } else {
+        // The bot thinks when it is now to move, and stops when that no longer holds.
+        svc.bot_watch(&inc.channel, slot.game.as_ref());
+    }
+    committed
+}
+
+async fn run(ctx: &Ctx<'_>, slot: &mut Slot, line: Line) -> AppResult<Vec<Reply>> {
     // A flag that fell since the last event is settled before anything else happens.
-    let mut replies = endings::settle_flag(&ctx, &mut slot).await?;
-    let more = if let Some(action) = inc.action {
-        on_action(&ctx, &mut slot, action).await?
+    let mut replies = endings::settle_flag(ctx, slot).await?;
+    let more = if let Some(action) = ctx.inc.action {
+        on_action(ctx, slot, action).await?
     } else {
         match line {
             Line::Unknown(cmd) => vec![ctx.say(Msg::UnknownCommand { cmd })],
-            Line::Text(t) => play::bare_text(&ctx, &mut slot, &t).await?,
-            Line::Command(cmd, args) => command(&ctx, &mut slot, cmd, &args).await?,
+            Line::Text(t) => play::bare_text(ctx, slot, &t).await?,
+            Line::Command(cmd, args) => command(ctx, slot, cmd, &args).await?,
         }
     };
     replies.extend(more);
     replies.extend(ctx.retired_reply());
-    // The bot thinks when it is now to move, and stops when that no longer holds.
-    svc.bot_watch(&inc.channel, slot.game.as_ref());
     Ok(replies)
 }
 
@@ -66,6 +88,7 @@ async fn command(ctx: &Ctx<'_>, slot: &mut Slot, cmd: Cmd, args: &str) -> AppRes
         Cmd::Draw => endings::draw(ctx, slot).await,
         Cmd::Takeback => endings::takeback(ctx, slot).await,
         Cmd::Abort => endings::abort(ctx, slot).await,
+        Cmd::Rating | Cmd::Top | Cmd::Stats => ratings::command(ctx, cmd, args).await,
         Cmd::Claim => endings::claim(ctx, slot, args).await,
         _ => info::command(ctx, slot, cmd, args).await,
     }
@@ -99,6 +122,7 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
     match action {
         Action::Accept { id } => return challenge::accept(ctx, slot, Some(id)).await,
         Action::Decline { id } => return challenge::decline(ctx, slot, Some(id)).await,
+        Action::SetRated { id, rated } => return challenge::set_rated(ctx, slot, id, rated).await,
         _ => {}
     }
     let (game_id, ply) = action.target();
@@ -128,6 +152,6 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
             Ok(vec![play::picker(ctx, slot, me, game, ply, Some(from))])
         }
         Action::PickTo { mv, .. } => play::picked(ctx, slot, me, mv).await,
-        Action::Accept { .. } | Action::Decline { .. } => Ok(Vec::new()),
+        Action::Accept { .. } | Action::Decline { .. } | Action::SetRated { .. } => Ok(Vec::new()),
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::ctx::{public_lang, Ctx, Slot};
-use super::{AppResult, Incoming, Outgoing, Reply, Service};
+use super::{AppResult, Handled, Incoming, Origin, Outgoing, Reply, Service};
 use crate::core::Color;
 use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, GameStatus};
 use crate::i18n::app::{duration_text, Msg};
@@ -17,11 +17,16 @@ use crate::i18n::app::{duration_text, Msg};
 const ALIVE: &str = "alive_ms";
 /// How often the heartbeat is written.
 const HEARTBEAT_MS: u64 = 2_000;
+/// How long the ids of handled platform events are kept (Telegram keeps undelivered updates
+/// for 24 hours), and how often older ones are forgotten.
+const SEEN_KEEP_MS: u64 = 48 * 3_600_000;
+const SEEN_PRUNE_EVERY_MS: u64 = 3_600_000;
 
 impl Service {
-    /// Write `changes` atomically and make them durable before anyone is told; wake the
-    /// timer when a deadline was added.
-    pub(crate) async fn persist(&self, changes: Changes) -> AppResult<()> {
+    /// Write `changes` atomically and durably at once, outside any event (handlers stage
+    /// theirs with `Ctx::persist`, committed with their replies); wake the timer when a
+    /// deadline was added.
+    pub(crate) async fn persist_direct(&self, changes: Changes) -> AppResult<()> {
         let wake = !changes.add_deadlines.is_empty();
         self.storage().persist(changes).await?;
         if wake {
@@ -84,10 +89,21 @@ impl Service {
 
     /// Run the timer forever: settle due deadlines, sleep until the next, write a heartbeat.
     pub async fn run_timer(self: Arc<Self>) {
+        let mut pruned_at = 0;
         loop {
             let now = self.now();
             if let Err(e) = self.process_due(now).await {
                 tracing::error!(error = %e, "timer: storage failure");
+            }
+            if now.saturating_sub(pruned_at) >= SEEN_PRUNE_EVERY_MS {
+                pruned_at = now;
+                match self.storage().forget_seen(now.saturating_sub(SEEN_KEEP_MS)) {
+                    Ok(n) if n > 0 => {
+                        tracing::debug!(forgotten = n, "old handled events forgotten")
+                    }
+                    Ok(_) => {}
+                    Err(e) => tracing::error!(error = %e, "timer: cannot forget old events"),
+                }
             }
             if let Err(e) = self.storage().set_meta(ALIVE, self.now()) {
                 tracing::error!(error = %e, "timer: heartbeat failed");
@@ -116,19 +132,22 @@ impl Service {
         let due = self.storage().due_deadlines(now_ms)?;
         let mut acted = 0;
         for d in due {
-            let replies = self.settle(&d, now_ms).await?;
-            if !replies.is_empty() {
+            let handled = self.settle(&d, now_ms).await?;
+            if !handled.replies.is_empty() {
                 acted += 1;
-                self.send_out(Outgoing {
-                    channel: d.channel.clone(),
-                    replies,
-                });
+                if handled.queued.is_none() {
+                    self.send_out(Outgoing {
+                        channel: d.channel.clone(),
+                        replies: handled.replies,
+                    });
+                }
             }
         }
         Ok(acted)
     }
 
-    async fn settle(&self, d: &Deadline, now_ms: u64) -> AppResult<Vec<Reply>> {
+    /// Settle one deadline: the changes and what is said are committed together.
+    async fn settle(&self, d: &Deadline, now_ms: u64) -> AppResult<Handled> {
         let mut slot = self.manager.lock(&d.channel).await?;
         let inc = Incoming {
             channel: d.channel.clone(),
@@ -143,6 +162,7 @@ impl Service {
             notation: super::default_notation(lang),
             notation_chosen: false,
             now: now_ms,
+            staged: std::sync::Mutex::default(),
             retired: std::sync::Mutex::default(),
         };
         let mut changes = Changes::default();
@@ -155,13 +175,30 @@ impl Service {
                 .map(|m| vec![ctx.say(m)])
                 .unwrap_or_default(),
         };
-        if !changes.is_empty() {
-            // Stale (the game moved on), or a notice only: forget the deadline.
-            self.persist(changes).await?;
-        }
         replies.extend(ctx.retired_reply());
-        self.bot_watch(&d.channel, slot.game.as_ref());
-        Ok(replies)
+        changes.absorb(ctx.take_staged());
+        if replies.is_empty() {
+            // Stale (the game moved on): just forget the deadline.
+            if !changes.is_empty() {
+                self.storage().persist(changes).await?;
+            }
+            self.bot_watch(&d.channel, slot.game.as_ref());
+            return Ok(Handled::default());
+        }
+        match self
+            .commit(changes, &d.channel, &Origin::default(), replies)
+            .await
+        {
+            Ok(handled) => {
+                self.bot_watch(&d.channel, slot.game.as_ref());
+                Ok(handled)
+            }
+            Err(e) => {
+                // The slot went ahead of storage: read it again next time.
+                slot.loaded = false;
+                Err(e)
+            }
+        }
     }
 }
 
@@ -184,7 +221,7 @@ async fn lapse(
     record.challenge = None;
     let dead = ctx.prune_menus(&mut record, slot.game.as_ref());
     changes.channels.push((d.channel.clone(), record.clone()));
-    ctx.svc.persist(std::mem::take(changes)).await?;
+    ctx.persist(std::mem::take(changes)).await?;
     ctx.retire(dead);
     slot.record = record;
     Ok(vec![ctx.say(Msg::ChallengeExpired {
@@ -240,7 +277,7 @@ async fn warn(
         c.mark_warned(red);
     }
     changes.games.push(game.record.clone());
-    ctx.svc.persist(std::mem::take(changes)).await?;
+    ctx.persist(std::mem::take(changes)).await?;
     let player = game.player(game.to_move()).name.clone();
     slot.game = Some(game);
     Ok(vec![ctx.say(Msg::TimeWarning {

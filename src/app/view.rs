@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use super::{Action, Button, Image, ImageKind, Reply, Service};
+use super::{Action, Button, Drawing, Image, ImageKind, Reply, Service};
 use crate::core::{Color, Move};
 use crate::game::{Game, GameRecord};
 use crate::i18n::app::{color_word, text, Label, Msg};
 use crate::i18n::Lang;
-use crate::render::{describe, text_board, BoardRequest, Player};
+use crate::render::{describe, text_board};
 
 /// A localised button.
 pub(crate) fn button(label: Label, action: Action, lang: Lang) -> Button {
@@ -86,7 +86,9 @@ pub(crate) fn to_move_text(game: &Game, lang: Lang) -> String {
 }
 
 impl Service {
-    /// A reply with the board picture of `game` seen from `viewer`, captioned `caption`.
+    /// A reply with the board picture of `game` seen from `viewer`, captioned `caption`. The
+    /// picture is described here and drawn when the reply is committed ([`Service::draw`]),
+    /// while the change is being flushed.
     pub(crate) async fn board_reply(
         &self,
         game: &Game,
@@ -95,7 +97,7 @@ impl Service {
         buttons: Vec<Vec<Button>>,
         lang: Lang,
     ) -> Reply {
-        let position = game.position().clone();
+        let position = game.position();
         let last_move: Option<Move> = game.arbiter.plies().last().map(|p| p.mv);
         let now = self.now();
         let rec = &game.record;
@@ -106,52 +108,22 @@ impl Service {
                 c.display(rec.time_control, red, to_move, now)
             })
         };
-        let red = Player {
-            name: rec.red.name.clone(),
-            clock: clock(true),
-        };
-        let black = Player {
-            name: rec.black.name.clone(),
-            clock: clock(false),
-        };
-        let alt = describe(&position, lang);
-        let board_text = text_board(&position, last_move, viewer);
-        let filename = format!("board-{}-{}.png", rec.id, rec.moves.len());
-        let image = if self.config.images {
-            let renderer = Arc::clone(&self.renderer);
-            // Never closed, so a permit always comes; if it somehow did not, draw anyway.
-            let _slot = self.render_slots.acquire().await.ok();
-            let rendered = tokio::task::spawn_blocking(move || {
-                let mut req = BoardRequest::new(&position);
-                req.last_move = last_move;
-                req.viewer = viewer;
-                req.red = red;
-                req.black = black;
-                renderer.png(&req)
-            })
-            .await;
-            match rendered {
-                Ok(Ok(bytes)) => Some(bytes),
-                Ok(Err(e)) => {
-                    tracing::error!(error = %e, "render failed");
-                    None
-                }
-                Err(e) => {
-                    tracing::error!(error = %e, "render task failed");
-                    None
-                }
-            }
-        } else {
-            None
+        let drawing = Drawing {
+            fen: position.to_fen(),
+            last_move: last_move.map(|m| m.to_string()),
+            black_below: viewer == Color::Black,
+            red: (rec.red.name.clone(), clock(true)),
+            black: (rec.black.name.clone(), clock(false)),
         };
         Reply {
             text: caption,
             image: Some(Image {
-                bytes: Arc::new(image.unwrap_or_default()),
-                filename,
+                bytes: Arc::new(Vec::new()),
+                filename: format!("board-{}-{}.png", rec.id, rec.moves.len()),
                 kind: ImageKind::Png,
-                alt,
-                text_board: Some(board_text),
+                alt: describe(position, lang),
+                text_board: Some(text_board(position, last_move, viewer)),
+                drawing: self.config.images.then_some(drawing),
             }),
             buttons,
             ..Reply::default()

@@ -5,8 +5,11 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::core::Square;
 use crate::core::{Color, Move, Position};
-use crate::render::{BoardRequest, Coordinates, PieceStyle, Player, Renderer, Theme};
+use crate::render::{
+    Arrow, ArrowStyle, BoardRequest, Coordinates, PieceStyle, Player, Renderer, Theme, MAX_ARROWS,
+};
 
 /// Options of `render`.
 #[derive(Args, Debug, Clone)]
@@ -41,6 +44,10 @@ pub struct RenderArgs {
     /// Black's clock, as shown.
     #[arg(long)]
     pub black_clock: Option<String>,
+    /// Arrows over the board, as ICCS moves (`h2e2`), each with an optional style after a
+    /// colon: hint (the default), best or mistake (`h2e2:best`). PNG only.
+    #[arg(long = "arrow", num_args = 1..)]
+    pub arrows: Vec<String>,
     /// Write an animated GIF replaying the moves instead of a PNG of the final position.
     #[arg(long)]
     pub gif: bool,
@@ -89,6 +96,10 @@ fn render(args: &RenderArgs) -> Result<Vec<u8>, String> {
             .map_err(|e| format!("ply {ply}: {m} cannot be played: {e}"))?;
         moves.push(m);
     }
+    let arrows = parse_arrows(&args.arrows)?;
+    if args.gif && !arrows.is_empty() {
+        return Err("arrows are drawn on a PNG board, not on a GIF replay".into());
+    }
     let viewer = if args.flip { Color::Black } else { Color::Red };
     let renderer = Renderer::new();
     let result = if args.gif {
@@ -100,6 +111,7 @@ fn render(args: &RenderArgs) -> Result<Vec<u8>, String> {
         req.theme = args.theme;
         req.pieces = args.pieces;
         req.coordinates = args.coords;
+        req.arrows = arrows;
         req.red = Player {
             name: args.red_name.clone(),
             clock: args.red_clock.clone(),
@@ -111,6 +123,43 @@ fn render(args: &RenderArgs) -> Result<Vec<u8>, String> {
         renderer.png(&req)
     };
     result.map_err(|e| e.to_string())
+}
+
+/// Arrows as `h2e2` or `h2e2:best`, split on spaces and commas like moves.
+fn parse_arrows(texts: &[String]) -> Result<Vec<Arrow>, String> {
+    let items: Vec<&str> = texts
+        .iter()
+        .flat_map(|s| s.split([' ', ',', '\t']))
+        .filter(|s| !s.is_empty())
+        .collect();
+    if items.len() > MAX_ARROWS {
+        return Err(format!(
+            "{} arrows asked for; a board shows at most {MAX_ARROWS}",
+            items.len()
+        ));
+    }
+    items
+        .into_iter()
+        .map(|item| {
+            let (points, style) = match item.split_once(':') {
+                Some((p, s)) => (p, s.parse::<ArrowStyle>()?),
+                None => (item, ArrowStyle::Hint),
+            };
+            let bad =
+                || format!("arrow {item:?}: write two points in ICCS, like h2e2 or h2e2:best");
+            let points = points.trim().to_ascii_lowercase();
+            let (from, to) = match (points.get(..2), points.get(2..)) {
+                (Some(a), Some(b)) if b.len() == 2 => (a, b),
+                _ => return Err(bad()),
+            };
+            let from = Square::parse(from).ok_or_else(bad)?;
+            let to = Square::parse(to).ok_or_else(bad)?;
+            if from == to {
+                return Err(format!("arrow {item:?} starts and ends on the same point"));
+            }
+            Ok(Arrow { from, to, style })
+        })
+        .collect()
 }
 
 fn write_out(path: &PathBuf, bytes: &[u8]) -> std::io::Result<()> {

@@ -1,9 +1,10 @@
 //! Attacks: which pieces hit a point, and the fast "is this general attacked" test.
 
+use super::lines::{for_file_bits, for_rank_bits, Occupancy};
 use super::position::{code_of, color_of_code, piece_of_code, Position, EMPTY};
 use super::tables::{
-    advisor_point, ADVISOR_MOVES, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, NORTH,
-    RAYS, SOLDIER_MOVES, SOUTH, WEST,
+    advisor_point, ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, NORTH, RAYS,
+    SOLDIER_MOVES, SOUTH,
 };
 use super::types::{Color, Role, Square};
 
@@ -85,16 +86,17 @@ pub(crate) fn is_step(to: [u8; 4], len: u8, t: usize) -> bool {
     to[..len as usize].contains(&(t as u8))
 }
 
-/// Whether the general of `us` on `k` is attacked on board `b` (the facing general counts).
+/// Whether the general of `us` on `k` is attacked on board `b` with occupancy `occ` (the
+/// facing general counts).
 #[inline]
-pub(crate) fn general_attacked(b: &[u8; 90], k: usize, us: Color) -> bool {
-    hit_by_movers(b, k, us.other(), true)
+pub(crate) fn general_attacked(b: &[u8; 90], occ: &Occupancy, k: usize, us: Color) -> bool {
+    hit_by_movers(b, occ, k, us.other(), true)
 }
 
-/// Whether any piece of `by` attacks point `t` on board `b` by its movement rules (pins and
-/// the facing general not counted): the test of an exchange on `t`.
-pub(crate) fn square_attacked(b: &[u8; 90], t: usize, by: Color) -> bool {
-    if hit_by_movers(b, t, by, false) {
+/// Whether any piece of `by` attacks point `t` on board `b` (occupancy `occ`) by its movement
+/// rules (pins and the facing general not counted): the test of an exchange on `t`.
+pub(crate) fn square_attacked(b: &[u8; 90], occ: &Occupancy, t: usize, by: Color) -> bool {
+    if hit_by_movers(b, occ, t, by, false) {
         return true;
     }
     let general = code_of(by, Role::General);
@@ -111,7 +113,7 @@ pub(crate) fn square_attacked(b: &[u8; 90], t: usize, by: Color) -> bool {
 /// Whether a chariot, cannon, horse or soldier of `them` attacks `k` on board `b` (and, with
 /// `facing`, `them`'s general along an open file).
 #[inline]
-fn hit_by_movers(b: &[u8; 90], k: usize, them: Color, facing: bool) -> bool {
+fn hit_by_movers(b: &[u8; 90], occ: &Occupancy, k: usize, them: Color, facing: bool) -> bool {
     let chariot = code_of(them, Role::Chariot);
     let cannon = code_of(them, Role::Cannon);
     let general = if facing {
@@ -121,27 +123,19 @@ fn hit_by_movers(b: &[u8; 90], k: usize, them: Color, facing: bool) -> bool {
     };
     let horse = code_of(them, Role::Horse);
     let soldier = code_of(them, Role::Soldier);
-    for d in [NORTH, SOUTH, EAST, WEST] {
-        let len = RAYS.len[k][d] as usize;
-        let ray = &RAYS.squares[k][d][..len];
-        let mut i = 0;
-        while i < len && b[ray[i] as usize] == EMPTY {
-            i += 1;
-        }
-        if i == len {
-            continue;
-        }
-        let first = b[ray[i] as usize];
-        if first == chariot || (first == general && d <= SOUTH) {
-            return true;
-        }
-        i += 1;
-        while i < len && b[ray[i] as usize] == EMPTY {
-            i += 1;
-        }
-        if i < len && b[ray[i] as usize] == cannon {
-            return true;
-        }
+    let (kf, kr) = (k % 9, k / 9);
+    // The first piece each way along the rank and the file, and the piece behind a screen.
+    let (rs, fs) = occ.slides(k);
+    let mut line = false;
+    for_rank_bits(rs & occ.ranks[kr], kr, |s| line |= b[s] == chariot);
+    for_file_bits(fs & occ.files[kf], kf, |s| {
+        line |= b[s] == chariot || b[s] == general
+    });
+    let (rc, fc) = occ.cannon_hits(k);
+    for_rank_bits(rc, kr, |s| line |= b[s] == cannon);
+    for_file_bits(fc, kf, |s| line |= b[s] == cannon);
+    if line {
+        return true;
     }
     let ha = &HORSE_ATTACKERS;
     for j in 0..ha.len[k] as usize {
@@ -153,8 +147,8 @@ fn hit_by_movers(b: &[u8; 90], k: usize, them: Color, facing: bool) -> bool {
     // Enemy soldiers: one step behind the point (from the enemy's point of view, in front of
     // it) or beside it once they have crossed the river.
     let fwd = them.forward();
-    let kf = (k % 9) as i8;
-    let kr = (k / 9) as i8;
+    let kf = kf as i8;
+    let kr = kr as i8;
     let behind = kr - fwd;
     if (0..10).contains(&behind) && b[(behind * 9 + kf) as usize] == soldier {
         return true;

@@ -8,19 +8,38 @@
 //! general moves, and every move when in check, are tried on a scratch board.
 
 use super::attacks::general_attacked;
+use super::lines::{for_file_bits, for_rank_bits};
 use super::position::{code_of, color_of_code, piece_of_code, MoveList, Position, EMPTY, OFF};
 use super::tables::{
-    ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES, RAYS,
-    SOLDIER_MOVES, SOUTH,
+    ADVISOR_MOVES, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES, NORTH, RAYS,
+    SOLDIER_MOVES, SOUTH, WEST,
 };
 use super::types::{Color, Move, Role, Square};
 
 /// Every point of the board.
 const ALL: u128 = (1u128 << 90) - 1;
 
+/// Generation modes (the `MODE` parameter): every move, captures only, or non-captures only.
+pub(crate) const GEN_ALL: u8 = 0;
+/// Captures only.
+pub(crate) const GEN_CAPTURES: u8 = 1;
+/// Non-captures only.
+pub(crate) const GEN_QUIETS: u8 = 2;
+
+/// `1 << sq` for every point, looked up (a 128-bit shift costs several instructions).
+static SQ_BITS: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
 #[inline]
-const fn bit(sq: usize) -> u128 {
-    1u128 << sq
+fn bit(sq: usize) -> u128 {
+    SQ_BITS[sq]
 }
 
 /// The shields of the general of the side to move and the points no piece may enter.
@@ -49,23 +68,26 @@ impl Shields {
         }
     }
 
-    /// Where the piece on `sq` may go (every point unless it shields).
+    /// Where the piece on `sq` may go: `None` for anywhere (it shields nothing and no point
+    /// is closed), else the points.
     #[inline]
-    fn allowed(&self, sq: usize) -> u128 {
+    fn allowed(&self, sq: usize) -> Option<u128> {
+        if self.len == 0 && self.no_entry == 0 {
+            return None;
+        }
         let mut a = !self.no_entry & ALL;
-        if self.pinned & bit(sq) != 0 {
-            for p in &self.pins[..self.len] {
-                if p.0 as usize == sq {
-                    a &= p.1;
-                }
+        for p in &self.pins[..self.len] {
+            if p.0 as usize == sq {
+                a &= p.1;
             }
         }
-        a
+        (a != ALL).then_some(a)
     }
 }
 
 impl Position {
     /// The shields of `us`'s general on `k` (the side is not in check).
+    #[inline(always)]
     fn shields(&self, k: usize, us: Color) -> Shields {
         let b = &self.board;
         let them = us.other();
@@ -80,36 +102,57 @@ impl Position {
             pins: [(0, 0); 12],
             len: 0,
         };
-        for d in 0..4 {
-            let len = RAYS.len[k][d] as usize;
-            let ray = &RAYS.squares[k][d][..len];
+        let (kf, kr) = (k % 9, k / 9);
+        for d in [NORTH, SOUTH, EAST, WEST] {
+            // The first three pieces this way, from the occupancy bits.
+            let (mut m, step_up, line) = match d {
+                NORTH => (u32::from(self.occ.files[kf]) & !((2u32 << kr) - 1), true, 0),
+                SOUTH => (u32::from(self.occ.files[kf]) & ((1u32 << kr) - 1), false, 0),
+                EAST => (u32::from(self.occ.ranks[kr]) & !((2u32 << kf) - 1), true, 1),
+                _ => (u32::from(self.occ.ranks[kr]) & ((1u32 << kf) - 1), false, 1),
+            };
             let mut occ = [0usize; 3];
             let mut n = 0;
-            let mut i = 0;
-            while i < len && n < 3 {
-                if b[ray[i] as usize] != EMPTY {
-                    occ[n] = i;
-                    n += 1;
-                }
-                i += 1;
+            while m != 0 && n < 3 {
+                let i = if step_up {
+                    let i = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    i
+                } else {
+                    let i = 31 - m.leading_zeros() as usize;
+                    m &= !(1 << i);
+                    i
+                };
+                occ[n] = if line == 0 { i * 9 + kf } else { kr * 9 + i };
+                n += 1;
             }
             if n == 0 {
                 continue;
             }
-            let segment = |end: usize| ray[..=end].iter().fold(0u128, |m, &q| m | bit(q as usize));
-            let s1 = ray[occ[0]] as usize;
+            let ray = &RAYS.squares[k][d][..RAYS.len[k][d] as usize];
+            let segment = |end: usize| {
+                let mut mask = 0u128;
+                for &q in ray {
+                    mask |= bit(q as usize);
+                    if q as usize == end {
+                        break;
+                    }
+                }
+                mask
+            };
+            let s1 = occ[0];
             if b[s1] == cannon {
                 // Nothing may come between; the cannon may also be the first screen of another.
-                s.no_entry |= segment(occ[0]) & !bit(s1);
+                s.no_entry |= segment(s1) & !bit(s1);
             }
             if n < 2 {
                 continue;
             }
-            let s2 = ray[occ[1]] as usize;
+            let s2 = occ[1];
             if own(b[s1]) && (b[s2] == chariot || (b[s2] == general && d <= SOUTH)) {
-                s.pin(s1, segment(occ[1]) & !bit(s1));
+                s.pin(s1, segment(s2) & !bit(s1));
             }
-            if n == 3 && b[ray[occ[2]] as usize] == cannon {
+            if n == 3 && b[occ[2]] == cannon {
                 // Either screen may slide along the line or take the cannon, but not take the
                 // other screen (one screen would remain).
                 let seg = segment(occ[2]) & !bit(s1) & !bit(s2);
@@ -131,19 +174,28 @@ impl Position {
         s
     }
 
-    /// Legal moves of the side to move into `list` (captures only with `CAPTURES`).
-    pub(crate) fn gen_legal<const CAPTURES: bool>(&self, list: &mut MoveList) {
+    /// Legal moves of the side to move into `list` (all, captures or quiet moves by `MODE`).
+    pub(crate) fn gen_legal<const MODE: u8>(&self, list: &mut MoveList) {
         let us = self.turn;
         let k = self.squares[self.general[us.index()] as usize] as usize;
-        let mut scratch = self.board;
+        self.gen_legal_known::<MODE>(general_attacked(&self.board, &self.occ, k, us), list);
+    }
+
+    /// [`Position::gen_legal`] when the caller already knows whether the side to move is in
+    /// check.
+    pub(crate) fn gen_legal_known<const MODE: u8>(&self, in_check: bool, list: &mut MoveList) {
+        let us = self.turn;
+        let k = self.squares[self.general[us.index()] as usize] as usize;
+        let mut socc = self.occ;
         let base = us.index() * 16;
-        if general_attacked(&self.board, k, us) {
-            // In check: generate everything and try each move on the scratch board.
+        if in_check {
+            // In check: generate everything and try each move on a scratch board.
+            let mut scratch = self.board;
             let mut pseudo = MoveList::new();
             for id in base..base + 16 {
                 let s = self.squares[id];
                 if s != OFF {
-                    self.gen_piece_into::<CAPTURES>(s as usize, self.kinds[id], ALL, &mut pseudo);
+                    self.gen_piece_into::<MODE>(s as usize, self.kinds[id], None, &mut pseudo);
                 }
             }
             for &m in pseudo.iter() {
@@ -152,9 +204,15 @@ impl Position {
                 let saved = scratch[to];
                 scratch[to] = scratch[from];
                 scratch[from] = EMPTY;
-                let safe = !general_attacked(&scratch, kk, us);
+                socc.clear(from);
+                socc.set(to);
+                let safe = !general_attacked(&scratch, &socc, kk, us);
                 scratch[from] = scratch[to];
                 scratch[to] = saved;
+                socc.set(from);
+                if saved == EMPTY {
+                    socc.clear(to);
+                }
                 if safe {
                     list.push(m);
                 }
@@ -170,24 +228,34 @@ impl Position {
             let from = s as usize;
             let c = self.kinds[id];
             if from == k {
-                let gen = scratch[k];
-                scratch[k] = EMPTY;
+                // The general's steps are tested on the occupancy alone: the attack test reads
+                // the board only where the occupancy says a piece stands, and never at the
+                // general's old point (orthogonally next to the new one: no horse leg there,
+                // and no soldier) or at the new one.
+                socc.clear(k);
                 let fs = Square::from_u8(k as u8);
                 for j in 0..GENERAL_MOVES.len[k] as usize {
                     let to = GENERAL_MOVES.to[k][j] as usize;
-                    let x = scratch[to];
-                    if (x != EMPTY && color_of_code(x) == us) || (CAPTURES && x == EMPTY) {
+                    let x = self.board[to];
+                    let skip = if x == EMPTY {
+                        MODE == GEN_CAPTURES
+                    } else {
+                        color_of_code(x) == us || MODE == GEN_QUIETS
+                    };
+                    if skip {
                         continue;
                     }
-                    scratch[to] = gen;
-                    if !general_attacked(&scratch, to, us) {
+                    socc.set(to);
+                    if !general_attacked(&self.board, &socc, to, us) {
                         list.push(Move::new(fs, Square::from_u8(to as u8)));
                     }
-                    scratch[to] = x;
+                    if x == EMPTY {
+                        socc.clear(to);
+                    }
                 }
-                scratch[k] = gen;
+                socc.set(k);
             } else {
-                self.gen_piece_into::<CAPTURES>(from, c, shields.allowed(from), list);
+                self.gen_piece_into::<MODE>(from, c, shields.allowed(from), list);
             }
         }
     }
@@ -195,78 +263,66 @@ impl Position {
     /// Number of legal moves of the side to move.
     pub(crate) fn count_legal(&self) -> usize {
         let mut list = MoveList::new();
-        self.gen_legal::<false>(&mut list);
+        self.gen_legal::<GEN_ALL>(&mut list);
         list.len()
     }
 
     /// Moves of the piece with cell code `c` on `from` by its movement rules, to points in
-    /// `allowed` (captures only with `CAPTURES`).
+    /// `allowed` (all, captures or quiet moves by `MODE`).
     #[inline]
-    pub(crate) fn gen_piece_into<const CAPTURES: bool>(
+    pub(crate) fn gen_piece_into<const MODE: u8>(
         &self,
         from: usize,
         c: u8,
-        allowed: u128,
+        allowed: Option<u128>,
         list: &mut MoveList,
     ) {
+        let (restricted, mask) = match allowed {
+            Some(m) => (true, m),
+            None => (false, 0),
+        };
         let b = &self.board;
         let us = color_of_code(c);
         // Enemy codes are 8..=14 for Red, 1..=7 for Black.
         let enemy_lo: u8 = if us == Color::Red { 8 } else { 1 };
         let enemy = |x: u8| x.wrapping_sub(enemy_lo) < 7;
         let fs = Square::from_u8(from as u8);
-        let mut add = |to: u8| {
-            if allowed & bit(to as usize) != 0 {
-                list.push(Move::new(fs, Square::from_u8(to)));
-            }
-        };
         let mut steps = |to: u8| {
             let x = b[to as usize];
-            if (x == EMPTY && !CAPTURES) || enemy(x) {
-                add(to);
+            let wanted = if x == EMPTY {
+                MODE != GEN_CAPTURES
+            } else {
+                enemy(x) && MODE != GEN_QUIETS
+            };
+            if wanted && (!restricted || mask & bit(to as usize) != 0) {
+                list.push(Move::new(fs, Square::from_u8(to)));
             }
         };
         match piece_of_code(c).role {
             Role::Chariot => {
-                for d in 0..4 {
-                    let len = RAYS.len[from][d] as usize;
-                    for &s in &RAYS.squares[from][d][..len] {
-                        let x = b[s as usize];
-                        if x == EMPTY {
-                            if !CAPTURES {
-                                steps(s);
-                            }
-                        } else {
-                            if enemy(x) {
-                                steps(s);
-                            }
-                            break;
-                        }
-                    }
+                let (f, r) = (from % 9, from / 9);
+                let (mut rs, mut fs) = self.occ.slides(from);
+                if MODE == GEN_CAPTURES {
+                    rs &= self.occ.ranks[r];
+                    fs &= self.occ.files[f];
+                } else if MODE == GEN_QUIETS {
+                    rs &= !self.occ.ranks[r];
+                    fs &= !self.occ.files[f];
                 }
+                for_rank_bits(rs, r, |to| steps(to as u8));
+                for_file_bits(fs, f, |to| steps(to as u8));
             }
             Role::Cannon => {
-                for d in 0..4 {
-                    let len = RAYS.len[from][d] as usize;
-                    let ray = &RAYS.squares[from][d][..len];
-                    let mut i = 0;
-                    while i < len && b[ray[i] as usize] == EMPTY {
-                        if !CAPTURES {
-                            steps(ray[i]);
-                        }
-                        i += 1;
-                    }
-                    i += 1; // the screen
-                    while i < len {
-                        let x = b[ray[i] as usize];
-                        if x != EMPTY {
-                            if enemy(x) {
-                                steps(ray[i]);
-                            }
-                            break;
-                        }
-                        i += 1;
-                    }
+                let (f, r) = (from % 9, from / 9);
+                if MODE != GEN_CAPTURES {
+                    let (rs, fs) = self.occ.slides(from);
+                    for_rank_bits(rs & !self.occ.ranks[r], r, |to| steps(to as u8));
+                    for_file_bits(fs & !self.occ.files[f], f, |to| steps(to as u8));
+                }
+                if MODE != GEN_QUIETS {
+                    let (rc, fc) = self.occ.cannon_hits(from);
+                    for_rank_bits(rc, r, |to| steps(to as u8));
+                    for_file_bits(fc, f, |to| steps(to as u8));
                 }
             }
             Role::Horse => {
@@ -314,10 +370,10 @@ mod tests {
         let mut pseudo = MoveList::new();
         for (sq, piece, _) in p.pieces() {
             if piece.color == p.turn() {
-                p.gen_piece_into::<false>(
+                p.gen_piece_into::<GEN_ALL>(
                     sq.index(),
                     code_of(piece.color, piece.role),
-                    ALL,
+                    None,
                     &mut pseudo,
                 );
             }
@@ -334,9 +390,18 @@ mod tests {
     fn by_generator(p: &Position, captures: bool) -> Vec<Move> {
         let mut list = MoveList::new();
         if captures {
-            p.gen_legal::<true>(&mut list);
+            p.gen_legal::<GEN_CAPTURES>(&mut list);
         } else {
-            p.gen_legal::<false>(&mut list);
+            p.gen_legal::<GEN_ALL>(&mut list);
+            // Captures then quiet moves make up the same set.
+            let mut parts = MoveList::new();
+            p.gen_legal::<GEN_CAPTURES>(&mut parts);
+            p.gen_legal::<GEN_QUIETS>(&mut parts);
+            let mut a: Vec<Move> = parts.iter().copied().collect();
+            let mut b: Vec<Move> = list.iter().copied().collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "{}", p.to_fen());
         }
         let mut v: Vec<Move> = list.iter().copied().collect();
         v.sort();

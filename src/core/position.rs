@@ -1,6 +1,7 @@
 //! The checked position: board, side to move, piece identities, zobrist hash; making moves.
 
 use super::attacks::general_attacked;
+use super::lines::Occupancy;
 use super::types::{Color, Move, Piece, PieceId, Role, Square};
 use super::zobrist::{BLACK_TO_MOVE, PIECE_KEYS};
 
@@ -18,20 +19,28 @@ pub(crate) const fn code_of(color: Color, role: Role) -> u8 {
     (color as u8) * 7 + role as u8 + 1
 }
 
+/// The piece of every cell code (index 0, an empty cell, is never read).
+const PIECES: [Piece; 15] = {
+    let roles = Role::ALL;
+    let mut t = [Piece {
+        color: Color::Red,
+        role: Role::General,
+    }; 15];
+    let mut i = 0;
+    while i < 14 {
+        t[i + 1] = Piece {
+            color: if i < 7 { Color::Red } else { Color::Black },
+            role: roles[i % 7],
+        };
+        i += 1;
+    }
+    t
+};
+
 /// Decode a non-empty cell code.
+#[inline]
 pub(crate) const fn piece_of_code(c: u8) -> Piece {
-    let i = c - 1;
-    let color = if i < 7 { Color::Red } else { Color::Black };
-    let role = match i % 7 {
-        0 => Role::General,
-        1 => Role::Advisor,
-        2 => Role::Elephant,
-        3 => Role::Horse,
-        4 => Role::Chariot,
-        5 => Role::Cannon,
-        _ => Role::Soldier,
-    };
-    Piece { color, role }
+    PIECES[c as usize]
 }
 
 pub(crate) const fn color_of_code(c: u8) -> Color {
@@ -64,6 +73,18 @@ impl MoveList {
             self.moves[self.len] = m;
             self.len += 1;
         }
+    }
+
+    /// Empty the list.
+    #[inline]
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Exchange two moves of the list.
+    #[inline]
+    pub(crate) fn swap(&mut self, a: usize, b: usize) {
+        self.moves[..self.len].swap(a, b);
     }
 
     /// Number of moves.
@@ -150,6 +171,8 @@ pub struct Position {
     pub(crate) halfmoves: u32,
     /// FEN's full-move number (starts at 1, grows after Black's ply).
     pub(crate) fullmoves: u32,
+    /// Occupancy of every rank and file (for the line tables).
+    pub(crate) occ: Occupancy,
 }
 
 impl PartialEq for Position {
@@ -195,6 +218,7 @@ impl Position {
             hash: 0,
             halfmoves,
             fullmoves,
+            occ: Occupancy::default(),
         };
         let mut next = [0u8, 16u8];
         for (sq, cell) in cells.iter().enumerate() {
@@ -213,6 +237,7 @@ impl Position {
                     pos.general[c] = id;
                 }
                 pos.hash ^= PIECE_KEYS[p.index()][sq];
+                pos.occ.set(sq);
             }
         }
         if turn == Color::Black {
@@ -316,7 +341,7 @@ impl Position {
     #[must_use]
     pub fn in_check_color(&self, color: Color) -> bool {
         let k = self.squares[self.general[color.index()] as usize] as usize;
-        general_attacked(&self.board, k, color)
+        general_attacked(&self.board, &self.occ, k, color)
     }
 
     /// Whether the side to move is in check.
@@ -349,7 +374,7 @@ impl Position {
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
         let mut out = MoveList::new();
-        self.gen_legal::<false>(&mut out);
+        self.gen_legal::<{ super::movegen::GEN_ALL }>(&mut out);
         out
     }
 
@@ -401,17 +426,20 @@ impl Position {
         let us = color_of_code(c);
         b[m.to.index()] = c;
         b[m.from.index()] = EMPTY;
+        let mut occ = self.occ;
+        occ.clear(m.from.index());
+        occ.set(m.to.index());
         let k = if c == code_of(us, Role::General) {
             m.to.index()
         } else {
             self.squares[self.general[us.index()] as usize] as usize
         };
-        !general_attacked(&b, k, us)
+        !general_attacked(&b, &occ, k, us)
     }
 
     /// Pseudo-legal moves of the piece with cell code `c` on `from`.
     pub(crate) fn gen_piece(&self, from: usize, c: u8, list: &mut MoveList) {
-        self.gen_piece_into::<false>(from, c, u128::MAX, list);
+        self.gen_piece_into::<{ super::movegen::GEN_ALL }>(from, c, None, list);
     }
 
     /// Play a move known to be legal (or at least pseudo-legal, for search); returns what is
@@ -441,6 +469,8 @@ impl Position {
         self.ids[to] = id;
         self.board[from] = EMPTY;
         self.squares[id as usize] = to as u8;
+        self.occ.clear(from);
+        self.occ.set(to);
         self.hash = h;
         if self.turn == Color::Black {
             self.fullmoves += 1;
@@ -473,9 +503,12 @@ impl Position {
         self.ids[from] = id;
         self.squares[id as usize] = from as u8;
         self.board[to] = u.captured_code;
+        self.occ.set(from);
         if u.captured_code != EMPTY {
             self.ids[to] = u.captured_id;
             self.squares[u.captured_id as usize] = to as u8;
+        } else {
+            self.occ.clear(to);
         }
         self.hash = u.prev_hash;
         self.halfmoves = u.prev_halfmoves;

@@ -56,7 +56,13 @@ pub struct BenchReport {
 /// Search every bench position to `depth` (one thread, 16 MB, a fresh table for each).
 #[must_use]
 pub fn bench(depth: u32) -> BenchReport {
-    let mut engine = Engine::new(16);
+    bench_with(&mut Engine::new(16), depth)
+}
+
+/// [`bench`] with a given engine (its settings; its tables are cleared for each position).
+#[doc(hidden)]
+#[must_use]
+pub fn bench_with(engine: &mut Engine, depth: u32) -> BenchReport {
     let stop = AtomicBool::new(false);
     let rules = Ruleset::default();
     let limits = Limits {

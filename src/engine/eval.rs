@@ -5,8 +5,9 @@
 //! with or without screens, attackers inside the palace), crossed soldiers that stand together,
 //! and scaling when the stronger side has nothing left that can mate.
 
-use crate::core::tables::{HORSE_MOVES, RAYS};
-use crate::core::{Color, Position};
+use crate::core::lines::{for_file_bits, for_rank_bits, Occupancy};
+use crate::core::tables::HORSE_MOVES;
+use crate::core::{Color, Move, Position};
 
 use super::pst::{PHASE, PHASE_MAX, PSQ};
 
@@ -23,6 +24,7 @@ const CANNON: usize = 5;
 const SOLDIER: usize = 6;
 
 /// The weights of the dynamic terms (middlegame, endgame), kept together for tuning.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Weights {
     pub chariot_mob: (i32, i32),
     pub horse_mob: (i32, i32),
@@ -57,14 +59,49 @@ pub(crate) const W: Weights = Weights {
     tempo: 12,
 };
 
+impl Weights {
+    /// The weight called `name` (`tempo`, `missing_advisor`, or `NAME.mg` / `NAME.eg`).
+    pub(crate) fn slot(&mut self, name: &str) -> Option<&mut i32> {
+        let (base, phase) = match name.rsplit_once('.') {
+            Some((b, p)) => (b, Some(p)),
+            None => (name, None),
+        };
+        let pair = match base {
+            "chariot_mob" => &mut self.chariot_mob,
+            "horse_mob" => &mut self.horse_mob,
+            "horse_trapped" => &mut self.horse_trapped,
+            "cannon_mob" => &mut self.cannon_mob,
+            "cannon_target" => &mut self.cannon_target,
+            "empty_cannon" => &mut self.empty_cannon,
+            "central_cannon" => &mut self.central_cannon,
+            "bottom_cannon" => &mut self.bottom_cannon,
+            "palace_intruder" => &mut self.palace_intruder,
+            "chariot_on_king_file" => &mut self.chariot_on_king_file,
+            "soldier_pair" => &mut self.soldier_pair,
+            "missing_advisor" if phase.is_none() => return Some(&mut self.missing_advisor),
+            "missing_elephant" if phase.is_none() => return Some(&mut self.missing_elephant),
+            "tempo" if phase.is_none() => return Some(&mut self.tempo),
+            _ => return None,
+        };
+        match phase {
+            Some("mg") => Some(&mut pair.0),
+            Some("eg") => Some(&mut pair.1),
+            _ => None,
+        }
+    }
+}
+
 #[inline]
 fn color_of(code: u8) -> usize {
     usize::from(code > 7)
 }
 
+/// Role index of each cell code (0 for an empty cell).
+const ROLE_OF: [u8; 15] = [0, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6];
+
 #[inline]
-fn role_of(code: u8) -> usize {
-    usize::from((code - 1) % 7)
+pub(crate) fn role_of(code: u8) -> usize {
+    ROLE_OF[code as usize] as usize
 }
 
 /// Whether `sq` is inside or on the ring just outside `color`'s palace (the ranks of the
@@ -78,41 +115,97 @@ fn near_palace(sq: usize, color: usize) -> bool {
 
 /// Count the pieces strictly between two points of one file or rank (`None` if not aligned).
 #[inline]
-fn between_count(b: &[u8; 90], a: usize, z: usize) -> Option<u32> {
+fn between_count(occ: &Occupancy, a: usize, z: usize) -> Option<u32> {
     let (af, ar, zf, zr) = (a % 9, a / 9, z % 9, z / 9);
-    let step: isize = if af == zf {
-        9
+    let (line, x, y) = if af == zf {
+        (u32::from(occ.files[af]), ar, zr)
     } else if ar == zr {
-        1
+        (u32::from(occ.ranks[ar]), af, zf)
     } else {
         return None;
     };
-    let (lo, hi) = if a < z { (a, z) } else { (z, a) };
-    let mut n = 0;
-    let mut s = lo as isize + step;
-    while (s as usize) < hi {
-        if b[s as usize] != EMPTY {
-            n += 1;
+    let (lo, hi) = if x < y { (x, y) } else { (y, x) };
+    let between = ((1u32 << hi) - 1) & !((2u32 << lo) - 1);
+    Some((line & between).count_ones())
+}
+
+/// Material and piece-square sums (Red positive) and the game phase: the part of the
+/// evaluation a move changes by a few table lookups, kept up to date by the search.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Base {
+    pub mg: i32,
+    pub eg: i32,
+    pub phase: i32,
+}
+
+impl Base {
+    /// The sums of `pos`, counted.
+    pub(crate) fn of(pos: &Position) -> Base {
+        let mut b = Base::default();
+        for id in 0..32 {
+            let s = pos.squares[id];
+            if s != OFF {
+                let code = pos.kinds[id];
+                let (m, e) = PSQ[code as usize][s as usize];
+                b.mg += i32::from(m);
+                b.eg += i32::from(e);
+                b.phase += PHASE[role_of(code)];
+            }
         }
-        s += step;
+        b
     }
-    Some(n)
+
+    /// The sums after `m` (not yet played) in `pos`.
+    #[inline]
+    pub(crate) fn after(self, pos: &Position, m: Move) -> Base {
+        let (from, to) = (m.from.index(), m.to.index());
+        let code = pos.board[from] as usize;
+        let (fm, fe) = PSQ[code][from];
+        let (tm, te) = PSQ[code][to];
+        let mut b = Base {
+            mg: self.mg + i32::from(tm) - i32::from(fm),
+            eg: self.eg + i32::from(te) - i32::from(fe),
+            phase: self.phase,
+        };
+        let cap = pos.board[to];
+        if cap != EMPTY {
+            let (cm, ce) = PSQ[cap as usize][to];
+            b.mg -= i32::from(cm);
+            b.eg -= i32::from(ce);
+            b.phase -= PHASE[role_of(cap)];
+        }
+        b
+    }
+
+    /// Material and placement alone, tapered, for the side to move (with the tempo): a
+    /// cheap estimate of [`evaluate`] when the position is far outside the window.
+    #[inline]
+    pub(crate) fn score(self, turn: Color, w: &Weights) -> i32 {
+        let phase = self.phase.min(PHASE_MAX);
+        let s = (self.mg * phase + self.eg * (PHASE_MAX - phase)) / PHASE_MAX;
+        (if turn == Color::Red { s } else { -s }) + w.tempo
+    }
 }
 
 /// The evaluation of `pos` for the side to move, in centipawns.
 #[must_use]
-pub(crate) fn evaluate(pos: &Position) -> i32 {
+#[cfg(test)]
+pub(crate) fn evaluate(pos: &Position, w: &Weights) -> i32 {
+    evaluate_from(pos, w, Base::of(pos))
+}
+
+/// [`evaluate`] given the position's [`Base`] sums.
+#[must_use]
+pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base) -> i32 {
     let b = &pos.board;
+    let occ = &pos.occ;
     let mut mg = [0i32; 2];
     let mut eg = [0i32; 2];
-    let mut phase = 0;
     let mut count = [[0i32; 7]; 2];
     let king = [
         pos.squares[pos.general[0] as usize] as usize,
         pos.squares[pos.general[1] as usize] as usize,
     ];
-    let mut base_mg = 0i32;
-    let mut base_eg = 0i32;
     for id in 0..32 {
         let s = pos.squares[id];
         if s == OFF {
@@ -120,41 +213,33 @@ pub(crate) fn evaluate(pos: &Position) -> i32 {
         }
         let sq = s as usize;
         let code = pos.kinds[id];
-        let (m, e) = PSQ[code as usize][sq];
-        base_mg += i32::from(m);
-        base_eg += i32::from(e);
         let us = color_of(code);
         let them = us ^ 1;
         let role = role_of(code);
         count[us][role] += 1;
-        phase += PHASE[role];
         match role {
             CHARIOT => {
-                let mut mob = 0;
-                for d in 0..4 {
-                    let len = RAYS.len[sq][d] as usize;
-                    for &t in &RAYS.squares[sq][d][..len] {
-                        let x = b[t as usize];
-                        if x == EMPTY {
-                            mob += 1;
-                        } else {
-                            if color_of(x) != us {
-                                mob += 1;
-                            }
-                            break;
-                        }
-                    }
-                }
-                mg[us] += W.chariot_mob.0 * (mob - 7);
-                eg[us] += W.chariot_mob.1 * (mob - 7);
+                let (f, r) = (sq % 9, sq / 9);
+                let (rs, fs) = occ.slides(sq);
+                // Empty points, plus the blockers that are the enemy's.
+                let mut mob = (rs & !occ.ranks[r]).count_ones() as i32
+                    + (fs & !occ.files[f]).count_ones() as i32;
+                for_rank_bits(rs & occ.ranks[r], r, |t| {
+                    mob += i32::from(color_of(b[t]) != us)
+                });
+                for_file_bits(fs & occ.files[f], f, |t| {
+                    mob += i32::from(color_of(b[t]) != us)
+                });
+                mg[us] += w.chariot_mob.0 * (mob - 7);
+                eg[us] += w.chariot_mob.1 * (mob - 7);
                 // On the enemy general's file with nothing of ours in the way.
                 if sq % 9 == king[them] % 9 && own_between(b, sq, king[them], us) == 0 {
-                    mg[us] += W.chariot_on_king_file.0;
-                    eg[us] += W.chariot_on_king_file.1;
+                    mg[us] += w.chariot_on_king_file.0;
+                    eg[us] += w.chariot_on_king_file.1;
                 }
                 if near_palace(sq, them) {
-                    mg[us] += W.palace_intruder.0;
-                    eg[us] += W.palace_intruder.1;
+                    mg[us] += w.palace_intruder.0;
+                    eg[us] += w.palace_intruder.1;
                 }
             }
             HORSE => {
@@ -166,69 +251,55 @@ pub(crate) fn evaluate(pos: &Position) -> i32 {
                         mob += 1;
                     }
                 }
-                mg[us] += W.horse_mob.0 * (mob - 4);
-                eg[us] += W.horse_mob.1 * (mob - 4);
+                mg[us] += w.horse_mob.0 * (mob - 4);
+                eg[us] += w.horse_mob.1 * (mob - 4);
                 if mob <= 1 {
-                    mg[us] -= W.horse_trapped.0;
-                    eg[us] -= W.horse_trapped.1;
+                    mg[us] -= w.horse_trapped.0;
+                    eg[us] -= w.horse_trapped.1;
                 }
                 if near_palace(sq, them) {
-                    mg[us] += W.palace_intruder.0;
-                    eg[us] += W.palace_intruder.1;
+                    mg[us] += w.palace_intruder.0;
+                    eg[us] += w.palace_intruder.1;
                 }
             }
             CANNON => {
-                let mut mob = 0;
+                let (f, r) = (sq % 9, sq / 9);
+                let (rs, fs) = occ.slides(sq);
+                let mob = (rs & !occ.ranks[r]).count_ones() as i32
+                    + (fs & !occ.files[f]).count_ones() as i32;
+                let (rc, fc) = occ.cannon_hits(sq);
                 let mut targets = 0;
-                for d in 0..4 {
-                    let len = RAYS.len[sq][d] as usize;
-                    let ray = &RAYS.squares[sq][d][..len];
-                    let mut i = 0;
-                    while i < len && b[ray[i] as usize] == EMPTY {
-                        mob += 1;
-                        i += 1;
-                    }
-                    i += 1;
-                    while i < len {
-                        let x = b[ray[i] as usize];
-                        if x != EMPTY {
-                            if color_of(x) != us {
-                                targets += 1;
-                            }
-                            break;
-                        }
-                        i += 1;
-                    }
-                }
-                mg[us] += W.cannon_mob.0 * (mob - 6) + W.cannon_target.0 * targets;
-                eg[us] += W.cannon_mob.1 * (mob - 6) + W.cannon_target.1 * targets;
+                for_rank_bits(rc, r, |t| targets += i32::from(color_of(b[t]) != us));
+                for_file_bits(fc, f, |t| targets += i32::from(color_of(b[t]) != us));
+                mg[us] += w.cannon_mob.0 * (mob - 6) + w.cannon_target.0 * targets;
+                eg[us] += w.cannon_mob.1 * (mob - 6) + w.cannon_target.1 * targets;
                 let k = king[them];
                 if sq % 9 == k % 9 {
-                    match between_count(b, sq, k) {
+                    match between_count(occ, sq, k) {
                         Some(0) => {
-                            mg[us] += W.empty_cannon.0;
-                            eg[us] += W.empty_cannon.1;
+                            mg[us] += w.empty_cannon.0;
+                            eg[us] += w.empty_cannon.1;
                         }
                         Some(2) => {
-                            mg[us] += W.central_cannon.0;
-                            eg[us] += W.central_cannon.1;
+                            mg[us] += w.central_cannon.0;
+                            eg[us] += w.central_cannon.1;
                         }
                         _ => {}
                     }
-                } else if sq / 9 == k / 9 && between_count(b, sq, k) == Some(2) {
-                    mg[us] += W.bottom_cannon.0;
-                    eg[us] += W.bottom_cannon.1;
+                } else if sq / 9 == k / 9 && between_count(occ, sq, k) == Some(2) {
+                    mg[us] += w.bottom_cannon.0;
+                    eg[us] += w.bottom_cannon.1;
                 }
             }
             SOLDIER => {
                 let crossed = if us == 0 { sq / 9 >= 5 } else { sq / 9 <= 4 };
                 if crossed && sq % 9 < 8 && b[sq + 1] == code {
-                    mg[us] += W.soldier_pair.0;
-                    eg[us] += W.soldier_pair.1;
+                    mg[us] += w.soldier_pair.0;
+                    eg[us] += w.soldier_pair.1;
                 }
                 if crossed && near_palace(sq, them) {
-                    mg[us] += W.palace_intruder.0 / 2;
-                    eg[us] += W.palace_intruder.1 / 2;
+                    mg[us] += w.palace_intruder.0 / 2;
+                    eg[us] += w.palace_intruder.1 / 2;
                 }
             }
             _ => {}
@@ -239,14 +310,14 @@ pub(crate) fn evaluate(pos: &Position) -> i32 {
         let them = us ^ 1;
         let attack = 2 * count[them][CHARIOT] + count[them][HORSE] + count[them][CANNON];
         mg[us] -= attack
-            * (W.missing_advisor * (2 - count[us][ADVISOR])
-                + W.missing_elephant * (2 - count[us][ELEPHANT]));
-        eg[us] -= attack * W.missing_advisor / 2 * (2 - count[us][ADVISOR]);
+            * (w.missing_advisor * (2 - count[us][ADVISOR])
+                + w.missing_elephant * (2 - count[us][ELEPHANT]));
+        eg[us] -= attack * w.missing_advisor / 2 * (2 - count[us][ADVISOR]);
     }
     let _ = (GENERAL, ELEPHANT);
-    let phase = phase.min(PHASE_MAX);
-    let mg_total = base_mg + mg[0] - mg[1];
-    let eg_total = base_eg + eg[0] - eg[1];
+    let phase = base.phase.min(PHASE_MAX);
+    let mg_total = base.mg + mg[0] - mg[1];
+    let eg_total = base.eg + eg[0] - eg[1];
     let mut score = (mg_total * phase + eg_total * (PHASE_MAX - phase)) / PHASE_MAX;
     score = scale(score, &count);
     let stm = if pos.turn == Color::Red {
@@ -254,7 +325,7 @@ pub(crate) fn evaluate(pos: &Position) -> i32 {
     } else {
         -score
     };
-    stm + W.tempo
+    stm + w.tempo
 }
 
 /// Pieces of colour `us` strictly between two aligned points.
@@ -298,7 +369,7 @@ mod tests {
     use super::*;
 
     fn eval(fen: &str) -> i32 {
-        evaluate(&Position::from_fen(fen).unwrap())
+        evaluate(&Position::from_fen(fen).unwrap(), &W)
     }
 
     #[test]
@@ -341,6 +412,20 @@ mod tests {
             "4k4/4a4/3P5/9/9/9/9/9/9/3K5 w",
         ] {
             assert_eq!(eval(fen), eval(&mirror(fen)), "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_base_sums_follow_the_moves() {
+        let mut p =
+            Position::from_fen("r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b")
+                .unwrap();
+        let mut base = Base::of(&p);
+        for m in ["b7b0", "a0b0", "a9a8", "b2b9"] {
+            let m = Move::parse_iccs(m).unwrap();
+            base = base.after(&p, m);
+            p.play(m).unwrap();
+            assert_eq!(base, Base::of(&p), "{m}");
         }
     }
 

@@ -28,6 +28,7 @@ mod bench;
 mod eval;
 mod level;
 mod ordering;
+mod params;
 mod pst;
 pub mod review;
 mod root;
@@ -45,12 +46,12 @@ use crate::arbiter::{Arbiter, Ruleset};
 use crate::core::{Move, Position};
 
 pub use accuracy::Judgement;
-pub use bench::{bench, BenchReport, BENCH_DEPTH};
+pub use bench::{bench, bench_with, BenchReport, BENCH_DEPTH};
 pub use level::{level_spec, play_level, LevelSpec};
 pub use review::{review, Eval, Review, ReviewLimits};
 
 use rules::{ClassCache, GameRules};
-use search::{Reductions, Searcher};
+use search::{Kit, Reductions, Searcher};
 use time::TimeControl;
 
 /// Hash table size of a new engine, in megabytes.
@@ -154,7 +155,9 @@ pub struct Engine {
     tt: tt::Table,
     ord: Box<ordering::Ordering>,
     classes: ClassCache,
+    params: params::Params,
     reductions: Box<Reductions>,
+    eval_cache: Vec<(u64, i32)>,
 }
 
 impl Default for Engine {
@@ -171,8 +174,20 @@ impl Engine {
             tt: tt::Table::new(hash_mb.max(1)),
             ord: Box::new(ordering::Ordering::new()),
             classes: ClassCache::new(),
-            reductions: Box::new(Reductions::new()),
+            params: params::Params::default(),
+            reductions: Box::new(Reductions::new(&params::DEFAULT)),
+            eval_cache: vec![(0, 0); search::EVAL_CACHE],
         }
+    }
+
+    /// Change a search or evaluation parameter by name, for tuning experiments (the
+    /// defaults are the engine as shipped). Returns whether the name exists.
+    #[doc(hidden)]
+    pub fn set_param(&mut self, name: &str, value: i32) -> bool {
+        let ok = self.params.set(name, value);
+        *self.reductions = Reductions::new(&self.params);
+        self.eval_cache.fill((0, 0));
+        ok
     }
 
     /// Resize the transposition table (its content is lost).
@@ -191,6 +206,7 @@ impl Engine {
         self.tt.clear();
         self.ord.clear();
         self.classes.clear();
+        self.eval_cache.fill((0, 0));
     }
 
     /// Search the position reached from `start` by `moves` (the game so far, used for
@@ -232,15 +248,14 @@ impl Engine {
         self.tt.new_search();
         self.ord.age();
         let game = GameRules::new(&arb, std::mem::take(&mut self.classes));
-        let mut s = Searcher::new(
-            arb.position().clone(),
-            &mut self.tt,
-            &mut self.ord,
-            game,
-            tc,
-            stop,
-            &self.reductions,
-        );
+        let kit = Kit {
+            tt: &mut self.tt,
+            ord: &mut self.ord,
+            reductions: &self.reductions,
+            params: &self.params,
+            eval_cache: &mut self.eval_cache,
+        };
+        let mut s = Searcher::new(arb.position().clone(), kit, game, tc, stop);
         let depth = s.iterate(&mut root, lines, on_info);
         let nodes = s.nodes;
         let time_ms = s.tc.elapsed_ms();

@@ -4,7 +4,7 @@
 //! their history score. The picker selects the best remaining move lazily, so a cut-off after
 //! the first moves costs no full sort.
 
-use crate::core::{Move, MoveList, Position};
+use crate::core::{Move, MoveList, Position, GEN_ALL, GEN_CAPTURES, GEN_QUIETS};
 
 use super::score::MAX_PLY;
 use super::see::capture_loses;
@@ -12,18 +12,11 @@ use super::see::capture_loses;
 /// Rough piece values for ordering (general, advisor, elephant, horse, chariot, cannon, soldier).
 pub(crate) const ORDER_VALUE: [i32; 7] = [5000, 200, 200, 400, 900, 450, 100];
 
-const TT_MOVE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
-const KILLER: i32 = 1 << 27;
-const COUNTER: i32 = (1 << 27) - 8;
-const BAD_CAPTURE: i32 = -(1 << 28);
 /// History scores stay within this bound (so they never reach the killer band).
 pub(crate) const HISTORY_MAX: i32 = 1 << 14;
 
-#[inline]
-pub(crate) fn role_of_code(c: u8) -> usize {
-    usize::from((c - 1) % 7)
-}
+pub(crate) use super::eval::role_of as role_of_code;
 
 /// The ordering tables kept across searches of one game.
 pub(crate) struct Ordering {
@@ -103,176 +96,358 @@ impl Ordering {
     }
 }
 
-/// Moves with their ordering scores, handed out best first.
-pub(crate) struct Picker {
-    moves: [Move; 128],
-    scores: [i32; 128],
-    len: usize,
-    next: usize,
+/// How a move was picked (the search prunes and reduces by it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// The transposition table's move.
+    Table,
+    /// A capture that does not lose material at once.
+    Capture,
+    /// A killer or the counter-move.
+    Killer,
+    /// Another quiet move.
+    Quiet,
+    /// A capture of a guarded piece by a more valuable one.
+    BadCapture,
+    /// A reply to check.
+    Evasion,
 }
 
-impl Picker {
-    /// Score `list` for the position `pos` (the side to move is the mover).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Stage {
+    Table,
+    GenCaptures,
+    Captures,
+    Refutations,
+    GenQuiets,
+    Quiets,
+    Bad,
+    GenEvasions,
+    Evasions,
+    Done,
+}
+
+/// Staged move ordering for the main search: the table move (before any generation), then
+/// the captures, the killers and counter-move, and only then the quiet moves (generated when
+/// reached), the losing captures last. In check, every evasion at once.
+pub(crate) struct MovePicker {
+    stage: Stage,
+    tt: Option<Move>,
+    refutations: [Option<Move>; 3],
+    refutation_next: usize,
+    moves: MoveList,
+    scores: [i32; 128],
+    next: usize,
+    bad: [Option<Move>; 64],
+    bad_len: usize,
+    bad_next: usize,
+    in_check: bool,
+    /// Set by the search to skip the remaining quiet moves (late-move pruning).
+    pub skip_quiets: bool,
+}
+
+impl MovePicker {
     pub(crate) fn new(
-        pos: &Position,
-        list: &MoveList,
-        tt_move: Option<Move>,
+        tt: Option<Move>,
         ord: &Ordering,
         ply: usize,
         prev: Option<(u8, Move)>,
-    ) -> Picker {
-        let mut p = Picker {
-            moves: [Move::new(list_dummy(), list_dummy()); 128],
-            scores: [0; 128],
-            len: 0,
-            next: 0,
-        };
-        let side = pos.turn().index();
-        let killers = ord.killers(ply);
-        let counter = ord.counter(prev);
-        for &m in list.iter() {
-            let s = if Some(m) == tt_move {
-                TT_MOVE
+        in_check: bool,
+    ) -> MovePicker {
+        let k = ord.killers(ply);
+        MovePicker {
+            stage: if in_check && tt.is_none() {
+                Stage::GenEvasions
             } else {
-                let victim = pos.board[m.to.index()];
-                if victim != 0 {
-                    let attacker = pos.board[m.from.index()];
-                    let mvv = ORDER_VALUE[role_of_code(victim)];
-                    let lva = ORDER_VALUE[role_of_code(attacker)];
-                    if mvv < lva && capture_loses(pos, m) {
-                        BAD_CAPTURE + mvv * 16 - lva / 16
-                    } else {
-                        GOOD_CAPTURE + mvv * 16 - lva / 16
-                    }
-                } else if Some(m) == killers[0] {
-                    KILLER
-                } else if Some(m) == killers[1] {
-                    KILLER - 1
-                } else if Some(m) == counter {
-                    COUNTER
-                } else {
-                    ord.history(side, m)
-                }
-            };
-            p.moves[p.len] = m;
-            p.scores[p.len] = s;
-            p.len += 1;
+                Stage::Table
+            },
+            tt,
+            refutations: [k[0], k[1], ord.counter(prev)],
+            refutation_next: 0,
+            moves: MoveList::new(),
+            scores: [0; 128],
+            next: 0,
+            bad: [None; 64],
+            bad_len: 0,
+            bad_next: 0,
+            in_check,
+            skip_quiets: false,
         }
-        p
     }
 
-    /// Captures only (for the quiescence search), by victim then attacker.
-    pub(crate) fn captures(pos: &Position, list: &MoveList) -> Picker {
-        let mut p = Picker {
-            moves: [Move::new(list_dummy(), list_dummy()); 128],
+    /// Select the best-scored remaining move of the current list.
+    #[inline]
+    fn select(&mut self) -> Option<Move> {
+        select_best(&mut self.moves, &mut self.scores, &mut self.next)
+    }
+
+    fn load(&mut self, pos: &Position, mode: u8, in_check: bool) {
+        self.moves.clear();
+        self.next = 0;
+        match (mode, in_check) {
+            (_, true) => pos.gen_legal_known::<GEN_ALL>(true, &mut self.moves),
+            (GEN_CAPTURES, _) => pos.gen_legal_known::<GEN_CAPTURES>(false, &mut self.moves),
+            _ => pos.gen_legal_known::<GEN_QUIETS>(false, &mut self.moves),
+        }
+    }
+
+    /// The next move and how it was picked, or `None` when all are done.
+    pub(crate) fn next(&mut self, pos: &Position, ord: &Ordering) -> Option<(Move, Kind)> {
+        loop {
+            match self.stage {
+                Stage::Table => {
+                    self.stage = if self.in_check {
+                        Stage::GenEvasions
+                    } else {
+                        Stage::GenCaptures
+                    };
+                    match self.tt {
+                        Some(m) if pos.is_legal(m) => return Some((m, Kind::Table)),
+                        _ => self.tt = None,
+                    }
+                }
+                Stage::GenCaptures => {
+                    self.load(pos, GEN_CAPTURES, false);
+                    for (i, m) in self.moves.as_slice().iter().enumerate() {
+                        self.scores[i] = capture_score(pos, *m);
+                    }
+                    self.stage = Stage::Captures;
+                }
+                Stage::Captures => match self.select() {
+                    Some(m) if Some(m) == self.tt => {}
+                    Some(m) => {
+                        let victim = ORDER_VALUE[role_of_code(pos.board[m.to.index()])];
+                        let attacker = ORDER_VALUE[role_of_code(pos.board[m.from.index()])];
+                        if victim < attacker
+                            && self.bad_len < self.bad.len()
+                            && capture_loses(pos, m)
+                        {
+                            self.bad[self.bad_len] = Some(m);
+                            self.bad_len += 1;
+                        } else {
+                            return Some((m, Kind::Capture));
+                        }
+                    }
+                    None => self.stage = Stage::Refutations,
+                },
+                Stage::Refutations => {
+                    if self.refutation_next >= 3 {
+                        self.stage = Stage::GenQuiets;
+                        continue;
+                    }
+                    let i = self.refutation_next;
+                    self.refutation_next += 1;
+                    let Some(m) = self.refutations[i] else {
+                        continue;
+                    };
+                    let repeat = self.refutations[..i].contains(&Some(m));
+                    if Some(m) != self.tt
+                        && !repeat
+                        && pos.board[m.to.index()] == 0
+                        && pos.is_legal(m)
+                    {
+                        return Some((m, Kind::Killer));
+                    }
+                    self.refutations[i] = None;
+                }
+                Stage::GenQuiets => {
+                    if self.skip_quiets {
+                        self.stage = Stage::Bad;
+                        continue;
+                    }
+                    self.load(pos, GEN_QUIETS, false);
+                    let side = pos.turn().index();
+                    let n = self.moves.len();
+                    for i in 0..n {
+                        self.scores[i] = ord.history(side, self.moves.as_slice()[i]);
+                    }
+                    // Sort once (insertion sort, best first): most quiet lists are walked far.
+                    for i in 1..n {
+                        let mut j = i;
+                        while j > 0 && self.scores[j - 1] < self.scores[j] {
+                            self.scores.swap(j - 1, j);
+                            self.moves.swap(j - 1, j);
+                            j -= 1;
+                        }
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if self.skip_quiets || self.next >= self.moves.len() {
+                        self.stage = Stage::Bad;
+                        continue;
+                    }
+                    let m = self.moves.as_slice()[self.next];
+                    self.next += 1;
+                    if Some(m) != self.tt && !self.refutations.contains(&Some(m)) {
+                        return Some((m, Kind::Quiet));
+                    }
+                }
+                Stage::Bad => {
+                    if self.bad_next < self.bad_len {
+                        self.bad_next += 1;
+                        if let Some(m) = self.bad[self.bad_next - 1] {
+                            return Some((m, Kind::BadCapture));
+                        }
+                    } else {
+                        self.stage = Stage::Done;
+                    }
+                }
+                Stage::GenEvasions => {
+                    self.load(pos, GEN_ALL, true);
+                    let side = pos.turn().index();
+                    for (i, m) in self.moves.as_slice().iter().enumerate() {
+                        self.scores[i] = if pos.board[m.to.index()] != 0 {
+                            GOOD_CAPTURE + capture_score(pos, *m)
+                        } else {
+                            ord.history(side, *m)
+                        };
+                    }
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.select() {
+                    Some(m) if Some(m) == self.tt => {}
+                    Some(m) => return Some((m, Kind::Evasion)),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+/// Swap the best-scored move from `next` on into place `next` and hand it out.
+#[inline]
+fn select_best(moves: &mut MoveList, scores: &mut [i32; 128], next: &mut usize) -> Option<Move> {
+    let len = moves.len();
+    if *next >= len {
+        return None;
+    }
+    let mut best = *next;
+    for i in *next + 1..len {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    moves.swap(*next, best);
+    scores.swap(*next, best);
+    let m = moves.as_slice()[*next];
+    *next += 1;
+    Some(m)
+}
+
+/// Most valuable victim, then least valuable attacker.
+#[inline]
+fn capture_score(pos: &Position, m: Move) -> i32 {
+    let victim = pos.board[m.to.index()];
+    let attacker = pos.board[m.from.index()];
+    ORDER_VALUE[role_of_code(victim)] * 16 - ORDER_VALUE[role_of_code(attacker)] / 16
+}
+
+/// Captures only (for the quiescence search), by victim then attacker.
+pub(crate) struct Captures {
+    moves: MoveList,
+    scores: [i32; 128],
+    next: usize,
+}
+
+impl Captures {
+    pub(crate) fn new(pos: &Position) -> Captures {
+        let mut c = Captures {
+            moves: MoveList::new(),
             scores: [0; 128],
-            len: 0,
             next: 0,
         };
-        for &m in list.iter() {
-            let victim = pos.board[m.to.index()];
-            if victim == 0 {
-                continue;
-            }
-            let attacker = pos.board[m.from.index()];
-            p.moves[p.len] = m;
-            p.scores[p.len] =
-                ORDER_VALUE[role_of_code(victim)] * 16 - ORDER_VALUE[role_of_code(attacker)] / 16;
-            p.len += 1;
+        pos.gen_legal_known::<GEN_CAPTURES>(false, &mut c.moves);
+        for (i, m) in c.moves.as_slice().iter().enumerate() {
+            c.scores[i] = capture_score(pos, *m);
         }
-        p
+        c
     }
 
-    #[cfg(test)]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    /// The best remaining move and its score.
     #[inline]
-    pub(crate) fn next(&mut self) -> Option<(Move, i32)> {
-        if self.next >= self.len {
-            return None;
-        }
-        let mut best = self.next;
-        for i in self.next + 1..self.len {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let r = (self.moves[self.next], self.scores[self.next]);
-        self.next += 1;
-        Some(r)
+    pub(crate) fn next(&mut self) -> Option<Move> {
+        select_best(&mut self.moves, &mut self.scores, &mut self.next)
     }
-}
-
-#[inline]
-fn list_dummy() -> crate::core::Square {
-    crate::core::Square::from_index(0).unwrap_or_else(|| unreachable!())
-}
-
-/// Whether an ordering score belongs to a capture that is not losing, a killer or counter.
-#[inline]
-pub(crate) fn is_tactical_score(s: i32) -> bool {
-    s >= COUNTER
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn order(fen: &str, tt: Option<&str>) -> Vec<String> {
+    fn order(fen: &str, tt: Option<&str>, ord: &Ordering, ply: usize) -> Vec<(String, Kind)> {
         let pos = Position::from_fen(fen).unwrap();
-        let list = pos.legal_moves();
-        let ord = Ordering::new();
-        let mut p = Picker::new(
-            &pos,
-            &list,
+        let mut p = MovePicker::new(
             tt.map(|s| Move::parse_iccs(s).unwrap()),
-            &ord,
-            0,
+            ord,
+            ply,
             None,
+            pos.is_check(),
         );
         let mut out = Vec::new();
-        while let Some((m, _)) = p.next() {
-            out.push(m.to_string());
+        while let Some((m, k)) = p.next(&pos, ord) {
+            out.push((m.to_string(), k));
         }
+        let mut all: Vec<String> = pos.legal_moves().iter().map(ToString::to_string).collect();
+        let mut got: Vec<String> = out.iter().map(|x| x.0.clone()).collect();
+        all.sort();
+        got.sort();
+        assert_eq!(all, got, "every legal move exactly once");
         out
     }
 
     #[test]
-    fn table_move_then_captures_by_victim_value() {
+    fn table_move_then_captures_by_victim_value_and_losing_captures_last() {
         // The red cannon b2 can take the chariot b9 over the soldier b5; the red chariot a0 can
         // take the soldier a6, which the chariot a9 guards: that capture loses material.
         let fen = "rr1k5/9/9/p8/1P7/9/9/1C7/9/R3K4 w";
-        let o = order(fen, Some("e0e1"));
-        assert_eq!(o[0], "e0e1");
-        assert_eq!(o[1], "b2b9", "{o:?}");
-        assert_eq!(o.last().map(String::as_str), Some("a0a6"), "{o:?}");
+        let o = order(fen, Some("e0e1"), &Ordering::new(), 0);
+        assert_eq!(o[0], ("e0e1".to_string(), Kind::Table));
+        assert_eq!(o[1], ("b2b9".to_string(), Kind::Capture));
+        assert_eq!(
+            o.last().cloned(),
+            Some(("a0a6".to_string(), Kind::BadCapture))
+        );
     }
 
     #[test]
-    fn a_losing_capture_comes_after_quiet_moves() {
-        // The red chariot can take a soldier guarded by a chariot: a bad trade, ordered last.
-        let fen = "3k5/9/9/r8/p8/9/9/9/9/R3K4 w";
-        let o = order(fen, None);
-        assert_eq!(o.last().map(String::as_str), Some("a0a5"), "{o:?}");
-    }
-
-    #[test]
-    fn killers_and_history_order_the_quiet_moves() {
-        let pos = Position::startpos();
-        let list = pos.legal_moves();
+    fn killers_come_before_other_quiet_moves_which_follow_history() {
         let mut ord = Ordering::new();
         let k = Move::parse_iccs("b0c2").unwrap();
         let h = Move::parse_iccs("h2e2").unwrap();
         ord.add_killer(3, k);
         ord.update_history(0, h, 400);
-        let mut p = Picker::new(&pos, &list, None, &ord, 3, None);
-        assert_eq!(p.next().map(|x| x.0), Some(k));
-        assert_eq!(p.next().map(|x| x.0), Some(h));
-        assert_eq!(p.len(), 44);
+        let o = order(crate::core::START_FEN, None, &ord, 3);
+        assert_eq!(o[0], ("b0c2".to_string(), Kind::Killer));
+        assert_eq!(o[1], ("h2e2".to_string(), Kind::Quiet));
+        assert_eq!(o.len(), 44);
+        // A killer that is not legal here is skipped.
+        ord.add_killer(4, Move::parse_iccs("a0a5").unwrap());
+        let o = order(crate::core::START_FEN, None, &ord, 4);
+        assert!(o.iter().all(|(m, _)| m != "a0a5"));
+    }
+
+    #[test]
+    fn in_check_every_evasion_comes_at_once() {
+        // The black chariot checks along the e-file; taking it leads.
+        let fen = "3k5/9/9/9/R3r4/9/9/9/9/3AK4 w";
+        let o = order(fen, None, &Ordering::new(), 0);
+        assert!(o.iter().all(|(_, k)| *k == Kind::Evasion));
+        assert_eq!(o[0].0, "a5e5");
+    }
+
+    #[test]
+    fn skipping_quiet_moves_leaves_the_captures() {
+        let pos = Position::from_fen("rr1k5/9/9/p8/1P7/9/9/1C7/9/R3K4 w").unwrap();
+        let ord = Ordering::new();
+        let mut p = MovePicker::new(None, &ord, 0, None, false);
+        let first = p.next(&pos, &ord).unwrap();
+        assert_eq!(first, (Move::parse_iccs("b2b9").unwrap(), Kind::Capture));
+        p.skip_quiets = true;
+        let rest: Vec<_> = std::iter::from_fn(|| p.next(&pos, &ord)).collect();
+        assert_eq!(
+            rest,
+            vec![(Move::parse_iccs("a0a6").unwrap(), Kind::BadCapture)]
+        );
     }
 }

@@ -124,7 +124,7 @@ impl Searcher<'_> {
             for pv_idx in 0..lines {
                 self.seldepth = 0;
                 let prev = root[pv_idx].prev;
-                let mut delta = 24;
+                let mut delta = self.params.asp_delta;
                 let (mut alpha, mut beta) = if depth >= 5 && prev > -INFINITE && !is_mate(prev) {
                     (prev - delta, prev + delta)
                 } else {

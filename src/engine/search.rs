@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use crate::core::{Move, Position, Role};
 
-use super::eval::evaluate;
-use super::ordering::{is_tactical_score, role_of_code, Ordering, Picker, ORDER_VALUE};
+use super::eval::{evaluate_from, Base};
+use super::ordering::{role_of_code, Captures, Kind, MovePicker, Ordering, ORDER_VALUE};
+use super::params::Params;
 use super::rules::{GameRules, PathPly};
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::see::capture_loses;
@@ -26,17 +27,24 @@ pub(crate) struct Frame {
     pub in_check: bool,
     /// Static evaluation here (meaningless when in check).
     pub eval: i32,
+    /// Material and placement sums here.
+    pub base: Base,
 }
+
+/// Entries of the evaluation cache (a power of two).
+pub(crate) const EVAL_CACHE: usize = 1 << 15;
 
 /// Late-move reduction by depth and move number.
 pub(crate) struct Reductions([[u8; 64]; 64]);
 
 impl Reductions {
-    pub(crate) fn new() -> Reductions {
+    pub(crate) fn new(p: &Params) -> Reductions {
         let mut t = [[0u8; 64]; 64];
+        let base = f64::from(p.lmr_base) / 100.0;
+        let div = f64::from(p.lmr_div) / 100.0;
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                let v = 0.5 + (d as f64).ln() * (m as f64).ln() / 2.25;
+                let v = base + (d as f64).ln() * (m as f64).ln() / div;
                 *r = v.max(0.0) as u8;
             }
         }
@@ -61,6 +69,15 @@ fn cutoff(hit: Hit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     usable.then_some(s)
 }
 
+/// The engine's tables and settings a search works with.
+pub(crate) struct Kit<'a> {
+    pub tt: &'a mut Table,
+    pub ord: &'a mut Ordering,
+    pub reductions: &'a Reductions,
+    pub params: &'a Params,
+    pub eval_cache: &'a mut [(u64, i32)],
+}
+
 /// One search in progress.
 pub(crate) struct Searcher<'a> {
     pub pos: Position,
@@ -70,6 +87,8 @@ pub(crate) struct Searcher<'a> {
     pub tc: TimeControl,
     pub stop: &'a AtomicBool,
     pub reductions: &'a Reductions,
+    pub params: &'a Params,
+    pub eval_cache: &'a mut [(u64, i32)],
     pub nodes: u64,
     pub seldepth: usize,
     pub aborted: bool,
@@ -83,15 +102,21 @@ pub(crate) struct Searcher<'a> {
 impl<'a> Searcher<'a> {
     pub(crate) fn new(
         pos: Position,
-        tt: &'a mut Table,
-        ord: &'a mut Ordering,
+        kit: Kit<'a>,
         rules: GameRules,
         tc: TimeControl,
         stop: &'a AtomicBool,
-        reductions: &'a Reductions,
     ) -> Searcher<'a> {
+        let Kit {
+            tt,
+            ord,
+            reductions,
+            params,
+            eval_cache,
+        } = kit;
         let mut frames = vec![Frame::default(); MAX_PLY + 8];
         frames[0].in_check = pos.is_check();
+        frames[0].base = Base::of(&pos);
         let null = Move::new(
             pos.general_square(pos.turn()),
             pos.general_square(pos.turn()),
@@ -104,6 +129,8 @@ impl<'a> Searcher<'a> {
             tc,
             stop,
             reductions,
+            params,
+            eval_cache,
             nodes: 0,
             seldepth: 0,
             aborted: false,
@@ -137,6 +164,19 @@ impl<'a> Searcher<'a> {
         self.aborted
     }
 
+    /// The static evaluation at `ply`, through a small cache keyed by the position's hash.
+    #[inline]
+    fn static_eval(&mut self, ply: usize) -> i32 {
+        let key = self.pos.hash();
+        let slot = &mut self.eval_cache[(key as usize) & (EVAL_CACHE - 1)];
+        if slot.0 == key {
+            return slot.1;
+        }
+        let e = evaluate_from(&self.pos, &self.params.eval, self.frames[ply].base);
+        *slot = (key, e);
+        e
+    }
+
     /// Play `m` at `ply` (the position moves to `ply + 1`).
     #[inline]
     pub(crate) fn do_move(&mut self, m: Move, ply: usize) {
@@ -145,6 +185,7 @@ impl<'a> Searcher<'a> {
         let soldier_advance = role_of_code(code) == Role::Soldier.index()
             && m.from.file() == m.to.file()
             && !self.pos.turn().owns_rank(m.from.rank());
+        let base = self.frames[ply].base.after(&self.pos, m);
         let undo = self.pos.make(m);
         let in_check = self.pos.is_check();
         self.frames[ply + 1] = Frame {
@@ -152,6 +193,7 @@ impl<'a> Searcher<'a> {
             moved: code,
             in_check,
             eval: 0,
+            base,
         };
         self.rules
             .push(self.pos.hash(), capture, in_check, soldier_advance);
@@ -167,7 +209,10 @@ impl<'a> Searcher<'a> {
 
     fn do_null(&mut self, ply: usize) {
         self.pos.make_null();
-        self.frames[ply + 1] = Frame::default();
+        self.frames[ply + 1] = Frame {
+            base: self.frames[ply].base,
+            ..Frame::default()
+        };
         self.rules.push_null(self.pos.hash());
     }
 
@@ -230,7 +275,7 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         if ply >= MAX_PLY - 4 {
-            return evaluate(&self.pos);
+            return self.static_eval(ply);
         }
         self.seldepth = self.seldepth.max(ply);
         let in_check = self.frames[ply].in_check;
@@ -245,14 +290,17 @@ impl<'a> Searcher<'a> {
         let eval = if in_check {
             -INFINITE
         } else {
-            hit.map_or_else(|| evaluate(&self.pos), |h| h.eval)
+            match hit {
+                Some(h) => h.eval,
+                None => self.static_eval(ply),
+            }
         };
         self.frames[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
 
         if !pv_node && !in_check && !is_mate(beta) {
             // Reverse futility: far above beta at low depth.
-            let margin = 90 * depth - if improving { 40 } else { 0 };
+            let margin = self.params.rfp_margin * depth - if improving { 40 } else { 0 };
             if depth <= 7 && eval - margin >= beta {
                 return eval;
             }
@@ -262,7 +310,9 @@ impl<'a> Searcher<'a> {
                 && self.frames[ply].path.is_some()
                 && self.has_big_pieces()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = self.params.nmp_base
+                    + depth / self.params.nmp_div
+                    + ((eval - beta) / 200).min(3);
                 self.do_null(ply);
                 let s = -self.negamax(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
                 self.undo_null();
@@ -279,15 +329,10 @@ impl<'a> Searcher<'a> {
             depth -= 1;
         }
 
-        let list = self.pos.legal_moves();
-        if list.is_empty() {
-            return mated_in(ply); // checkmate or stalemate: both lose
-        }
         let prev = self.frames[ply]
             .path
             .map(|(m, _)| (self.frames[ply].moved, m));
-        let tt_move = tt_move.filter(|m| list.contains(*m));
-        let mut picker = Picker::new(&self.pos, &list, tt_move, self.ord, ply, prev);
+        let mut picker = MovePicker::new(tt_move, self.ord, ply, prev, in_check);
         let side = self.pos.turn().index();
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -295,16 +340,17 @@ impl<'a> Searcher<'a> {
         let mut quiets: [Option<Move>; 64] = [None; 64];
         let mut n_quiets = 0;
         let orig_alpha = alpha;
-        while let Some((m, mscore)) = picker.next() {
+        let lmp = (self.params.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
+        while let Some((m, kind)) = picker.next(&self.pos, self.ord) {
             let capture = self.pos.board[m.to.index()] != 0;
-            let tactical = is_tactical_score(mscore);
-            if !pv_node && !in_check && best > -MATE_BOUND && !capture && !tactical {
+            if !pv_node && !in_check && best > -MATE_BOUND && kind == Kind::Quiet {
                 // Late-move pruning and futility pruning of quiet moves.
-                let lmp = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
                 if depth <= 8 && searched >= lmp {
+                    picker.skip_quiets = true;
                     continue;
                 }
-                if depth <= 6 && eval + 100 + 80 * depth <= alpha {
+                if depth <= 6 && eval + self.params.fut_base + self.params.fut_mul * depth <= alpha
+                {
                     continue;
                 }
             }
@@ -312,7 +358,7 @@ impl<'a> Searcher<'a> {
             let gives_check = self.frames[ply + 1].in_check;
             let mut new_depth = depth - 1;
             if gives_check && (ply as i32) < 2 * self.root_depth {
-                new_depth += 1;
+                new_depth += self.params.check_ext;
             }
             let mut score;
             if searched == 0 {
@@ -323,7 +369,7 @@ impl<'a> Searcher<'a> {
                     && searched >= 2
                     && !gives_check
                     && !in_check
-                    && (!capture || !tactical)
+                    && matches!(kind, Kind::Quiet | Kind::Killer | Kind::BadCapture)
                 {
                     r = self.reductions.get(depth, searched);
                     if !pv_node {
@@ -332,7 +378,7 @@ impl<'a> Searcher<'a> {
                     if !improving {
                         r += 1;
                     }
-                    if tactical {
+                    if kind == Kind::Killer {
                         r -= 1;
                     }
                     if !capture {
@@ -380,6 +426,9 @@ impl<'a> Searcher<'a> {
                 n_quiets += 1;
             }
         }
+        if searched == 0 {
+            return mated_in(ply); // no legal move: checkmate or stalemate, both lose
+        }
         self.store(
             key,
             ply,
@@ -403,56 +452,66 @@ impl<'a> Searcher<'a> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = self.frames[ply].in_check;
         if ply >= MAX_PLY - 4 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.static_eval(ply) };
         }
         let key = self.pos.hash();
-        let hit = self.tt.probe(key);
+        let use_tt = self.params.qs_tt;
+        let hit = if use_tt { self.tt.probe(key) } else { None };
         if let Some(s) = hit.and_then(|h| cutoff(h, ply, alpha, beta)) {
             return s;
         }
-        let list = self.pos.legal_moves();
         let mut best;
         let eval;
         if in_check {
-            if list.is_empty() {
-                return mated_in(ply);
-            }
             best = -INFINITE;
             eval = -INFINITE;
         } else {
-            eval = hit.map_or_else(|| evaluate(&self.pos), |h| h.eval);
+            eval = match hit {
+                Some(h) => h.eval,
+                None => {
+                    // Far above beta on material and placement alone: stand pat on that.
+                    let lazy = self.frames[ply]
+                        .base
+                        .score(self.pos.turn, &self.params.eval);
+                    if lazy - self.params.lazy_margin >= beta {
+                        return lazy;
+                    }
+                    self.static_eval(ply)
+                }
+            };
             if eval >= beta {
                 return eval;
             }
             alpha = alpha.max(eval);
             best = eval;
         }
-        let mut picker = if in_check {
-            Picker::new(
-                &self.pos,
-                &list,
-                hit.and_then(|h| h.mv),
-                self.ord,
-                ply,
-                None,
-            )
-        } else {
-            Picker::captures(&self.pos, &list)
-        };
+        let mut evasions =
+            in_check.then(|| MovePicker::new(hit.and_then(|h| h.mv), self.ord, ply, None, true));
+        let mut captures = (!in_check).then(|| Captures::new(&self.pos));
         let orig_alpha = alpha;
         let mut best_move = None;
-        while let Some((m, _)) = picker.next() {
+        let mut searched = 0;
+        loop {
+            let next = match (&mut evasions, &mut captures) {
+                (Some(p), _) => p.next(&self.pos, self.ord).map(|x| x.0),
+                (None, Some(c)) => c.next(),
+                (None, None) => None,
+            };
+            let Some(m) = next else {
+                break;
+            };
             if !in_check {
                 let victim = role_of_code(self.pos.board[m.to.index()]);
                 let attacker = role_of_code(self.pos.board[m.from.index()]);
                 // Delta pruning: even winning the victim outright cannot reach alpha.
-                if eval + ORDER_VALUE[victim] + 150 <= alpha {
+                if eval + ORDER_VALUE[victim] + self.params.qs_delta <= alpha {
                     continue;
                 }
                 if ORDER_VALUE[victim] < ORDER_VALUE[attacker] && capture_loses(&self.pos, m) {
                     continue;
                 }
             }
+            searched += 1;
             self.do_move(m, ply);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.undo_move(ply);
@@ -469,6 +528,12 @@ impl<'a> Searcher<'a> {
                     alpha = score;
                 }
             }
+        }
+        if in_check && searched == 0 {
+            return mated_in(ply);
+        }
+        if !use_tt {
+            return best;
         }
         self.store(
             key,

@@ -12,8 +12,11 @@ pub(crate) fn capture_loses(pos: &Position, m: Move) -> bool {
     let c = b[m.from.index()];
     b[m.to.index()] = c;
     b[m.from.index()] = EMPTY;
+    let mut occ = pos.occ;
+    occ.clear(m.from.index());
+    occ.set(m.to.index());
     let them = if c <= 7 { Color::Black } else { Color::Red };
-    square_attacked(&b, m.to.index(), them)
+    square_attacked(&b, &occ, m.to.index(), them)
 }
 
 #[cfg(test)]
@@ -25,7 +28,12 @@ mod tests {
         let p = Position::from_fen("3k5/4a4/9/9/2n6/9/9/1c2p4/9/4K4 w").unwrap();
         let at = |s: &str, by: usize| {
             let by = if by == 0 { Color::Red } else { Color::Black };
-            square_attacked(&p.board, crate::core::Square::parse(s).unwrap().index(), by)
+            square_attacked(
+                &p.board,
+                &p.occ,
+                crate::core::Square::parse(s).unwrap().index(),
+                by,
+            )
         };
         assert!(
             !at("b5", 1),

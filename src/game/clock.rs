@@ -145,6 +145,31 @@ impl FromStr for TimeControl {
     }
 }
 
+impl TimeControl {
+    /// How fast this clock makes a game, for ratings (none without a clock; see
+    /// [`crate::rating::family`] for the estimate of each kind of clock).
+    #[must_use]
+    pub fn pace(self) -> Option<crate::rating::Pace> {
+        let live = |ms: u64| {
+            Some(crate::rating::Pace::Live {
+                estimated_secs: ms / 1000,
+            })
+        };
+        match self {
+            TimeControl::None => None,
+            TimeControl::Fischer {
+                base_ms,
+                increment_ms,
+            } => live(base_ms.saturating_add(increment_ms.saturating_mul(40))),
+            TimeControl::GameWithMoveCap { base_ms, .. } => live(base_ms),
+            TimeControl::ByoYomi {
+                base_ms, period_ms, ..
+            } => live(base_ms.saturating_add(period_ms.saturating_mul(40))),
+            TimeControl::Correspondence { .. } => Some(crate::rating::Pace::Correspondence),
+        }
+    }
+}
+
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

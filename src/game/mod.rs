@@ -17,7 +17,7 @@ pub use model::{
     DeadlineKind, GameRecord, GameStatus, PlayerRef, ShownMenu, UserPrefs, MAX_NAME,
     SCHEMA_VERSION,
 };
-pub use storage::{BoxFuture, Changes, Storage, StorageError};
+pub use storage::{BoxFuture, Changes, OutboxKey, Storage, StorageError};
 
 use crate::arbiter::{Accepted, Arbiter, Outcome, Ruleset, RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};
@@ -70,6 +70,10 @@ pub struct GameSetup {
     pub start: Option<Position>,
     /// Whether takebacks may be asked for.
     pub takebacks: bool,
+    /// Whether the game is rated (both players agreed).
+    pub rated: bool,
+    /// The server or group it is played in (a leaderboard scope), if any.
+    pub community: Option<String>,
     /// The game's language code (`vi`, `en`, `zh`).
     pub lang: Option<String>,
     /// For an untimed game, how long a player may stay away before the game can be claimed.
@@ -89,6 +93,8 @@ impl Game {
             time_control,
             start,
             takebacks,
+            rated,
+            community,
             lang,
             idle_after_ms,
         } = setup;
@@ -111,6 +117,8 @@ impl Game {
             takebacks,
             created_ms: now_ms,
             updated_ms: now_ms,
+            rated,
+            community,
             lang,
             idle_after_ms: idle_after_ms.filter(|_| time_control == TimeControl::None),
             turn_since_ms: Some(now_ms),

@@ -110,6 +110,13 @@ pub struct GameRecord {
     pub created_ms: u64,
     /// Last change (epoch ms).
     pub updated_ms: u64,
+    /// Whether both players agreed to a rated game (the challenge said so and was accepted).
+    #[serde(default)]
+    pub rated: bool,
+    /// The server or group the game is played in, as a leaderboard scope (`dc:g:123`,
+    /// `tg:-100123`), if any.
+    #[serde(default)]
+    pub community: Option<String>,
     /// The language the game is played in (`vi`, `en`, `zh`), fixed at its start: the
     /// channel's `/lang`, else the challenger's. `None` in records from before it was kept.
     #[serde(default)]
@@ -157,6 +164,10 @@ pub struct Challenge {
     pub start_fen: Option<String>,
     /// When it lapses (epoch ms).
     pub expires_ms: u64,
+    /// Whether the challenger asks for a rated game (accepting it is the opponent's
+    /// agreement).
+    #[serde(default)]
+    pub rated: bool,
     /// The language it was made in (the channel's, else the challenger's); the game keeps it.
     #[serde(default)]
     pub lang: Option<String>,
@@ -256,4 +267,43 @@ pub struct Deadline {
     pub kind: DeadlineKind,
     /// The channel to look in.
     pub channel: String,
+}
+
+impl GameRecord {
+    /// The game's end as the ratings see it; `None` while it is being played.
+    #[must_use]
+    pub fn ending(&self) -> Option<crate::rating::Ending> {
+        use crate::rating::{Ending, Score, Side};
+        let red_score = match &self.status {
+            GameStatus::Active => return None,
+            GameStatus::Aborted => None,
+            GameStatus::Finished { result, .. } => Some(match result.as_str() {
+                "red_wins" => Score::Win,
+                "black_wins" => Score::Loss,
+                _ => Score::Draw,
+            }),
+        };
+        let reason = match &self.status {
+            GameStatus::Finished { reason, .. } => reason.clone(),
+            _ => "aborted".to_string(),
+        };
+        let side = |p: &PlayerRef| Side {
+            id: p.id.clone(),
+            name: p.name.clone(),
+        };
+        Some(Ending {
+            game: self.id,
+            red: side(&self.red),
+            black: side(&self.black),
+            red_score,
+            reason,
+            plies: self.moves.len(),
+            ended_ms: self.updated_ms,
+            rated: self.rated,
+            pace: self.time_control.pace(),
+            ruleset: self.ruleset.clone(),
+            set_up: self.start_fen.is_some(),
+            community: self.community.clone(),
+        })
+    }
 }

@@ -4,6 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use super::model::{ChannelRecord, Deadline, GameRecord, UserPrefs};
+use crate::rating::{Entry, Family, GameEnd, HistoryPoint, PairRecord, Profile};
 
 /// A storage failure (disk, corruption). Shown to users only as a generic apology.
 #[derive(Debug)]
@@ -16,6 +17,15 @@ impl std::fmt::Display for StorageError {
 }
 
 impl std::error::Error for StorageError {}
+
+/// Where a reply waits in the outbox: its channel and its place in that channel's order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct OutboxKey {
+    /// The channel (`tg:…`, `dc:…`, `console:…`); replies of one channel go out in order.
+    pub channel: String,
+    /// The sequence number, growing across restarts.
+    pub seq: u64,
+}
 
 /// A set of changes written atomically and durably by [`Storage::persist`].
 #[derive(Debug, Default)]
@@ -30,6 +40,16 @@ pub struct Changes {
     pub add_deadlines: Vec<Deadline>,
     /// Deadlines to remove.
     pub remove_deadlines: Vec<Deadline>,
+    /// Handles to remember: (`platform:@handle`, player id), so `/rating @handle` finds a
+    /// player the platform names only by handle.
+    pub aliases: Vec<(String, String)>,
+    /// Replies to deliver (the outbox), as the service encoded them.
+    pub outbox: Vec<(OutboxKey, Vec<u8>)>,
+    /// Outbox entries delivered (or given up), to forget.
+    pub delivered: Vec<OutboxKey>,
+    /// Incoming events handled, by their platform id (`tg:u:123`), with the time: a platform
+    /// that delivers an event again after a crash finds it here and it is not run twice.
+    pub seen: Vec<(String, u64)>,
     /// A game number (from [`Storage::next_game_number`]) now in use: the stored counter
     /// moves up to it in the same transaction (it never moves down).
     pub game_number: Option<u64>,
@@ -44,7 +64,63 @@ impl Changes {
             && self.users.is_empty()
             && self.add_deadlines.is_empty()
             && self.remove_deadlines.is_empty()
+            && self.aliases.is_empty()
             && self.game_number.is_none()
+            && self.outbox.is_empty()
+            && self.delivered.is_empty()
+            && self.seen.is_empty()
+    }
+
+    /// Whether the state of games, channels, users or deadlines changes (the outbox and the
+    /// record of handled events aside).
+    #[must_use]
+    pub fn changes_state(&self) -> bool {
+        !(self.games.is_empty()
+            && self.channels.is_empty()
+            && self.users.is_empty()
+            && self.add_deadlines.is_empty()
+            && self.remove_deadlines.is_empty()
+            && self.aliases.is_empty()
+            && self.game_number.is_none())
+    }
+
+    /// Add `later`'s changes after these, as if both were applied one after the other: a
+    /// record written twice keeps the later version, and a deadline added then removed (or
+    /// removed then added) ends as the later change says.
+    pub fn absorb(&mut self, later: Changes) {
+        let Changes {
+            games,
+            channels,
+            users,
+            add_deadlines,
+            remove_deadlines,
+            aliases,
+            outbox,
+            delivered,
+            seen,
+            game_number,
+        } = later;
+        // Records are written in order, so the later one wins; drop the earlier copies anyway.
+        self.games
+            .retain(|g| !games.iter().any(|later| later.id == g.id));
+        self.games.extend(games);
+        self.channels
+            .retain(|(k, _)| !channels.iter().any(|(later, _)| later == k));
+        self.channels.extend(channels);
+        self.users
+            .retain(|(k, _)| !users.iter().any(|(later, _)| later == k));
+        self.users.extend(users);
+        // Removals are applied before additions: a deadline the later change removes must not
+        // survive as an earlier addition, and one it adds must not be removed.
+        self.add_deadlines.retain(|d| !remove_deadlines.contains(d));
+        self.remove_deadlines.extend(remove_deadlines);
+        self.remove_deadlines.retain(|d| !add_deadlines.contains(d));
+        self.add_deadlines.extend(add_deadlines);
+        self.aliases.extend(aliases);
+        self.outbox.extend(outbox);
+        self.delivered.extend(delivered);
+        self.seen.extend(seen);
+        self.game_number = self.game_number.max(game_number);
     }
 }
 
@@ -81,7 +157,10 @@ pub trait Storage: Send + Sync + 'static {
     /// On a storage failure.
     fn next_game_number(&self) -> Result<u64, StorageError>;
     /// Write `changes` atomically (all or nothing) and durably: when the future resolves
-    /// `Ok`, the changes survive a crash.
+    /// `Ok`, the changes survive a crash. A game written as finished or aborted for the
+    /// first time also gets its rating update ([`crate::rating::apply`]: ratings, statistics,
+    /// history, leaderboards and its [`GameEnd`]) in the same transaction, exactly once per
+    /// game id.
     fn persist(&self, changes: Changes) -> BoxFuture<'_, Result<(), StorageError>>;
     /// Make everything written so far durable (metadata included).
     fn flush(&self) -> BoxFuture<'_, Result<(), StorageError>> {
@@ -124,4 +203,120 @@ pub trait Storage: Send + Sync + 'static {
     fn set_meta(&self, key: &str, value: u64) -> Result<(), StorageError>;
     /// Number of stored games.
     fn game_count(&self) -> usize;
+    /// The rating record of a finished or aborted game.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn game_end(&self, id: u64) -> Result<Option<GameEnd>, StorageError>;
+    /// A player's ratings and statistics.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn profile(&self, player: &str) -> Result<Option<Profile>, StorageError>;
+    /// The record between two players.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn pair(&self, a: &str, b: &str) -> Result<Option<PairRecord>, StorageError>;
+    /// A player's last `limit` rating changes in `family`, oldest first.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn rating_history(
+        &self,
+        player: &str,
+        family: Family,
+        limit: usize,
+    ) -> Result<Vec<HistoryPoint>, StorageError>;
+    /// Walk the leaderboard of `scope` in `family`, highest rating first, until `visit`
+    /// returns `false`.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn leaderboard(
+        &self,
+        scope: &str,
+        family: Family,
+        visit: &mut dyn FnMut(Entry) -> bool,
+    ) -> Result<(), StorageError>;
+    /// The family of the last rated game in `scope`, and when it ended.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn last_family(&self, scope: &str) -> Result<Option<(Family, u64)>, StorageError>;
+    /// The player a handle (`tg:@name`) belongs to.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn alias(&self, handle: &str) -> Result<Option<String>, StorageError>;
+    /// A sequence number for the outbox, greater than every one given before (also across
+    /// restarts).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn next_outbox_seq(&self) -> Result<u64, StorageError>;
+    /// The outbox entries not yet delivered whose channel starts with `prefix`, in order.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError>;
+    /// Whether an incoming event with this id was handled (see [`Changes::seen`]).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn seen(&self, id: &str) -> Result<bool, StorageError>;
+    /// Forget handled events recorded before `before_ms` (platforms redeliver only recent
+    /// ones); returns how many were forgotten.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn forget_seen(&self, before_ms: u64) -> Result<usize, StorageError>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{ChannelRecord, DeadlineKind};
+
+    fn deadline(at_ms: u64) -> Deadline {
+        Deadline {
+            at_ms,
+            id: 1,
+            kind: DeadlineKind::Flag,
+            channel: "console:#t".into(),
+        }
+    }
+
+    #[test]
+    fn absorbing_keeps_the_later_change() {
+        let (a, b) = (deadline(10), deadline(20));
+        // Added, then removed: gone. Removed, then added: there.
+        let mut first = Changes {
+            add_deadlines: vec![a.clone()],
+            remove_deadlines: vec![b.clone()],
+            channels: vec![("c".into(), ChannelRecord::default())],
+            ..Changes::default()
+        };
+        let later_record = ChannelRecord {
+            last_game: Some(7),
+            ..ChannelRecord::default()
+        };
+        first.absorb(Changes {
+            add_deadlines: vec![b.clone()],
+            remove_deadlines: vec![a.clone()],
+            channels: vec![("c".into(), later_record.clone())],
+            seen: vec![("tg:1:u:5".into(), 3)],
+            ..Changes::default()
+        });
+        assert_eq!(first.add_deadlines, vec![b]);
+        assert_eq!(first.remove_deadlines, vec![a]);
+        assert_eq!(first.channels, vec![("c".to_string(), later_record)]);
+        assert_eq!(first.seen.len(), 1);
+        assert!(first.changes_state());
+        let only_outbox = Changes {
+            delivered: vec![OutboxKey::default()],
+            ..Changes::default()
+        };
+        assert!(!only_outbox.is_empty() && !only_outbox.changes_state());
+    }
 }

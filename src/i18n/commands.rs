@@ -9,9 +9,9 @@ use super::Lang;
 pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
     let (vi, en, zh) = match name {
         "play" => (
-            "Thách đấu: /play @người [thời gian] [luật] [màu]",
-            "Challenge someone: /play @user [time] [rules] [colour]",
-            "发起挑战：/play @用户 [用时] [规则] [执子]",
+            "Thách đấu: /play @người [thời gian] [luật] [màu] [rated]",
+            "Challenge someone: /play @user [time] [rules] [colour] [rated]",
+            "发起挑战：/play @用户 [用时] [规则] [执子] [rated]",
         ),
         "accept" => (
             "Nhận lời thách đấu (hoặc lời cầu hòa, xin đi lại)",
@@ -104,6 +104,21 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
         ),
         "time" => ("Xem đồng hồ", "Show the clocks", "显示棋钟"),
         "games" => ("Các ván của bạn", "Your games", "你的对局"),
+        "rating" => (
+            "Điểm xếp hạng và biểu đồ: /rating [@người] [thể loại]",
+            "Ratings and their graph: /rating [@user] [family]",
+            "等级分及走势图：/rating [@用户] [类别]",
+        ),
+        "top" => (
+            "Bảng xếp hạng ở đây: /top [thể loại] [trang] [global]",
+            "Leaderboard here: /top [family] [page] [global]",
+            "本群排行榜：/top [类别] [页码] [global]",
+        ),
+        "stats" => (
+            "Thống kê thắng/hòa/thua: /stats [@người] [@đối thủ]",
+            "Win/draw/loss statistics: /stats [@user] [@opponent]",
+            "胜和负统计：/stats [@用户] [@对手]",
+        ),
         "help" => ("Danh sách lệnh", "All commands", "全部命令"),
         _ => return None,
     };

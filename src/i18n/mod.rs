@@ -4,6 +4,7 @@ pub mod app;
 pub mod arbiter;
 pub mod commands;
 pub mod notation;
+pub mod ratings;
 pub mod rulebook;
 
 use std::fmt;

@@ -8,7 +8,7 @@ use super::layout::{screen_cell, Layout, MARGIN, WIDTH};
 use super::paint::Canvas;
 use super::text::{sanitize_name, Line, MAX_NAME_CHARS};
 use super::theme::Rgb;
-use super::{Coordinates, PieceStyle, Player};
+use super::{Arrow, Coordinates, PieceStyle, Player, MAX_ARROWS};
 use crate::core::{Color, Move, Position, Square};
 
 /// What the board part of a picture shows.
@@ -18,6 +18,7 @@ pub(crate) struct Scene<'a> {
     pub viewer: Color,
     pub coordinates: Coordinates,
     pub pieces: PieceStyle,
+    pub arrows: &'a [Arrow],
 }
 
 /// Distance from the outer line to the centre of a file label.
@@ -84,6 +85,16 @@ pub(crate) fn board(
         if scene.position.in_check_color(color) {
             let (x, y) = layout.at(scene.position.general_square(color), viewer);
             canvas.sprite(&t.check, pal, x, y);
+        }
+    }
+    // Arrows last, over everything else on the board.
+    for a in scene.arrows.iter().take(MAX_ARROWS) {
+        let (from, to) = (screen_cell(a.from, viewer), screen_cell(a.to, viewer));
+        let dcol = i32::from(to.0) - i32::from(from.0);
+        let drow = i32::from(to.1) - i32::from(from.1);
+        if let Some(sprite) = t.arrows.get(a.style, dcol, drow, t.colors, pal) {
+            let (x, y) = layout.at(a.from, viewer);
+            canvas.sprite(sprite, pal, x, y);
         }
     }
 }

@@ -19,12 +19,20 @@
 //! let png = renderer.png(&req).unwrap();
 //! assert_eq!(&png[1..4], b"PNG");
 //! ```
+//!
+//! Sprites and templates are drawn with `imageproc`'s shapes on `image` buffers, supersampled
+//! and box-filtered down for smooth edges (`raster`), then quantised to the theme's palette
+//! (`paint`); a picture is composed on indexed pixels (`compose`) and deflated by strips with
+//! a shared cache (`strips`).
 
+mod arrows;
 mod assets;
+pub mod chart;
 mod compose;
 mod encode;
 mod layout;
 mod paint;
+mod raster;
 mod strips;
 mod text;
 mod textual;
@@ -36,6 +44,7 @@ use std::sync::OnceLock;
 
 use ab_glyph::FontRef;
 
+pub use arrows::{Arrow, ArrowStyle, MAX_ARROWS};
 pub use layout::Layout;
 pub use strips::{CacheStats, DEFAULT_CACHE_BYTES};
 pub use text::{sanitize_name, MAX_NAME_CHARS};
@@ -141,6 +150,9 @@ pub struct BoardRequest<'a> {
     pub pieces: PieceStyle,
     /// Labels around the board.
     pub coordinates: Coordinates,
+    /// Arrows drawn over the pieces (a hint, a review's better move); at most [`MAX_ARROWS`]
+    /// are drawn, and an arrow from a point to itself is not.
+    pub arrows: Vec<Arrow>,
 }
 
 impl<'a> BoardRequest<'a> {
@@ -156,6 +168,7 @@ impl<'a> BoardRequest<'a> {
             theme: Theme::default(),
             pieces: PieceStyle::default(),
             coordinates: Coordinates::default(),
+            arrows: Vec::new(),
         }
     }
 }
@@ -279,6 +292,7 @@ impl Renderer {
             viewer: req.viewer,
             coordinates: req.coordinates,
             pieces: req.pieces,
+            arrows: &req.arrows,
         };
         compose::board(&mut canvas, t, set, Layout::PNG, &scene);
         let players = [&req.red, &req.black];
@@ -321,6 +335,7 @@ impl Renderer {
                 viewer,
                 coordinates: Coordinates::Traditional,
                 pieces,
+                arrows: &[],
             };
             compose::board(&mut canvas, t, set, Layout::GIF, &scene);
             canvas

@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
+use super::arrows::{ArrowStyle, ARROW_ALPHA};
+
 /// An sRGB colour.
 pub type Rgb = [u8; 3];
 
@@ -107,6 +109,27 @@ pub struct Colors {
     pub accent_text: Rgb,
     /// Clock box of the side not to move.
     pub clock_idle: Rgb,
+    /// Arrows, by [`ArrowStyle`]: hint, best move, mistake (drawn translucent).
+    pub arrows: [Rgb; 3],
+}
+
+impl Colors {
+    /// The colour of arrows of `style`, before it is made translucent.
+    #[must_use]
+    pub const fn arrow(&self, style: ArrowStyle) -> Rgb {
+        self.arrows[style.index()]
+    }
+
+    /// What an arrow of `style` looks like where it lies over `under`.
+    #[must_use]
+    pub fn arrow_over(&self, style: ArrowStyle, under: Rgb) -> Rgb {
+        mix(under, self.arrow(style), arrow_alpha())
+    }
+}
+
+/// The opacity of an arrow's inside, as it is stored (a whole number of 255ths).
+fn arrow_alpha() -> f32 {
+    (ARROW_ALPHA * 255.0).round() / 255.0
 }
 
 const WOOD: Colors = Colors {
@@ -127,6 +150,7 @@ const WOOD: Colors = Colors {
     accent: [0xF2, 0xC1, 0x4E],
     accent_text: [0x26, 0x18, 0x0B],
     clock_idle: [0x5E, 0x47, 0x33],
+    arrows: [[0x7A, 0x2E, 0xC4], [0x12, 0x7A, 0x2A], [0xD8, 0x36, 0x10]],
 };
 
 const CONTRAST: Colors = Colors {
@@ -147,10 +171,14 @@ const CONTRAST: Colors = Colors {
     accent: [0xFF, 0xD4, 0x00],
     accent_text: [0x00, 0x00, 0x00],
     clock_idle: [0x40, 0x40, 0x40],
+    arrows: [[0x7A, 0x2E, 0xC4], [0x12, 0x7A, 0x2A], [0xD8, 0x36, 0x10]],
 };
 
 /// Intermediate steps in each anti-aliasing ramp.
 const RAMP_STEPS: usize = 10;
+
+/// Intermediate steps of an arrow's anti-aliased edge over the board.
+const ARROW_EDGE_STEPS: usize = 4;
 
 /// The palette index kept free (GIF frames use it as the transparent colour).
 pub(crate) const TRANSPARENT: u8 = 255;
@@ -182,6 +210,44 @@ impl Palette {
             (c.accent, c.accent_text),
             (c.clock_idle, c.band_text),
         ];
+        // Arrows: each colour over whatever it may cross, and its edge over the board.
+        let under = [
+            c.board,
+            c.line,
+            c.red_face,
+            c.black_face,
+            c.red_rim,
+            c.black_rim,
+            c.red_ink,
+            c.black_ink,
+            c.highlight,
+            c.check,
+        ];
+        let mut extra = Vec::new();
+        for style in ArrowStyle::ALL {
+            for u in under {
+                extra.push(c.arrow_over(style, u));
+            }
+            let over_board = c.arrow_over(style, c.board);
+            for i in 1..=ARROW_EDGE_STEPS {
+                extra.push(mix(
+                    c.board,
+                    over_board,
+                    i as f32 / (ARROW_EDGE_STEPS + 1) as f32,
+                ));
+            }
+        }
+        Palette::with_extra(&pairs, &extra)
+    }
+
+    /// A palette holding each pair's two colours and the ramp between them (what
+    /// anti-aliased edges of one drawn over the other need).
+    pub fn from_pairs(pairs: &[(Rgb, Rgb)]) -> Palette {
+        Palette::with_extra(pairs, &[])
+    }
+
+    /// [`Palette::from_pairs`] plus single colours kept after the ramps.
+    fn with_extra(pairs: &[(Rgb, Rgb)], extra: &[Rgb]) -> Palette {
         let mut rgb: Vec<Rgb> = Vec::with_capacity(256);
         let mut push = |col: Rgb| {
             if !rgb.contains(&col) {
@@ -189,14 +255,17 @@ impl Palette {
             }
         };
         // Key colours first, so that exact matches win ties.
-        for (a, b) in pairs {
+        for &(a, b) in pairs {
             push(a);
             push(b);
         }
-        for (a, b) in pairs {
+        for &(a, b) in pairs {
             for i in 1..=RAMP_STEPS {
                 push(mix(a, b, i as f32 / (RAMP_STEPS + 1) as f32));
             }
+        }
+        for &col in extra {
+            push(col);
         }
         rgb.truncate(usize::from(TRANSPARENT));
         let mut lut = vec![0u8; 1 << 15];
@@ -277,9 +346,10 @@ mod tests {
     fn palettes_fit_with_a_spare_transparent_index() {
         for t in Theme::ALL {
             let p = Palette::new(t.colors());
-            assert!(p.rgb.len() < 256, "{t}: {} colours", p.rgb.len());
+            assert!(p.rgb.len() < 255, "{t}: {} colours", p.rgb.len());
             // Key colours map to themselves exactly.
             let c = t.colors();
+            let arrows = ArrowStyle::ALL.map(|s| c.arrow_over(s, c.board));
             for k in [
                 c.board,
                 c.line,
@@ -287,7 +357,10 @@ mod tests {
                 c.black_ink,
                 c.highlight,
                 c.check,
-            ] {
+            ]
+            .into_iter()
+            .chain(arrows)
+            {
                 let mut memo = HashMap::new();
                 assert_eq!(p.rgb[usize::from(p.exact(k, &mut memo))], k);
             }

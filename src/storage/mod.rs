@@ -2,8 +2,12 @@
 //!
 //! Trees: `games` (id → JSON record), `channels`, `users`, `deadlines` (time ‖ id ‖ kind →
 //! channel, so the earliest is the first key), `active` (ids of games in progress),
-//! `user_games` (user ‖ 0 ‖ !id, newest first), `meta`. Every command's writes are one
-//! multi-tree transaction, made durable before the reply is sent.
+//! `user_games` (user ‖ 0 ‖ !id, newest first), `outbox` (channel ‖ 0 ‖ sequence → the
+//! replies to deliver, so each channel's entries are together and in order), `seen` (ids of
+//! handled platform events → time), `meta`, `ratings` (ratings, statistics and leaderboards:
+//! see `ratings.rs`). Every command's writes — its replies included — are one multi-tree
+//! transaction, made durable before anything is sent; a game's rating update is part of the
+//! transaction that ends it.
 //!
 //! All transactions and flushes run on one writer thread (group commit: the transactions
 //! waiting at a time are applied one after another, then one flush makes them all durable).
@@ -11,15 +15,18 @@
 //! sled's global write lock, and if it queues while two flushes run, one flush holds the read
 //! lock waiting for the other, which waits for the lock behind the transaction.
 
+mod ratings;
+
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use crate::game::{
-    BoxFuture, Changes, ChannelRecord, Deadline, DeadlineKind, GameRecord, GameStatus, Storage,
-    StorageError, UserPrefs,
+    BoxFuture, Changes, ChannelRecord, Deadline, DeadlineKind, GameRecord, GameStatus, OutboxKey,
+    Storage, StorageError, UserPrefs,
 };
 
 /// Storage in a sled database directory.
@@ -47,7 +54,12 @@ struct Trees {
     deadlines: sled::Tree,
     active: sled::Tree,
     user_games: sled::Tree,
+    outbox: sled::Tree,
+    seen: sled::Tree,
     meta: sled::Tree,
+    ratings: sled::Tree,
+    /// The next outbox sequence number (one more than the highest stored at opening).
+    outbox_seq: AtomicU64,
 }
 
 fn err(e: impl std::fmt::Display) -> StorageError {
@@ -81,6 +93,25 @@ fn deadline_from(k: &[u8], v: &[u8]) -> Option<Deadline> {
         id,
         kind,
         channel: String::from_utf8_lossy(v).into_owned(),
+    })
+}
+
+fn outbox_key(k: &OutboxKey) -> Vec<u8> {
+    let mut out = Vec::with_capacity(k.channel.len() + 9);
+    out.extend_from_slice(k.channel.as_bytes());
+    out.push(0);
+    out.extend_from_slice(&k.seq.to_be_bytes());
+    out
+}
+
+fn outbox_key_from(k: &[u8]) -> Option<OutboxKey> {
+    let split = k.len().checked_sub(9)?;
+    if k[split] != 0 {
+        return None;
+    }
+    Some(OutboxKey {
+        channel: String::from_utf8(k[..split].to_vec()).ok()?,
+        seq: u64::from_be_bytes(k[split + 1..].try_into().ok()?),
     })
 }
 
@@ -123,6 +154,13 @@ impl SledStorage {
             }
         };
         let t = |name: &str| db.open_tree(name).map_err(err);
+        let outbox = t("outbox")?;
+        let mut highest = 0;
+        for k in outbox.iter().keys() {
+            if let Some(key) = outbox_key_from(&k.map_err(err)?) {
+                highest = highest.max(key.seq);
+            }
+        }
         let trees = Arc::new(Trees {
             games: t("games")?,
             channels: t("channels")?,
@@ -130,7 +168,11 @@ impl SledStorage {
             deadlines: t("deadlines")?,
             active: t("active")?,
             user_games: t("user_games")?,
+            outbox,
+            seen: t("seen")?,
             meta: t("meta")?,
+            ratings: t("ratings")?,
+            outbox_seq: AtomicU64::new(highest + 1),
             db,
         });
         let (tx, rx) = mpsc::channel::<WriteJob>();
@@ -208,6 +250,17 @@ impl Trees {
             .iter()
             .map(|(k, u)| Ok((k.clone(), serde_json::to_vec(u).map_err(err)?)))
             .collect::<Result<_, StorageError>>()?;
+        let endings: Vec<crate::rating::Ending> = changes
+            .games
+            .iter()
+            .filter_map(GameRecord::ending)
+            .collect();
+        let outbox: Vec<(Vec<u8>, &[u8])> = changes
+            .outbox
+            .iter()
+            .map(|(k, v)| (outbox_key(k), v.as_slice()))
+            .collect();
+        let delivered: Vec<Vec<u8>> = changes.delivered.iter().map(outbox_key).collect();
         let result: Result<(), TransactionError<()>> = (
             &self.games,
             &self.channels,
@@ -215,9 +268,12 @@ impl Trees {
             &self.deadlines,
             &self.active,
             &self.user_games,
+            &self.outbox,
+            &self.seen,
             &self.meta,
+            &self.ratings,
         )
-            .transaction(|(tg, tc, tu, td, ta, tug, tm)| {
+            .transaction(|(tg, tc, tu, td, ta, tug, tob, ts, tm, tr)| {
                 if let Some(n) = changes.game_number {
                     let stored = tm
                         .get(GAME_NUMBER.as_bytes())?
@@ -249,6 +305,17 @@ impl Trees {
                 }
                 for d in &changes.add_deadlines {
                     td.insert(&deadline_key(d), d.channel.as_bytes())?;
+                }
+                ratings::apply_ends(tr, &endings)?;
+                ratings::put_aliases(tr, &changes.aliases)?;
+                for (k, v) in &outbox {
+                    tob.insert(k.as_slice(), *v)?;
+                }
+                for k in &delivered {
+                    tob.remove(k.as_slice())?;
+                }
+                for (id, at) in &changes.seen {
+                    ts.insert(id.as_bytes(), &at.to_be_bytes())?;
                 }
                 Ok::<(), ConflictableTransactionError<()>>(())
             });
@@ -400,6 +467,82 @@ impl Storage for SledStorage {
     fn game_count(&self) -> usize {
         self.trees.games.len()
     }
+
+    fn game_end(&self, id: u64) -> Result<Option<crate::rating::GameEnd>, StorageError> {
+        ratings::game_end(&self.trees.ratings, id)
+    }
+
+    fn profile(&self, player: &str) -> Result<Option<crate::rating::Profile>, StorageError> {
+        ratings::profile(&self.trees.ratings, player)
+    }
+
+    fn pair(&self, a: &str, b: &str) -> Result<Option<crate::rating::PairRecord>, StorageError> {
+        ratings::pair(&self.trees.ratings, a, b)
+    }
+
+    fn rating_history(
+        &self,
+        player: &str,
+        family: crate::rating::Family,
+        limit: usize,
+    ) -> Result<Vec<crate::rating::HistoryPoint>, StorageError> {
+        ratings::history(&self.trees.ratings, player, family, limit)
+    }
+
+    fn leaderboard(
+        &self,
+        scope: &str,
+        family: crate::rating::Family,
+        visit: &mut dyn FnMut(crate::rating::Entry) -> bool,
+    ) -> Result<(), StorageError> {
+        ratings::leaderboard(&self.trees.ratings, scope, family, visit)
+    }
+
+    fn last_family(
+        &self,
+        scope: &str,
+    ) -> Result<Option<(crate::rating::Family, u64)>, StorageError> {
+        ratings::last_family(&self.trees.ratings, scope)
+    }
+
+    fn alias(&self, handle: &str) -> Result<Option<String>, StorageError> {
+        ratings::alias(&self.trees.ratings, handle)
+    }
+
+    fn next_outbox_seq(&self) -> Result<u64, StorageError> {
+        Ok(self.trees.outbox_seq.fetch_add(1, Ordering::SeqCst))
+    }
+
+    fn outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
+        let mut out = Vec::new();
+        for r in self.trees.outbox.scan_prefix(prefix.as_bytes()) {
+            let (k, v) = r.map_err(err)?;
+            match outbox_key_from(&k) {
+                Some(key) => out.push((key, v.to_vec())),
+                None => tracing::error!(key = ?k, "an outbox key that cannot be read; skipped"),
+            }
+        }
+        Ok(out)
+    }
+
+    fn seen(&self, id: &str) -> Result<bool, StorageError> {
+        self.trees.seen.contains_key(id.as_bytes()).map_err(err)
+    }
+
+    fn forget_seen(&self, before_ms: u64) -> Result<usize, StorageError> {
+        let mut old = Vec::new();
+        for r in self.trees.seen.iter() {
+            let (k, v) = r.map_err(err)?;
+            let at = v.as_ref().try_into().map(u64::from_be_bytes).unwrap_or(0);
+            if at < before_ms {
+                old.push(k);
+            }
+        }
+        for k in &old {
+            self.trees.seen.remove(k).map_err(err)?;
+        }
+        Ok(old.len())
+    }
 }
 
 #[cfg(test)]
@@ -430,6 +573,8 @@ mod tests {
             takebacks: false,
             created_ms: 0,
             updated_ms: 0,
+            rated: false,
+            community: None,
             lang: None,
             idle_after_ms: None,
             turn_since_ms: None,

@@ -177,14 +177,19 @@ impl ExternalEngine {
             let _ = child.wait();
             return Err(EngineError::Protocol("no pipes to the engine".into()));
         };
-        let (tx, lines) = mpsc::channel();
-        std::thread::Builder::new()
+        // Bounded: an engine that writes faster than we read waits on its pipe.
+        let (tx, lines) = mpsc::sync_channel(4096);
+        let reader = std::thread::Builder::new()
             .name("uci-reader".into())
-            .spawn(move || read_lines(stdout, &tx))
-            .map_err(|error| EngineError::Spawn {
+            .spawn(move || read_lines(stdout, &tx));
+        if let Err(error) = reader {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(EngineError::Spawn {
                 program: "reader thread".into(),
                 error,
-            })?;
+            });
+        }
         let mut engine = ExternalEngine {
             child,
             stdin,
@@ -340,6 +345,7 @@ impl ExternalEngine {
                 hung_at = Some(now + self.timeouts.grace);
             }
             let line = match hung_at {
+                Some(h) if now >= h => return Err(self.timed_out("bestmove")),
                 Some(h) => self.next_line_until("bestmove", h, false)?,
                 None => self.next_line_until("bestmove", stop_at.min(now + POLL), true)?,
             };
@@ -384,6 +390,10 @@ impl ExternalEngine {
         deadline: Instant,
     ) -> Result<EngineLine, EngineError> {
         loop {
+            // An engine that only chatters still has to answer in time.
+            if Instant::now() >= deadline {
+                return Err(self.timed_out(waiting_for));
+            }
             if let Some(l) = self.next_line_until(waiting_for, deadline, false)? {
                 return Ok(l);
             }
@@ -412,13 +422,7 @@ impl ExternalEngine {
                 }
             }
             Err(RecvTimeoutError::Timeout) if poll => Ok(None),
-            Err(RecvTimeoutError::Timeout) => {
-                self.broken = true;
-                Err(EngineError::Timeout {
-                    waiting_for,
-                    after: self.timeout_for(waiting_for),
-                })
-            }
+            Err(RecvTimeoutError::Timeout) => Err(self.timed_out(waiting_for)),
             Err(RecvTimeoutError::Disconnected) => {
                 self.broken = true;
                 let status = wait_for_exit(&mut self.child, 200).map(|s| s.to_string());
@@ -427,6 +431,14 @@ impl ExternalEngine {
                     status,
                 })
             }
+        }
+    }
+
+    fn timed_out(&mut self, waiting_for: &'static str) -> EngineError {
+        self.broken = true;
+        EngineError::Timeout {
+            waiting_for,
+            after: self.timeout_for(waiting_for),
         }
     }
 
@@ -484,7 +496,7 @@ fn replay_turn(start: &Position, moves: &[Move]) -> crate::core::Color {
 
 /// Read the child's lines onto the channel until it closes its output. Lines longer than
 /// [`MAX_LINE_LEN`] are cut.
-fn read_lines(stdout: impl Read, tx: &mpsc::Sender<String>) {
+fn read_lines(stdout: impl Read, tx: &mpsc::SyncSender<String>) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::new();
     loop {

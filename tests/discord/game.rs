@@ -57,15 +57,15 @@ async fn a_whole_game_to_a_perpetual_chase() {
     let note = message_of(&fake, &r[1]);
     assert!(note.is_ephemeral());
     assert_eq!(note.content, "This challenge is for bob, not you.");
-    // Nor cancel it: an answer only for her, so the public "thinking…" message goes.
+    // Nor cancel it: an answer only for her, given at once (no public "thinking…" first).
     let (_, r) = log
         .answers(
             &fake,
             FakeInteraction::slash("cancel").by(&carol),
-            &[Callback(5), ResponseKind::DeleteOriginal, Followup],
+            &[Callback(4)],
         )
         .await;
-    let note = message_of(&fake, &r[2]);
+    let note = message_of(&fake, &r[0]);
     assert!(note.is_ephemeral());
     assert_eq!(
         note.content,
@@ -504,10 +504,8 @@ async fn a_refused_play_leaves_no_thread_behind() {
     };
     // Challenging oneself is refused: the thread opened for it is deleted, and the answer is
     // given where the command was typed.
-    let (_, r) = log
-        .answers(&fake, refused(&alice), &[Callback(5), EditOriginal])
-        .await;
-    let answer = message_of(&fake, &r[1]);
+    let (_, r) = log.answers(&fake, refused(&alice), &[Callback(4)]).await;
+    let answer = message_of(&fake, &r[0]);
     assert_eq!(answer.channel_id, channel);
     assert!(
         answer.content.starts_with("You cannot challenge yourself"),
@@ -523,8 +521,7 @@ async fn a_refused_play_leaves_no_thread_behind() {
         403,
         FakeDiscord::missing_permissions(),
     );
-    log.answers(&fake, refused(&alice), &[Callback(5), EditOriginal])
-        .await;
+    log.answers(&fake, refused(&alice), &[Callback(4)]).await;
     let threads = fake.threads();
     assert_eq!(threads.len(), 1);
     assert!(threads[0].archived && threads[0].locked, "{:?}", threads[0]);

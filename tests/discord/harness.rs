@@ -12,7 +12,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use xiangqi_bot::adapters::discord::{self, DiscordError};
-use xiangqi_bot::app::{system_now, Service, ServiceConfig};
+use xiangqi_bot::app::{system_now, Now, Service, ServiceConfig};
 use xiangqi_bot::config::Config;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
@@ -72,6 +72,18 @@ pub async fn start(
     config: ServiceConfig,
     timer: bool,
 ) -> Bot {
+    start_at(fake, dir, guild, config, timer, system_now()).await
+}
+
+/// Like [`start`], with the service's clock `now` (tests drive it).
+pub async fn start_at(
+    fake: &FakeDiscord,
+    dir: &Path,
+    guild: Option<u64>,
+    config: ServiceConfig,
+    timer: bool,
+    now: Now,
+) -> Bot {
     let mut vars: HashMap<String, String> = HashMap::new();
     vars.insert("DISCORD_TOKEN".into(), fake.token());
     vars.insert("DISCORD_API_URL".into(), fake.http_url());
@@ -86,7 +98,7 @@ pub async fn start(
     let service = Arc::new(Service::new(
         storage,
         Arc::new(Renderer::new()),
-        system_now(),
+        now,
         config,
     ));
     service.recover().await.expect("recover");

@@ -6,13 +6,24 @@
 //!   message, to a perpetual-chase ruling; the other buttons; a restart; a game in a thread.
 //! * `platform`: command registration and autocomplete, the 50013 fallback, the Message
 //!   Content intent refused, the timer's messages, and the binary started by `DISCORD_TOKEN`.
+//! * `delivery`: 429s and 5xx on every route a board takes, an interaction past its 15
+//!   minutes, a message refused for good, a restart with an answer still stored, private
+//!   answers without a public "thinking…".
+//! * `kill`: `kill -9` of the binary at random points while it handles moves.
 //! * `players`: what players noticed: challenges losing their buttons, private refusals,
 //!   pickers cleared, suggestions in the user's notation, rulesets named in each language.
 #![forbid(unsafe_code)]
 
+mod delivery;
 #[path = "../support/discord_fake.rs"]
 mod discord_fake;
 mod game;
+#[path = "../support/games.rs"]
+mod games;
 mod harness;
+mod kill;
+#[path = "../support/kill.rs"]
+mod kill_support;
 mod platform;
 mod players;
+mod ratings;

@@ -9,7 +9,7 @@ use xiangqi_bot::notation::{format_move, Notation};
 use crate::discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use crate::harness::{button, fake, message_of, new_game, service_config, start, Ledger, WAIT};
 
-use ResponseKind::{Callback, DeleteOriginal, EditOriginal, Followup};
+use ResponseKind::{Callback, EditOriginal, Followup};
 
 /// Waits until message `id` has no components left.
 async fn loses_buttons(fake: &FakeDiscord, id: u64) {
@@ -55,17 +55,18 @@ async fn challenges_lose_their_buttons_once_answered_and_a_strangers_move_is_pri
     .await;
     loses_buttons(&fake, first.id).await;
 
-    // A stranger's /move is refused privately, as a stranger's button is.
+    // A stranger's /move is refused privately, as a stranger's button is: in the response
+    // itself, with no public "thinking…" first.
     let (_, r) = log
         .answers(
             &fake,
             FakeInteraction::slash("move")
                 .option(CmdOpt::string("move", "h2e2"))
                 .by(&carol),
-            &[Callback(5), DeleteOriginal, Followup],
+            &[Callback(4)],
         )
         .await;
-    let note = message_of(&fake, &r[2]);
+    let note = message_of(&fake, &r[0]);
     assert!(note.is_ephemeral(), "{note:?}");
     assert!(
         note.content.contains("only they can act"),

@@ -815,6 +815,16 @@ impl FakeDiscord {
             .unwrap_or_default()
     }
 
+    /// Let interaction `id`'s token run out, as it does 15 minutes after the interaction was
+    /// created: from now on its webhook routes (edits of the original response, follow-ups)
+    /// answer 401 / 50027 "Invalid Webhook Token", as Discord's do.
+    pub fn expire_interaction(&self, id: u64) {
+        if let Some(i) = self.st().interactions.get_mut(&id) {
+            i.expired = true;
+        }
+        self.inner.bump();
+    }
+
     /// The message that is an interaction's original response, once there is one.
     pub fn original_response(&self, interaction_id: u64) -> Option<FakeMessage> {
         let st = self.st();
@@ -1114,6 +1124,8 @@ struct InteractionRec {
     followups: Vec<u64>,
     responses: Vec<InteractionResponse>,
     created: std::time::Instant,
+    /// Its token is past its 15 minutes (see [`FakeDiscord::expire_interaction`]).
+    expired: bool,
 }
 
 struct CommandRec {
@@ -2249,6 +2261,7 @@ impl State_ {
                 followups: Vec::new(),
                 responses: Vec::new(),
                 created: std::time::Instant::now(),
+                expired: false,
             },
         );
         self.dispatch("INTERACTION_CREATE", v);
@@ -3893,6 +3906,41 @@ fn create_channel_message(st: &mut State_, ch: u64, body: &ParsedBody) -> ApiRes
     if let Some(c) = st.channels.get_mut(&ch) {
         c.archived = false;
     }
+    // `enforce_nonce`: a message the bot already created in this channel with the same nonce
+    // (within a few minutes) is returned instead of a new one, as Discord does.
+    let payload = body.json.as_ref();
+    let nonce = payload
+        .and_then(|p| p.get("nonce"))
+        .filter(|n| !n.is_null())
+        .cloned();
+    if let Some(n) = &nonce {
+        let ok = n.as_str().is_some_and(|s| s.chars().count() <= 25) || n.is_u64() || n.is_i64();
+        if !ok {
+            return Err(form_error(
+                "nonce",
+                "BASE_TYPE_BAD_LENGTH",
+                "Must be 25 or fewer in length.",
+            ));
+        }
+    }
+    let enforce = payload
+        .and_then(|p| p.get("enforce_nonce"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
+    if let (Some(n), true) = (&nonce, enforce) {
+        let recent = now_ms().saturating_sub(5 * 60 * 1000);
+        let bot = st.bot_id;
+        let found = st.messages.values().find(|m| {
+            m.channel_id == ch
+                && m.author_id == bot
+                && m.nonce.as_ref() == Some(n)
+                && m.created_ms >= recent
+                && !m.deleted
+        });
+        if let Some(m) = found {
+            return Ok((200, st.message_json(m, false)));
+        }
+    }
     let spec = NewMessage {
         channel_id: ch,
         interaction_id: None,
@@ -4312,17 +4360,24 @@ fn interaction_callback(st: &mut State_, id: u64, token: &str, body: &ParsedBody
     }
 }
 
+/// An interaction token works for 15 minutes.
+const TOKEN_LIFE: Duration = Duration::from_secs(15 * 60);
+
 fn webhook_interaction(st: &State_, app: &str, token: &str) -> Result<u64, ApiError> {
     let unknown = || api_error(404, 10015, "Unknown Webhook");
     let app = snowflake(app, "webhook_id")?;
     if app != st.app_id {
         return Err(unknown());
     }
-    st.interactions
+    let i = st
+        .interactions
         .values()
         .find(|i| i.token == token)
-        .map(|i| i.id)
-        .ok_or_else(unknown)
+        .ok_or_else(unknown)?;
+    if i.expired || i.created.elapsed() > TOKEN_LIFE {
+        return Err(api_error(401, 50027, "Invalid Webhook Token"));
+    }
+    Ok(i.id)
 }
 
 fn followup(st: &mut State_, ix: u64, body: &ParsedBody) -> ApiResult {

@@ -20,14 +20,20 @@ pub fn fairy_stockfish() -> &'static str {
     FAIRY
 }
 
-/// Short timeouts so the failure tests are quick.
+/// Short timeouts so the failure tests are quick (but the handshake of a healthy script
+/// always fits, even on a loaded machine).
 pub fn quick_timeouts() -> Timeouts {
     Timeouts {
-        handshake: Duration::from_millis(1500),
-        ready: Duration::from_millis(1500),
+        handshake: Duration::from_secs(5),
+        ready: Duration::from_secs(5),
         grace: Duration::from_millis(300),
         unbounded: Duration::from_secs(5),
     }
+}
+
+/// A spec for a well-behaved engine: the default timeouts.
+pub fn healthy(command: &str) -> EngineSpec {
+    EngineSpec::new(command)
 }
 
 /// A spec for `command` with quick timeouts.

@@ -770,6 +770,12 @@ impl FakeTelegram {
         self.inject(method, Injected::Raw(status, body.to_owned()));
     }
 
+    /// Breaks the connection of the next call of `method` before Telegram took it: the
+    /// answer's headers come, then the body fails half-way (the bot sees a network error).
+    pub fn drop_next(&self, method: &str) {
+        self.inject(method, Injected::Drop);
+    }
+
     /// The command lists stored by `setMyCommands`, ordered by scope and language.
     pub fn commands(&self) -> Vec<CommandSet> {
         self.lock().commands.values().cloned().collect()
@@ -897,6 +903,8 @@ impl IntoResponse for ApiErr {
 enum Injected {
     Api(ApiErr),
     Raw(u16, String),
+    /// The connection breaks while the answer is read.
+    Drop,
 }
 
 impl IntoResponse for Injected {
@@ -906,6 +914,17 @@ impl IntoResponse for Injected {
             Injected::Raw(status, body) => {
                 let status = StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY);
                 (status, [(header::CONTENT_TYPE, "text/html")], body).into_response()
+            }
+            Injected::Drop => {
+                let broken = futures_util::stream::iter([
+                    Ok(axum::body::Bytes::from_static(b"{\"ok\":tr")),
+                    Err(std::io::Error::other("connection reset")),
+                ]);
+                (
+                    [(header::CONTENT_TYPE, "application/json")],
+                    axum::body::Body::from_stream(broken),
+                )
+                    .into_response()
             }
         }
     }
@@ -1281,6 +1300,10 @@ impl FakeState {
                 Injected::Raw(status, body) => {
                     record.status = *status;
                     record.error = Some(body.clone());
+                }
+                Injected::Drop => {
+                    record.status = 0;
+                    record.error = Some("connection dropped".to_owned());
                 }
             }
             self.calls.push(record);

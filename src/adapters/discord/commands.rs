@@ -33,6 +33,10 @@ enum Kind {
     Ruleset,
     /// A yes/no switch for the adapter itself (not part of the service's command text).
     Flag,
+    /// A yes/no switch written into the command text as one of two words (on, off).
+    Switch(&'static str, &'static str),
+    /// A whole number from 1.
+    Number,
 }
 
 /// An option: its name, its description in English, Vietnamese and Chinese, its kind, and
@@ -57,6 +61,14 @@ const COLOURS: &[(&str, &str)] = &[
     ("random", "random"),
 ];
 const ON_OFF: &[(&str, &str)] = &[("on", "on"), ("off", "off")];
+const FAMILIES: &[(&str, &str)] = &[
+    ("bullet — under 3 minutes", "bullet"),
+    ("blitz — 3 to 8 minutes", "blitz"),
+    ("rapid — 8 to 25 minutes", "rapid"),
+    ("classical — 25 minutes and more", "classical"),
+    ("correspondence — hours or days a move", "correspondence"),
+];
+const SCOPES: &[(&str, &str)] = &[("this server", "here"), ("all of Discord", "global")];
 const CLAIMS: &[(&str, &str)] = &[
     ("win — the game is yours", "win"),
     ("end — stop it without a result", "end"),
@@ -129,6 +141,92 @@ const PLAY: &[Opt] = &[
             "从此局面开始（FEN）",
         ],
         kind: Kind::Text,
+        required: false,
+    },
+    Opt {
+        name: "rated",
+        about: [
+            "A rated game (needs a clock; accepting it is the agreement)",
+            "Ván tính điểm (cần đồng hồ; nhận lời là đồng ý)",
+            "等级分对局（需要棋钟；接受即同意）",
+        ],
+        kind: Kind::Switch("rated", "unrated"),
+        required: false,
+    },
+];
+const RATING: &[Opt] = &[
+    Opt {
+        name: "player",
+        about: [
+            "Whose ratings (empty: yours)",
+            "Điểm của ai (bỏ trống: của bạn)",
+            "谁的等级分（留空：你的）",
+        ],
+        kind: Kind::User,
+        required: false,
+    },
+    Opt {
+        name: "family",
+        about: [
+            "The graph's time control",
+            "Thể loại cho biểu đồ",
+            "走势图的时限类别",
+        ],
+        kind: Kind::Choice(FAMILIES),
+        required: false,
+    },
+];
+const TOP: &[Opt] = &[
+    Opt {
+        name: "family",
+        about: [
+            "Time control (default: the last played here)",
+            "Thể loại (mặc định: ván gần nhất ở đây)",
+            "时限类别（默认：本服务器最近的）",
+        ],
+        kind: Kind::Choice(FAMILIES),
+        required: false,
+    },
+    Opt {
+        name: "page",
+        about: [
+            "Page (10 players a page)",
+            "Trang (10 người một trang)",
+            "页码（每页 10 人）",
+        ],
+        kind: Kind::Number,
+        required: false,
+    },
+    Opt {
+        name: "scope",
+        about: [
+            "This server or all of Discord",
+            "Máy chủ này hoặc toàn Discord",
+            "本服务器或 Discord 全平台",
+        ],
+        kind: Kind::Choice(SCOPES),
+        required: false,
+    },
+];
+const STATS: &[Opt] = &[
+    Opt {
+        name: "player",
+        about: [
+            "Whose statistics (empty: yours)",
+            "Thống kê của ai (bỏ trống: của bạn)",
+            "谁的统计（留空：你的）",
+        ],
+        kind: Kind::User,
+        required: false,
+    },
+    Opt {
+        name: "opponent",
+        about: [
+            "Head to head against this player",
+            "Đối đầu với người này",
+            "与此人的交手记录",
+        ],
+        kind: Kind::User,
         required: false,
     },
 ];
@@ -215,6 +313,9 @@ fn spec(cmd: Cmd) -> &'static [Opt] {
         Cmd::Notation => NOTATION,
         Cmd::Lang => LANG,
         Cmd::Takebacks => TAKEBACKS,
+        Cmd::Rating => RATING,
+        Cmd::Top => TOP,
+        Cmd::Stats => STATS,
         _ => &[],
     }
 }
@@ -234,7 +335,8 @@ fn localized_command(name: &str) -> CreateCommand {
 fn option(o: &Opt) -> CreateCommandOption {
     let kind = match o.kind {
         Kind::User => CommandOptionType::User,
-        Kind::Flag => CommandOptionType::Boolean,
+        Kind::Flag | Kind::Switch(..) => CommandOptionType::Boolean,
+        Kind::Number => CommandOptionType::Integer,
         _ => CommandOptionType::String,
     };
     let mut c = CreateCommandOption::new(kind, o.name, o.about[0])
@@ -250,6 +352,7 @@ fn option(o: &Opt) -> CreateCommandOption {
                 c = c.add_string_choice(*name, *value);
             }
         }
+        Kind::Number => c = c.min_int_value(1).max_int_value(1000),
         Kind::Ruleset => {
             for r in RulesetName::ALL {
                 let name = |lang| capitalised(&ruleset_name(r, lang));
@@ -264,7 +367,7 @@ fn option(o: &Opt) -> CreateCommandOption {
                 );
             }
         }
-        Kind::User | Kind::Flag => {}
+        Kind::User | Kind::Flag | Kind::Switch(..) => {}
     }
     c
 }
@@ -320,7 +423,13 @@ pub(super) fn command_text(cmd: &CommandInteraction) -> (String, Vec<(String, Pl
             }
             // One word: a time control typed with spaces (`10 + 5`) stays one.
             ResolvedValue::String(s) if o.name == "time" => s.split_whitespace().collect(),
+            ResolvedValue::String(s) if o.name == "scope" && *s == "here" => continue,
             ResolvedValue::String(s) => s.trim().to_string(),
+            ResolvedValue::Boolean(b) => match o.kind {
+                Kind::Switch(on, off) => if *b { on } else { off }.to_string(),
+                _ => continue,
+            },
+            ResolvedValue::Integer(n) => n.to_string(),
             _ => continue,
         };
         if !word.is_empty() {
@@ -437,6 +546,9 @@ mod tests {
         }
         for (v, _) in TIME_PRESETS {
             assert!(v.parse::<TimeControl>().is_ok(), "{v}");
+        }
+        for (_, v) in FAMILIES {
+            assert!(v.parse::<crate::rating::Family>().is_ok(), "{v}");
         }
     }
 

@@ -1,59 +1,127 @@
-//! Interactions and messages in, replies out. Every interaction is acknowledged first (a slash
-//! command deferred with "thinking…", a click acknowledged without a visible change), then the
-//! service runs and renders, then the answer replaces the deferred response or follows it, so
-//! no answer misses Discord's 3-second window however long a board takes to draw.
+//! Interactions and messages in, replies out.
+//!
+//! A slash command runs first and is answered at once when the service is quick: a reply
+//! that changed nothing and is text goes as the interaction's response (private ones only to
+//! the user, so nobody sees a "thinking…" that then vanishes); otherwise it is deferred —
+//! privately when every reply is private — and the delivery lane fills the deferred response.
+//! Only a service slower than [`QUICK`] gets a "thinking…" for everyone first (most such
+//! answers are boards). A click is acknowledged before the service runs. What a change made
+//! the service say is stored with it and delivered by the lane from the outbox (after a crash
+//! too, as follow-ups while the token lives, else in the channel); the rest is queued on the
+//! same lane, so a channel's messages keep their order.
 
+use std::time::Duration;
+
+use serde_json::json;
 use serenity::all::{
     AutoArchiveDuration, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
     ComponentInteractionDataKind, CreateAutocompleteResponse, CreateInteractionResponse,
     CreateThread, EditThread, Http, Message, MessageFlags,
 };
 
-use super::send::{delete_original, referenced_message, retire, send_reply, Via};
+use super::answering::{Ack, Answering, Interaction, Kind};
+use super::delivery::visible;
+use super::rest::Route;
+use super::send::posts;
 use super::{channel_key, commands, player, Handler};
-use crate::app::{Action, Incoming, Reply};
+use crate::app::{Action, Handled, Incoming, Origin, Reply};
 use crate::i18n::Lang;
+
+/// How long the service may take before a slash command is deferred for everyone (Discord
+/// wants a first answer within 3 seconds).
+const QUICK: Duration = Duration::from_millis(1500);
+
+/// Discord's epoch (2015-01-01) in Unix milliseconds: snowflakes count from it.
+const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 
 fn lang_of(locale: &str) -> Option<Lang> {
     Lang::from_tag(locale)
 }
 
-/// On Discord, a menu is only for the player who opened it (nobody else may use it anyway).
-/// A reply that only retires earlier messages shows nothing.
-fn visible(r: &Reply) -> bool {
-    !(r.private || r.menu) && r.shows_something()
+fn interaction(id: u64, app: u64, token: &str) -> Interaction {
+    Interaction {
+        id,
+        app,
+        token: token.to_string(),
+        created_ms: (id >> 22) + DISCORD_EPOCH_MS,
+    }
 }
 
-/// Everything the replies retire.
-fn retired(replies: &[Reply]) -> Vec<String> {
-    replies
-        .iter()
-        .flat_map(|r| r.retire.iter().cloned())
-        .collect()
+fn origin(answering: &Answering) -> Origin {
+    Origin {
+        event: None,
+        context: serde_json::to_string(answering).ok(),
+    }
 }
 
-/// After sending a reply that asks to be tracked: tell the service where it went, and take
-/// the buttons off what it says no longer applies.
-async fn track(h: &Handler, http: &Http, channel: &str, user: &str, r: &Reply, at: Option<String>) {
-    let (Some(at), Some(first)) = (at, r.buttons.iter().flatten().next()) else {
-        return;
+/// The first response to an interaction; whether Discord took it.
+async fn respond(h: &Handler, ix: &Interaction, body: serde_json::Value) -> bool {
+    let route = Route::Callback {
+        id: ix.id,
+        token: ix.token.clone(),
     };
-    if !r.track {
-        return;
+    match h.delivery.rest().send(&route, &body, &[]).await {
+        Ok(_) => true,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot answer an interaction");
+            false
+        }
     }
-    let gone = h.service.shown(channel, user, first.action, at).await;
-    retire(http, &gone, None).await;
 }
 
-/// A slash command: defer, run, then the first public reply fills the deferred response and
-/// the rest follow (private ones only for the user). `/play thread:True` opens a public thread
-/// for the game first (the thread is the game's channel); the deferred response then points
-/// to it and the public replies go there.
-pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteraction) {
-    if let Err(e) = cmd.defer(http).await {
-        tracing::warn!(error = %e, "cannot defer a command");
-        return;
+/// Defer a slash command: "thinking…" for everyone, or only for the user.
+async fn defer(h: &Handler, ix: &Interaction, ephemeral: bool) -> Ack {
+    let data = if ephemeral {
+        json!({ "flags": 64 })
+    } else {
+        json!({})
+    };
+    if respond(h, ix, json!({ "type": 5, "data": data })).await {
+        Ack::Deferred { ephemeral }
+    } else {
+        Ack::Failed
     }
+}
+
+/// Answer a slash command whose replies changed nothing: a text reply as the response itself
+/// (private ones only for the user), the rest to follow; a board or several messages are
+/// deferred first. Returns how it was acknowledged and what is left to send.
+async fn answer_now(
+    h: &Handler,
+    ix: &Interaction,
+    mut replies: Vec<Reply>,
+    thread: bool,
+) -> (Ack, Vec<Reply>) {
+    let first_fits = replies.first().is_some_and(|r| {
+        r.image
+            .as_ref()
+            .is_none_or(|i| i.bytes.is_empty() && i.text_board.is_none())
+            && posts(r, false, true, None).len() == 1
+    });
+    if first_fits && !thread {
+        let r = replies.remove(0);
+        let ephemeral = !visible(&r);
+        let (mut data, _) = posts(&r, ephemeral, true, None)[0].body(None, true, None);
+        if ephemeral {
+            data["flags"] = json!(64);
+        }
+        if respond(h, ix, json!({ "type": 4, "data": data })).await {
+            return (Ack::Responded, replies);
+        }
+        replies.insert(0, r);
+        return (Ack::Failed, replies);
+    }
+    let ephemeral = !thread && !replies.iter().any(visible);
+    (defer(h, ix, ephemeral).await, replies)
+}
+
+/// A slash command: run, then answer (see the module's notes). `/play thread:True` opens a
+/// public thread for the game first (the thread is the game's channel); the response then
+/// points to it and the public replies go there.
+pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteraction) {
+    let received = tokio::time::Instant::now();
+    let ix = interaction(cmd.id.get(), cmd.application_id.get(), &cmd.token);
+    let gate = h.delivery.gates().open(ix.id);
     let (text, mentions) = commands::command_text(cmd);
     let nick = cmd.member.as_ref().and_then(|m| m.nick.as_deref());
     let user = player(&cmd.user, nick);
@@ -64,7 +132,14 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     } else {
         None
     };
-    let user_id = user.id.clone();
+    let mut answering = Answering {
+        kind: Kind::Command,
+        interaction: Some(ix.clone()),
+        ack: None,
+        thread: thread.map(ChannelId::get),
+        lang: lang.unwrap_or_default().code().to_string(),
+        user: user.id.clone(),
+    };
     let inc = Incoming {
         channel: channel_key(thread.unwrap_or(cmd.channel_id)),
         user,
@@ -73,71 +148,44 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         action: None,
         mentions,
         lang_hint: lang,
+        community: cmd.guild_id.map(super::community_key),
     };
     let channel = inc.channel.clone();
-    let replies = h.service.handle(inc).await;
-    retire(http, &retired(&replies), None).await;
-    let lang = lang.unwrap_or_default();
-    let token = cmd.token.as_str();
-    let thread = match thread {
-        // The challenge was refused (a bad time control, the opponent is the caller, ...): no
-        // empty thread is left behind, and the answer goes where the command was typed.
-        Some(t) if !h.service.channel_in_use(&channel).await => {
-            close_thread(http, t).await;
-            None
-        }
-        other => other,
-    };
-    if let Some(t) = thread {
-        let pointer = Reply::text(format!("🧵 <#{t}>"));
-        send_reply(
-            http,
-            Via::Original(token),
-            Via::Followup(token),
-            &pointer,
-            false,
-            lang,
-        )
-        .await;
-        let there = Via::Channel {
-            channel: t,
-            reference: None,
+    let handling = h.service.handle_from(inc, origin(&answering));
+    tokio::pin!(handling);
+    let (handled, deferred): (Handled, Option<Ack>) =
+        match tokio::time::timeout_at(received + QUICK, &mut handling).await {
+            Ok(handled) => (handled, None),
+            Err(_) => {
+                // Slow (a board drawn on a busy machine): "thinking…" for everyone now.
+                let ack = defer(h, &ix, false).await;
+                gate.set(ack);
+                (handling.await, Some(ack))
+            }
         };
-        for r in replies.iter().filter(|r| r.shows_something()) {
-            let at = if visible(r) {
-                send_reply(http, there, there, r, false, lang).await
-            } else {
-                send_reply(
-                    http,
-                    Via::Followup(token),
-                    Via::Followup(token),
-                    r,
-                    true,
-                    lang,
-                )
-                .await
-            };
-            track(h, http, &channel, &user_id, r, at).await;
+    if handled.queued.is_some() {
+        // Stored: the lane delivers, once it knows how the command was acknowledged.
+        if deferred.is_none() {
+            let ephemeral = thread.is_none() && !handled.replies.iter().any(visible);
+            gate.set(defer(h, &ix, ephemeral).await);
         }
         return;
     }
-    let first_public = replies.iter().position(visible);
-    if first_public.is_none() {
-        // Nothing for everyone: the "thinking…" message goes, private notes follow.
-        delete_original(http, token).await;
-    }
-    for (i, r) in replies.iter().enumerate() {
-        if !r.shows_something() {
-            continue;
+    h.delivery.gates().close(ix.id);
+    if let Some(t) = thread {
+        // The challenge was refused (a bad time control, the opponent is the caller, ...): no
+        // empty thread is left behind, and the answer goes where the command was typed.
+        if !h.service.channel_in_use(&channel).await {
+            close_thread(http, t).await;
+            answering.thread = None;
         }
-        let first = if Some(i) == first_public {
-            Via::Original(token)
-        } else {
-            Via::Followup(token)
-        };
-        let at = send_reply(http, first, Via::Followup(token), r, !visible(r), lang).await;
-        track(h, http, &channel, &user_id, r, at).await;
     }
+    let (ack, rest) = match deferred {
+        Some(ack) => (ack, handled.replies),
+        None => answer_now(h, &ix, handled.replies, answering.thread.is_some()).await,
+    };
+    let target = answering.thread.unwrap_or(cmd.channel_id.get());
+    h.delivery.push_direct(target, answering, ack, rest);
 }
 
 /// A public thread for a new game, named after its players; `None` (play in the channel
@@ -195,13 +243,16 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
         }
         _ => (None, false),
     };
-    if let Err(e) = comp
+    let ack = match comp
         .create_response(http, CreateInteractionResponse::Acknowledge)
         .await
     {
-        tracing::warn!(error = %e, "cannot acknowledge a click");
-        return;
-    }
+        Ok(()) => Ack::Updated,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot acknowledge a click");
+            return;
+        }
+    };
     let Some(action) = action else {
         // Not one of ours (or forged): nothing to do.
         return;
@@ -209,48 +260,39 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
     let nick = comp.member.as_ref().and_then(|m| m.nick.as_deref());
     let lang = lang_of(&comp.locale);
     let user = player(&comp.user, nick);
-    let channel = channel_key(comp.channel_id);
+    let answering = Answering {
+        kind: Kind::Component {
+            from_menu,
+            message: comp.message.id.get(),
+            ephemeral: comp
+                .message
+                .flags
+                .is_some_and(|f| f.contains(MessageFlags::EPHEMERAL)),
+        },
+        interaction: Some(interaction(
+            comp.id.get(),
+            comp.application_id.get(),
+            &comp.token,
+        )),
+        ack: Some(ack),
+        thread: None,
+        lang: lang.unwrap_or_default().code().to_string(),
+        user: user.id.clone(),
+    };
     let inc = Incoming {
-        channel: channel.clone(),
-        user: user.clone(),
+        channel: channel_key(comp.channel_id),
+        user,
         handle: Some(comp.user.name.to_lowercase()),
         text: String::new(),
         action: Some(action),
         mentions: Vec::new(),
         lang_hint: lang,
+        community: comp.guild_id.map(super::community_key),
     };
-    let replies = h.service.handle(inc).await;
-    let lang = lang.unwrap_or_default();
-    let token = comp.token.as_str();
-    let menu_replaced = from_menu && replies.iter().any(|r| r.menu);
-    // A used menu, or a question only this user saw that is now settled (confirm
-    // resignation), is deleted below with this interaction's own token, not again here.
-    let gone = retired(&replies);
-    let ephemeral = comp
-        .message
-        .flags
-        .is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
-    let settled = gone
-        .iter()
-        .any(|r| referenced_message(r) == Some(comp.message.id));
-    let delete_clicked = (from_menu && !menu_replaced) || (ephemeral && settled);
-    retire(http, &gone, delete_clicked.then_some(comp.message.id)).await;
-    let mut replaced = false;
-    for r in replies.iter().filter(|r| r.shows_something()) {
-        let first = if r.menu && from_menu && !replaced {
-            replaced = true;
-            Via::Original(token)
-        } else {
-            Via::Followup(token)
-        };
-        let at = send_reply(http, first, Via::Followup(token), r, !visible(r), lang).await;
-        // The menu's next step edits the same message: it is already known.
-        if !matches!(first, Via::Original(_)) {
-            track(h, http, &channel, &user.id, r, at).await;
-        }
-    }
-    if delete_clicked {
-        delete_original(http, token).await;
+    let handled = h.service.handle_from(inc, origin(&answering)).await;
+    if handled.queued.is_none() {
+        h.delivery
+            .push_direct(comp.channel_id.get(), answering, ack, handled.replies);
     }
 }
 
@@ -283,7 +325,7 @@ pub(super) async fn on_autocomplete(h: &Handler, http: &Http, ac: &CommandIntera
 /// A message in a channel the bot reads: a bare move (`炮二平五`), a command typed as text,
 /// or a message addressed to the bot (`@Xiangqi h2e2`, which Discord delivers even without
 /// the Message Content intent). Other conversation gets no answer from the service.
-pub(super) async fn on_message(h: &Handler, http: &Http, msg: &Message) {
+pub(super) async fn on_message(h: &Handler, msg: &Message) {
     if msg.author.bot || msg.webhook_id.is_some() {
         return;
     }
@@ -305,25 +347,34 @@ pub(super) async fn on_message(h: &Handler, http: &Http, msg: &Message) {
     }
     let nick = msg.member.as_ref().and_then(|m| m.nick.as_deref());
     let user = player(&msg.author, nick);
-    let channel = channel_key(msg.channel_id);
+    let answering = Answering {
+        kind: Kind::Message {
+            message: msg.id.get(),
+        },
+        interaction: None,
+        ack: None,
+        thread: None,
+        lang: String::new(),
+        user: user.id.clone(),
+    };
     let inc = Incoming {
-        channel: channel.clone(),
-        user: user.clone(),
+        channel: channel_key(msg.channel_id),
+        user,
         handle: Some(msg.author.name.to_lowercase()),
         text: text.to_string(),
         action: None,
         mentions,
         lang_hint: None,
+        community: msg.guild_id.map(super::community_key),
     };
-    let replies = h.service.handle(inc).await;
-    retire(http, &retired(&replies), None).await;
-    for r in replies.iter().filter(|r| r.shows_something()) {
-        // A private note cannot be hidden in a channel: it answers the user's message.
-        let via = Via::Channel {
-            channel: msg.channel_id,
-            reference: r.private.then_some(msg.id),
-        };
-        let at = send_reply(http, via, via, r, false, Lang::default()).await;
-        track(h, http, &channel, &user.id, r, at).await;
+    let handled = h.service.handle_from(inc, origin(&answering)).await;
+    // Ordinary conversation gets no answer.
+    if handled.queued.is_none() && !handled.replies.is_empty() {
+        h.delivery.push_direct(
+            msg.channel_id.get(),
+            answering,
+            Ack::Failed,
+            handled.replies,
+        );
     }
 }

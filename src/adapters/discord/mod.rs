@@ -3,7 +3,7 @@
 //! ([`crate::app::Service`]); games, rules, clocks and languages live there.
 //!
 //! * Channels are `dc:{channel_id}` (a thread is its own channel, with its own game), users
-//!   `dc:{user_id}`.
+//!   `dc:{user_id}`; a server is `dc:g:{guild_id}` (its leaderboard).
 //! * Slash commands mirror the service's commands (`/play`, `/move`, …, see `commands.rs`); they
 //!   are registered to `DISCORD_GUILD_ID` when set (instant updates), otherwise globally.
 //! * Buttons and menu entries carry the service's encoded [`crate::app::Action`] (game id and
@@ -14,13 +14,23 @@
 //!   mention the bot.
 //! * The service's unsolicited messages (a flag fell, a challenge lapsed, a time warning) are
 //!   posted to their channel.
+//! * Replies go out through delivery lanes (`delivery.rs`), one per channel, from the
+//!   service's outbox (stored with the change that made them) or directly; their calls are
+//!   made over HTTP by the adapter itself (`rest.rs`), which retries rate limits and server
+//!   errors on its own, in production as in the tests.
 //!
-//! In production serenity's ratelimiter paces every request. `DISCORD_API_URL` (tests) points
-//! serenity at another server through its proxy setting, which requires the ratelimiter off.
+//! In production serenity's ratelimiter paces serenity's own requests (registration, the
+//! acknowledgement of clicks). `DISCORD_API_URL` (tests) points serenity at another server
+//! through its proxy setting, which requires the ratelimiter off.
 
+mod answering;
 mod commands;
+mod delivery;
 mod interactions;
+mod rest;
+mod retry;
 mod send;
+mod tracking;
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,16 +44,23 @@ use serenity::all::{
 use serenity::async_trait;
 use tokio::sync::{mpsc, watch};
 
-use crate::app::{Outgoing, Service};
+use crate::adapters::lanes::RetryPolicy;
+use crate::app::{Delivery, Service};
 use crate::config::DiscordConfig;
 use crate::game::PlayerRef;
-use crate::i18n::Lang;
-use send::{send_reply, Via};
+use delivery::Deliverer;
 
 /// The service's channel key for a Discord channel or thread.
 #[must_use]
 pub fn channel_key(channel: ChannelId) -> String {
     format!("dc:{channel}")
+}
+
+/// The leaderboard scope of a Discord server: `dc:g:{guild_id}` (every channel and thread of
+/// the server shares it).
+#[must_use]
+pub fn community_key(guild: GuildId) -> String {
+    format!("dc:g:{guild}")
 }
 
 /// The Discord channel of a service channel key, if it is one.
@@ -92,6 +109,7 @@ fn http_for(config: &DiscordConfig) -> Http {
 /// The event handler serenity calls (each event on its own task).
 pub(crate) struct Handler {
     service: Arc<Service>,
+    delivery: Deliverer,
     guild: Option<GuildId>,
     me: AtomicU64,
     /// Commands are registered on the first READY only (a new session after a dropped
@@ -183,8 +201,8 @@ impl EventHandler for Handler {
         }
     }
 
-    async fn message(&self, ctx: Context, msg: Message) {
-        interactions::on_message(self, ctx.http.as_ref(), &msg).await;
+    async fn message(&self, _ctx: Context, msg: Message) {
+        interactions::on_message(self, &msg).await;
     }
 }
 
@@ -205,22 +223,10 @@ impl std::fmt::Display for DiscordError {
 
 impl std::error::Error for DiscordError {}
 
-/// Post the service's unsolicited messages (timer events) to their channels.
-async fn forward(mut outbox: mpsc::UnboundedReceiver<Outgoing>, http: Arc<Http>) {
-    while let Some(Outgoing { channel, replies }) = outbox.recv().await {
-        let Some(id) = channel_of(&channel) else {
-            continue;
-        };
-        let via = Via::Channel {
-            channel: id,
-            reference: None,
-        };
-        for r in &replies {
-            send::retire(&http, &r.retire, None).await;
-            if r.shows_something() {
-                send_reply(&http, via, via, r, false, Lang::default()).await;
-            }
-        }
+/// The outbox's entries (answers to changes, the timer's messages) into the lanes.
+async fn forward(mut outbox: mpsc::UnboundedReceiver<Delivery>, delivery: Deliverer) {
+    while let Some(d) = outbox.recv().await {
+        delivery.push_entry(d);
     }
 }
 
@@ -230,6 +236,7 @@ async fn run_clients(
     service: Arc<Service>,
     config: DiscordConfig,
     stop: watch::Receiver<bool>,
+    delivery: Deliverer,
 ) -> Result<(), DiscordError> {
     let mut message_content = true;
     loop {
@@ -238,6 +245,7 @@ async fn run_clients(
         }
         let handler = Handler {
             service: Arc::clone(&service),
+            delivery: delivery.clone(),
             guild: config.guild_id.filter(|&g| g != 0).map(GuildId::new),
             me: AtomicU64::new(0),
             registered: AtomicBool::new(false),
@@ -289,12 +297,17 @@ pub async fn run(
     config: &DiscordConfig,
     stop: impl Future<Output = ()> + Send,
 ) -> Result<(), DiscordError> {
-    let outbox = tokio::spawn(forward(
-        service.subscribe("dc:"),
-        Arc::new(http_for(config)),
-    ));
+    let rest = rest::Rest::new(config.token.expose(), config.api_url.as_deref());
+    let delivery = Deliverer::new(rest, Arc::clone(&service), RetryPolicy::default());
+    let outbox = match service.open_outbox("dc:") {
+        Ok(rx) => Some(tokio::spawn(forward(rx, delivery.clone()))),
+        Err(e) => {
+            tracing::error!(error = %e, "Discord: cannot read the outbox; stored replies wait");
+            None
+        }
+    };
     let (stop_tx, stop_rx) = watch::channel(false);
-    let clients = run_clients(service, config.clone(), stop_rx);
+    let clients = run_clients(service, config.clone(), stop_rx, delivery.clone());
     tokio::pin!(clients);
     tokio::pin!(stop);
     let result = tokio::select! {
@@ -304,9 +317,16 @@ pub async fn run(
             clients.await
         }
     };
-    outbox.abort();
+    if let Some(o) = outbox {
+        o.abort();
+    }
+    delivery.drain(DRAIN).await;
     result
 }
+
+/// How long stopping keeps delivering what is queued (what is stored goes out at the next
+/// start anyway).
+const DRAIN: Duration = Duration::from_secs(10);
 
 #[cfg(test)]
 mod tests {

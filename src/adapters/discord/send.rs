@@ -1,19 +1,19 @@
 //! The service's replies as Discord messages: a board is a PNG attachment shown in an embed,
 //! buttons become action rows, a menu becomes select menus, long texts are split at line ends.
-//! Every message can go three ways: to a channel, into an interaction's original response, or
-//! as a follow-up. A message whose picture Discord refuses for a missing permission (50013) is
-//! sent again as text, with a hint for the server's admins.
+//! Pure translation: [`posts`] cuts a reply into messages and [`Post::body`] writes one as
+//! Discord's JSON (and its files); the delivery queue (`delivery.rs`) decides where each goes
+//! and sends it. A board whose picture Discord refuses for a missing permission (50013) is sent
+//! again as text, with [`permission_hint`] for the server's admins.
 
 use std::sync::Arc;
 
+use serde_json::{json, Value};
 use serenity::all::{
-    ButtonStyle, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
-    CreateEmbed, CreateInteractionResponseFollowup, CreateMessage, CreateSelectMenu,
-    CreateSelectMenuKind, CreateSelectMenuOption, EditInteractionResponse, EditMessage, Http,
-    HttpError, MessageId,
+    ButtonStyle, CreateActionRow, CreateButton, CreateEmbed, CreateSelectMenu,
+    CreateSelectMenuKind, CreateSelectMenuOption,
 };
-use serenity::builder::Builder;
 
+use super::rest::File;
 use crate::app::{Action, Button, Reply};
 use crate::i18n::Lang;
 
@@ -26,45 +26,29 @@ const MENU_OPTIONS: usize = 25;
 /// Rows (of buttons, or one menu each) in one message, and buttons in a row.
 const ROWS_MAX: usize = 5;
 const ROW_BUTTONS: usize = 5;
-/// Discord's "Missing Permissions".
-pub(super) const MISSING_PERMISSIONS: isize = 50013;
+/// The flag of a message only its reader sees.
+const EPHEMERAL: u64 = 64;
 /// The embed colour: the lacquer red of a Red piece.
 const EMBED_COLOUR: u32 = 0x00B2_2222;
 
 /// A picture to attach and show in the embed.
-struct Picture {
+pub(super) struct Picture {
     bytes: Arc<Vec<u8>>,
     filename: String,
     alt: String,
     caption: String,
 }
 
-/// One Discord message, ready for any of the three ways out.
-struct Post {
-    content: String,
-    picture: Option<Picture>,
-    rows: Vec<CreateActionRow>,
-    ephemeral: bool,
-}
-
-/// Where a message goes.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Via<'a> {
-    /// A channel message, optionally as a reply to the user's message.
-    Channel {
-        /// The channel.
-        channel: ChannelId,
-        /// The message answered.
-        reference: Option<MessageId>,
-    },
-    /// The interaction's original (deferred) response, or for a component the message clicked.
-    Original(&'a str),
-    /// A follow-up message of the interaction.
-    Followup(&'a str),
+/// One Discord message, ready for any of the ways out.
+pub(super) struct Post {
+    pub(super) content: String,
+    pub(super) picture: Option<Picture>,
+    pub(super) rows: Vec<CreateActionRow>,
+    pub(super) ephemeral: bool,
 }
 
 /// What the admins are told when the bot cannot attach the board.
-fn permission_hint(lang: Lang) -> &'static str {
+pub(super) fn permission_hint(lang: Lang) -> &'static str {
     match lang {
         Lang::En => {
             "⚠️ I cannot post pictures in this channel. A server admin can give me the \
@@ -81,11 +65,6 @@ fn permission_hint(lang: Lang) -> &'static str {
              （附加文件）和 **Embed Links**（嵌入链接）权限（服务器设置 → 身份组，或频道权限）。"
         }
     }
-}
-
-/// No mentions ping anyone: player names are echoed as typed, and may read `@everyone`.
-fn quiet() -> CreateAllowedMentions {
-    CreateAllowedMentions::new()
 }
 
 /// Cut `text` into pieces of at most `max` characters, at line ends where possible.
@@ -187,7 +166,12 @@ fn menu_rows(rows: &[Vec<Button>], placeholder: &str) -> Vec<CreateActionRow> {
 
 /// A reply as messages. With `picture` false (or no picture to show) the board is given as
 /// text (the Unicode grid in a code block, else its description), followed by `hint`.
-fn posts(reply: &Reply, ephemeral: bool, picture: bool, hint: Option<&str>) -> Vec<Post> {
+pub(super) fn posts(
+    reply: &Reply,
+    ephemeral: bool,
+    picture: bool,
+    hint: Option<&str>,
+) -> Vec<Post> {
     let first_line = reply.text.lines().next().unwrap_or("");
     let rows = if reply.menu {
         menu_rows(&reply.buttons, first_line)
@@ -279,181 +263,65 @@ fn embed(p: &Picture) -> CreateEmbed {
     e
 }
 
-fn attachment(p: &Picture) -> CreateAttachment {
-    let a = CreateAttachment::bytes(p.bytes.as_slice(), p.filename.clone());
-    if p.alt.is_empty() {
-        a
-    } else {
-        a.description(bounded(&p.alt, 1024))
-    }
-}
-
-/// Where a delivered message is, as a reference the adapter can act on later: `c:{channel}:{id}`
-/// for a message everyone sees (edited through the channel), `w:{token}:{id}` for one only its
-/// user sees (reachable only through the interaction's token, for its 15 minutes).
-fn reference(via: Via<'_>, ephemeral: bool, channel: ChannelId, id: MessageId) -> String {
-    match via {
-        Via::Original(token) | Via::Followup(token) if ephemeral => format!("w:{token}:{id}"),
-        _ => format!("c:{channel}:{id}"),
-    }
-}
-
-/// The message a reference names.
-pub(super) fn referenced_message(reference: &str) -> Option<MessageId> {
-    let id: u64 = reference.rsplit(':').next()?.parse().ok()?;
-    (id != 0).then(|| MessageId::new(id))
-}
-
-/// Take the buttons away from messages shown earlier (references from [`send_reply`]): a
-/// message everyone sees loses its components; one only its user sees is deleted. Failures
-/// are logged (an ephemeral message's token lasts 15 minutes).
-pub(super) async fn retire(http: &Http, refs: &[String], skip: Option<MessageId>) {
-    for r in refs {
-        let Some(id) = referenced_message(r).filter(|id| Some(*id) != skip) else {
-            continue;
+impl Post {
+    /// The message as Discord's JSON and its files. `reference` makes a channel message a
+    /// reply to the user's message; for a `followup` an empty content is left out and an
+    /// ephemeral message flagged (an edit keeps the flags the message has). A channel message
+    /// with a `nonce` is created once however often it is sent (Discord returns the first for a
+    /// second with the same nonce). Nobody is pinged: names are echoed as typed and may read
+    /// `@everyone`.
+    pub(super) fn body(
+        &self,
+        reference: Option<(u64, u64)>,
+        followup: bool,
+        nonce: Option<&str>,
+    ) -> (Value, Vec<File>) {
+        let mut v = json!({
+            "components": serde_json::to_value(&self.rows).unwrap_or(Value::Array(Vec::new())),
+            "allowed_mentions": { "parse": [] },
+        });
+        let obj = v.as_object_mut();
+        let Some(obj) = obj else {
+            return (v, Vec::new());
         };
-        let mut parts = r.splitn(3, ':');
-        let result = match (parts.next(), parts.next()) {
-            (Some("c"), Some(ch)) => match ch.parse::<u64>().ok().filter(|&c| c != 0) {
-                Some(ch) => ChannelId::new(ch)
-                    .edit_message(http, id, EditMessage::new().components(Vec::new()))
-                    .await
-                    .map(drop),
-                None => continue,
-            },
-            (Some("w"), Some(token)) => http.delete_followup_message(token, id).await,
-            _ => continue,
-        };
-        if let Err(e) = result {
-            tracing::debug!(error = %e, "cannot take the buttons off an earlier message");
+        if !(followup && self.content.is_empty()) {
+            obj.insert("content".into(), Value::String(self.content.clone()));
         }
-    }
-}
-
-async fn deliver(http: &Http, via: Via<'_>, post: &Post) -> serenity::Result<String> {
-    let sent = |m: serenity::all::Message| reference(via, post.ephemeral, m.channel_id, m.id);
-    match via {
-        Via::Channel { channel, reference } => {
-            let mut m = CreateMessage::new()
-                .allowed_mentions(quiet())
-                .content(&post.content)
-                .components(post.rows.clone());
-            if let Some(r) = reference {
-                m = m.reference_message((channel, r));
-            }
-            if let Some(p) = &post.picture {
-                m = m.embed(embed(p)).add_file(attachment(p));
-            }
-            channel.send_message(http, m).await.map(sent)
+        if self.ephemeral && followup {
+            obj.insert("flags".into(), json!(EPHEMERAL));
         }
-        Via::Original(token) => {
-            let mut e = EditInteractionResponse::new()
-                .allowed_mentions(quiet())
-                .content(&post.content)
-                .components(post.rows.clone());
-            if let Some(p) = &post.picture {
-                e = e.embed(embed(p)).new_attachment(attachment(p));
-            }
-            e.execute(http, token).await.map(sent)
+        if let Some(n) = nonce {
+            obj.insert("nonce".into(), Value::String(n.to_string()));
+            obj.insert("enforce_nonce".into(), Value::Bool(true));
         }
-        Via::Followup(token) => {
-            let mut f = CreateInteractionResponseFollowup::new()
-                .allowed_mentions(quiet())
-                .ephemeral(post.ephemeral)
-                .components(post.rows.clone());
-            if !post.content.is_empty() {
-                f = f.content(&post.content);
-            }
-            if let Some(p) = &post.picture {
-                f = f.embed(embed(p)).add_file(attachment(p));
-            }
-            f.execute(http, (None, token)).await.map(sent)
+        if let Some((channel, message)) = reference {
+            obj.insert(
+                "message_reference".into(),
+                json!({ "message_id": message.to_string(), "channel_id": channel.to_string(), "fail_if_not_exists": false }),
+            );
         }
-    }
-}
-
-/// Whether Discord refused for a missing permission.
-pub(super) fn is_missing_permission(e: &serenity::Error) -> bool {
-    matches!(e, serenity::Error::Http(HttpError::UnsuccessfulRequest(r))
-        if r.error.code == MISSING_PERMISSIONS)
-}
-
-fn where_to(via: Via<'_>) -> String {
-    match via {
-        Via::Channel { channel, .. } => format!("channel {channel}"),
-        Via::Original(_) => "interaction response".into(),
-        Via::Followup(_) => "interaction follow-up".into(),
-    }
-}
-
-/// Send one reply: its first message `first`, the rest `rest`. Failures are logged (there is
-/// nobody else to tell); a picture refused for a missing permission is replaced by the text
-/// board and the hint. Returns a reference to the message under which its buttons are (see
-/// [`retire`]), if there are any and it was sent.
-pub(super) async fn send_reply(
-    http: &Http,
-    first: Via<'_>,
-    rest: Via<'_>,
-    reply: &Reply,
-    ephemeral: bool,
-    lang: Lang,
-) -> Option<String> {
-    let mut sent_any = false;
-    let mut with_buttons = None;
-    for post in posts(reply, ephemeral, true, None) {
-        let via = if sent_any { rest } else { first };
-        match deliver(http, via, &post).await {
-            Ok(at) => {
-                sent_any = true;
-                if !post.rows.is_empty() {
-                    with_buttons = Some(at);
-                }
+        let mut files = Vec::new();
+        if let Some(p) = &self.picture {
+            obj.insert(
+                "embeds".into(),
+                Value::Array(vec![serde_json::to_value(embed(p)).unwrap_or(Value::Null)]),
+            );
+            let mut attachment = json!({ "id": 0, "filename": p.filename });
+            if !p.alt.is_empty() {
+                attachment["description"] = Value::String(bounded(&p.alt, 1024));
             }
-            Err(e) if post.picture.is_some() && is_missing_permission(&e) => {
-                tracing::warn!(
-                    to = %where_to(via),
-                    "missing permission to attach the board; sending it as text"
-                );
-                return send_text_fallback(http, via, rest, reply, ephemeral, lang).await;
-            }
-            Err(e) => {
-                tracing::error!(to = %where_to(via), error = %e, "cannot send a reply");
-                return None;
-            }
+            obj.insert("attachments".into(), Value::Array(vec![attachment]));
+            files.push(File {
+                filename: p.filename.clone(),
+                bytes: Arc::clone(&p.bytes),
+                mime: if p.filename.ends_with(".gif") {
+                    "image/gif"
+                } else {
+                    "image/png"
+                },
+            });
         }
-    }
-    with_buttons
-}
-
-async fn send_text_fallback(
-    http: &Http,
-    first: Via<'_>,
-    rest: Via<'_>,
-    reply: &Reply,
-    ephemeral: bool,
-    lang: Lang,
-) -> Option<String> {
-    let mut via = first;
-    let mut with_buttons = None;
-    for post in posts(reply, ephemeral, false, Some(permission_hint(lang))) {
-        match deliver(http, via, &post).await {
-            Ok(at) if !post.rows.is_empty() => with_buttons = Some(at),
-            Ok(_) => {}
-            Err(e) => {
-                tracing::error!(to = %where_to(via), error = %e, "cannot send the text board either");
-                return with_buttons;
-            }
-        }
-        via = rest;
-    }
-    with_buttons
-}
-
-/// Remove an interaction's original message: a deferred response that has nothing public to
-/// show, or (for a menu choice) the used menu.
-pub(super) async fn delete_original(http: &Http, token: &str) {
-    if let Err(e) = http.delete_original_interaction_response(token).await {
-        tracing::warn!(error = %e, "cannot delete an interaction's message");
+        (v, files)
     }
 }
 
@@ -514,6 +382,7 @@ mod tests {
                 kind: ImageKind::Png,
                 alt: "Red to move.".into(),
                 text_board: Some("車馬象".into()),
+                drawing: None,
             }),
             ..Reply::default()
         };
@@ -522,5 +391,23 @@ mod tests {
         let text = posts(&reply, false, false, Some("hint"));
         assert_eq!(text.len(), 1);
         assert_eq!(text[0].content, "```\n車馬象\n```\n1. alice: h2e2\nhint");
+        let (body, files) = with[0].body(None, false, None);
+        assert_eq!(files.len(), 1);
+        assert_eq!(body["attachments"][0]["filename"], "board-1-1.png");
+        assert_eq!(
+            body["embeds"][0]["image"]["url"],
+            "attachment://board-1-1.png"
+        );
+        assert_eq!(body["allowed_mentions"]["parse"], json!([]));
+        assert!(body.get("flags").is_none());
+        let private = posts(&Reply::private("only you"), true, true, None);
+        let (body, files) = private[0].body(Some((5, 6)), true, Some("a-0"));
+        assert_eq!(body["flags"], 64);
+        assert_eq!(
+            (body["nonce"].as_str(), body["enforce_nonce"].as_bool()),
+            (Some("a-0"), Some(true))
+        );
+        assert_eq!(body["message_reference"]["message_id"], "6");
+        assert!(files.is_empty());
     }
 }

@@ -8,6 +8,8 @@ use teloxide::types::{
     ChatId, InlineKeyboardButton, InlineKeyboardMarkup, MessageId, ThreadId, UserId,
 };
 
+use serde::{Deserialize, Serialize};
+
 use crate::app::{Action, Button, ImageKind, Reply};
 
 /// Longest message text Telegram takes (UTF-16 code units after entity parsing).
@@ -38,6 +40,13 @@ impl Target {
             Some(t) => format!("tg:{}:{}", self.chat.0, t.0 .0),
             None => format!("tg:{}", self.chat.0),
         }
+    }
+
+    /// The leaderboard scope of the chat: `tg:{chat_id}` for a group (all its topics share
+    /// it); none for a private chat (whose id is the user's, positive).
+    #[must_use]
+    pub fn community(self) -> Option<String> {
+        (self.chat.0 < 0).then(|| format!("tg:{}", self.chat.0))
     }
 
     /// Read a channel key back; `None` for another platform's or a malformed key.
@@ -121,17 +130,6 @@ pub struct Track {
     pub action: Action,
 }
 
-/// Where a tracked message went, once Telegram took it.
-#[derive(Clone, Debug)]
-pub struct Shown {
-    /// The chat (and topic).
-    pub target: Target,
-    /// What it was.
-    pub track: Track,
-    /// Its message id.
-    pub message_id: MessageId,
-}
-
 /// The calls that deliver `reply` as jobs for `target`: its messages (see [`reply_ops`]),
 /// with the one under which its buttons sit tracked if the reply asks for it, then the
 /// removal of the buttons of the messages it retires (except `skip`, already handled).
@@ -193,6 +191,22 @@ pub fn retire_ops(refs: &[String], skip: Option<MessageId>) -> Vec<Op> {
         .filter(|id| Some(*id) != skip)
         .map(|message_id| Op::ClearKeyboard { message_id })
         .collect()
+}
+
+/// Whom replies answer, stored with them in the outbox: the user who acted, and the message
+/// they sent or the one whose button they pressed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answering {
+    /// The user's id.
+    pub user: u64,
+    /// Their name (a question for them alone is addressed to them by name).
+    pub name: String,
+    /// The message they sent (private replies answer it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<MessageId>,
+    /// The message whose button they pressed, and what it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pressed: Option<(MessageId, super::press::Pressed)>,
 }
 
 /// The callback data of a button: the action, and for a button that only one user may
@@ -376,6 +390,8 @@ mod tests {
             },
         ] {
             assert_eq!(Target::from_channel(&t.channel()), Some(t));
+            let group = t.chat.0 < 0;
+            assert_eq!(t.community().is_some(), group);
         }
         assert_eq!(
             Target {
@@ -446,6 +462,7 @@ mod tests {
                 kind: ImageKind::Png,
                 alt: "alt".into(),
                 text_board: None,
+                drawing: None,
             }),
             buttons: vec![vec![Button {
                 label: "Flip".into(),

@@ -1,68 +1,46 @@
-//! The send queues: one worker task per chat, so a chat that Telegram slows down (429,
-//! `retry_after`) waits alone while every other chat goes on. A network failure is retried
-//! with exponential backoff; nothing is dropped without an error in the log. The service has
-//! already stored whatever a message reports, so a late message never loses a move.
+//! The send queues: one lane per chat, so a chat that Telegram slows down (429,
+//! `retry_after`) waits alone while every other chat goes on. Server errors and unreadable
+//! answers are retried with growing pauses (a few times), network failures until they pass;
+//! a call Telegram refuses for good is logged and dropped, and a picture it refuses is sent as
+//! text.
+//!
+//! A lane carries two kinds of work: single calls (answers to commands that changed nothing)
+//! and outbox entries (what a change made the service say, stored with it). An entry's calls
+//! are made in order, its pictures drawn again if it was stored before a restart, and it is
+//! forgotten once every call went through or was given up.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
-use teloxide::payloads::setters::*;
-use teloxide::prelude::Requester;
-use teloxide::types::{ChatId, InputFile, MessageId, ReplyParameters};
-use teloxide::{ApiError, Bot, RequestError};
-use tokio::sync::{mpsc, Notify};
-use tokio::task::JoinHandle;
+use teloxide::types::{ChatId, MessageId, UserId};
+use teloxide::ApiError;
 
-use super::ops::{Job, Op, Shown, Target};
-use crate::app::ImageKind;
+use super::api::{Api, Failure};
+use super::ops::{reply_jobs, retire_ops, Answering, Job, Op, Target};
+use super::press::press_jobs;
+use crate::adapters::lanes::{Lanes, Work};
+use crate::app::{Delivery, ImageKind, Reply, Service};
 
-/// How the queues wait and retry.
-#[derive(Clone, Copy, Debug)]
-pub struct RetryPolicy {
-    /// The first wait after a network error (doubled each time).
-    pub first_backoff: Duration,
-    /// The longest wait between two attempts.
-    pub max_backoff: Duration,
-    /// How often an unrecognised Telegram error is retried before the message is given up.
-    pub unknown_error_attempts: u32,
-    /// How long a chat's worker stays without work before it ends.
-    pub idle: Duration,
-}
+pub use crate::adapters::lanes::RetryPolicy;
 
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy {
-            first_backoff: Duration::from_millis(500),
-            max_backoff: Duration::from_secs(60),
-            unknown_error_attempts: 6,
-            idle: Duration::from_secs(60),
-        }
-    }
+/// What a lane works through.
+enum Item {
+    /// One call.
+    Call(Job),
+    /// An outbox entry: its calls, then it is forgotten.
+    Entry(Delivery),
 }
 
 /// The per-chat send queues.
 #[derive(Clone)]
 pub struct Outbox {
-    inner: Arc<Inner>,
+    lanes: Lanes<ChatId, Item>,
 }
 
-struct Inner {
-    bot: Bot,
+struct Shared {
+    api: Api,
+    service: Arc<Service>,
     policy: RetryPolicy,
-    queues: Mutex<HashMap<ChatId, mpsc::UnboundedSender<Job>>>,
-    workers: Mutex<Vec<JoinHandle<()>>>,
-    /// Jobs queued and not yet finished (delivered or given up).
-    pending: AtomicUsize,
-    settled: Notify,
-    closed: AtomicBool,
-    /// Where tracked messages are reported once Telegram took them.
-    shown: Mutex<Option<mpsc::UnboundedSender<Shown>>>,
-}
-
-fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// What to do after a failed call.
@@ -70,9 +48,9 @@ fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 enum Next {
     /// Telegram's flood control: wait this long, then send again.
     Wait(Duration),
-    /// A transient failure: wait (growing), then send again.
+    /// The network failed: wait (growing), then send again.
     Backoff,
-    /// An error Telegram has no name for (a 5xx page, something new): retry a few times.
+    /// A server error or an answer that is not Telegram's: retry a few times.
     Unknown,
     /// The group became a supergroup: send there.
     Migrate(ChatId),
@@ -85,41 +63,56 @@ enum Next {
     Fail,
 }
 
-fn classify(err: &RequestError, op: &Op) -> Next {
-    match err {
-        RequestError::RetryAfter(s) => Next::Wait(s.duration()),
-        RequestError::Network(_) | RequestError::Io(_) | RequestError::InvalidJson { .. } => {
-            Next::Backoff
+fn classify(err: &Failure, op: &Op) -> Next {
+    let (code, retry_after, migrate_to) = match err {
+        Failure::Network(_) => return Next::Backoff,
+        Failure::Unreadable(_) => return Next::Unknown,
+        Failure::Api {
+            code,
+            retry_after,
+            migrate_to,
+            ..
+        } => (*code, *retry_after, *migrate_to),
+    };
+    if let Some(to) = migrate_to {
+        return Next::Migrate(ChatId(to));
+    }
+    if code == 429 {
+        return Next::Wait(Duration::from_secs(retry_after.unwrap_or(1).max(1)));
+    }
+    if code >= 500 {
+        return Next::Unknown;
+    }
+    let api = err.api_error().unwrap_or(ApiError::Unknown(String::new()));
+    match (api, op) {
+        (ApiError::MessageNotModified, Op::Edit { .. }) | (_, Op::ClearKeyboard { .. }) => {
+            Next::Done
         }
-        RequestError::MigrateToChatId(c) => Next::Migrate(*c),
-        RequestError::Api(api) => match (api, op) {
-            (ApiError::MessageNotModified, Op::Edit { .. } | Op::ClearKeyboard { .. }) => {
-                Next::Done
-            }
-            (_, Op::ClearKeyboard { .. }) => Next::Done,
-            (
-                ApiError::MessageToEditNotFound
-                | ApiError::MessageCantBeEdited
-                | ApiError::MessageIdInvalid,
-                Op::Edit { .. },
-            ) => Next::Fallback,
-            (ApiError::Unknown(_), _) => Next::Unknown,
-            (
-                ApiError::BotBlocked
-                | ApiError::BotKicked
-                | ApiError::BotKickedFromSupergroup
-                | ApiError::BotKickedFromChannel
-                | ApiError::ChatNotFound
-                | ApiError::GroupDeactivated
-                | ApiError::UserDeactivated
-                | ApiError::CantInitiateConversation
-                | ApiError::NotEnoughRightsToPostMessages
-                | ApiError::InvalidToken,
-                _,
-            ) => Next::Fail,
-            (_, Op::Picture { .. } | Op::Edit { .. }) => Next::Fallback,
-            _ => Next::Fail,
-        },
+        (
+            ApiError::MessageToEditNotFound
+            | ApiError::MessageCantBeEdited
+            | ApiError::MessageIdInvalid,
+            Op::Edit { .. },
+        ) => Next::Fallback,
+        (
+            ApiError::BotBlocked
+            | ApiError::BotKicked
+            | ApiError::BotKickedFromSupergroup
+            | ApiError::BotKickedFromChannel
+            | ApiError::ChatNotFound
+            | ApiError::GroupDeactivated
+            | ApiError::UserDeactivated
+            | ApiError::CantInitiateConversation
+            | ApiError::NotEnoughRightsToPostMessages
+            | ApiError::InvalidToken,
+            _,
+        ) => Next::Fail,
+        // Forbidden or unauthorized: nothing else will pass either.
+        _ if code == 401 || code == 403 => Next::Fail,
+        // A picture refused (no right to send photos, a picture it cannot process), an edit
+        // refused: plain text may still go through.
+        (_, Op::Picture { .. } | Op::Edit { .. }) => Next::Fallback,
+        _ => Next::Fail,
     }
 }
 
@@ -170,7 +163,7 @@ fn op_name(op: &Op) -> &'static str {
 
 /// An error as it may be logged: never with the token (teloxide already hides it in URLs;
 /// this also covers any other place it could appear).
-pub(super) fn redacted(err: &RequestError, bot: &Bot) -> String {
+pub(super) fn redacted(err: &teloxide::RequestError, bot: &teloxide::Bot) -> String {
     let shown = err.to_string();
     let token = bot.token();
     if token.is_empty() {
@@ -180,143 +173,185 @@ pub(super) fn redacted(err: &RequestError, bot: &Bot) -> String {
     }
 }
 
-impl Outbox {
-    /// Queues sending through `bot`.
-    #[must_use]
-    pub fn new(bot: Bot, policy: RetryPolicy) -> Outbox {
-        Outbox {
-            inner: Arc::new(Inner {
-                bot,
-                policy,
-                queues: Mutex::new(HashMap::new()),
-                workers: Mutex::new(Vec::new()),
-                pending: AtomicUsize::new(0),
-                settled: Notify::new(),
-                closed: AtomicBool::new(false),
-                shown: Mutex::new(None),
-            }),
+/// The calls that deliver `replies` in `target` as the event they answer asked (`None`: the
+/// service's own messages), each with what to tell the service once it is shown.
+pub(super) fn answer_jobs(
+    target: Target,
+    answering: Option<&Answering>,
+    replies: &[Reply],
+) -> Vec<Job> {
+    let job = |(op, track)| Job { target, op, track };
+    match answering {
+        None => replies
+            .iter()
+            .flat_map(|r| reply_jobs(r, target, "", None, None))
+            .collect(),
+        Some(Answering {
+            user,
+            name,
+            pressed: Some((message_id, pressed)),
+            ..
+        }) => press_jobs(replies, *pressed, *message_id, UserId(*user), name)
+            .1
+            .into_iter()
+            .map(job)
+            .collect(),
+        Some(Answering { user, message, .. }) => {
+            let key = format!("tg:{user}");
+            replies
+                .iter()
+                .flat_map(|r| {
+                    // Telegram cannot show a message to one member only: a private reply
+                    // answers the user's message, and its buttons are theirs alone.
+                    if r.private {
+                        reply_jobs(r, target, &key, Some(UserId(*user)), *message)
+                    } else {
+                        reply_jobs(r, target, &key, None, None)
+                    }
+                })
+                .collect()
         }
     }
+}
 
-    /// Reports of the tracked messages delivered from now on (see [`Job::track`]).
-    pub fn watch_shown(&self) -> mpsc::UnboundedReceiver<Shown> {
-        let (tx, rx) = mpsc::unbounded_channel();
-        *locked(&self.inner.shown) = Some(tx);
-        rx
+/// The calls that deliver an outbox entry, as the event it answers asked.
+fn entry_jobs(target: Target, d: &Delivery) -> Vec<Job> {
+    let answering: Option<Answering> = d
+        .context
+        .as_deref()
+        .and_then(|c| serde_json::from_str(c).ok());
+    answer_jobs(target, answering.as_ref(), &d.replies)
+}
+
+impl Outbox {
+    /// Queues sending through `bot`, telling `service` what was delivered.
+    #[must_use]
+    pub fn new(bot: &teloxide::Bot, service: Arc<Service>, policy: RetryPolicy) -> Outbox {
+        let shared = Arc::new(Shared {
+            api: Api::new(bot),
+            service,
+            policy,
+        });
+        let work: Work<Item> = Arc::new(move |item| {
+            let shared = Arc::clone(&shared);
+            Box::pin(async move { work(&shared, item).await })
+        });
+        Outbox {
+            lanes: Lanes::new(policy.idle, work),
+        }
     }
 
     /// Queue `job` behind the chat's earlier ones.
     pub fn push(&self, job: Job) {
-        let inner = &self.inner;
-        if inner.closed.load(Ordering::SeqCst) {
+        let (chat, method) = (job.target.chat.0, op_name(&job.op));
+        if self.lanes.push(job.target.chat, Item::Call(job)).is_err() {
             tracing::error!(
-                chat = job.target.chat.0,
-                method = op_name(&job.op),
+                chat,
+                method,
                 "a message came after shutdown and is not sent"
             );
-            return;
         }
-        let chat = job.target.chat;
-        inner.pending.fetch_add(1, Ordering::SeqCst);
-        let mut queues = locked(&inner.queues);
-        let job = match queues.get(&chat) {
-            Some(tx) => match tx.send(job) {
-                Ok(()) => return,
-                Err(mpsc::error::SendError(job)) => job, // its worker just ended
-            },
-            None => job,
-        };
-        let (tx, rx) = mpsc::unbounded_channel();
-        // A fresh channel's receiver is alive: this cannot fail.
-        let _ = tx.send(job);
-        queues.insert(chat, tx);
-        drop(queues);
-        let handle = tokio::spawn(worker(Arc::clone(inner), chat, rx));
-        let mut workers = locked(&inner.workers);
-        workers.retain(|h| !h.is_finished());
-        workers.push(handle);
     }
 
-    /// Jobs queued and not finished yet.
+    /// Queue an outbox entry behind the chat's earlier messages.
+    pub fn push_entry(&self, d: Delivery) {
+        let Some(target) = Target::from_channel(&d.key.channel) else {
+            tracing::error!(channel = %d.key.channel, "an outbox entry for no Telegram chat");
+            return;
+        };
+        if let Err(Item::Entry(d)) = self.lanes.push(target.chat, Item::Entry(d)) {
+            tracing::info!(channel = %d.key.channel, seq = d.key.seq,
+                "stopping: a stored reply is sent at the next start");
+        }
+    }
+
+    /// Calls and entries queued and not finished yet.
     #[must_use]
     pub fn pending(&self) -> usize {
-        self.inner.pending.load(Ordering::SeqCst)
+        self.lanes.pending()
     }
 
-    /// Stop taking jobs and deliver the queued ones, for at most `limit`. Returns how many
-    /// were still undelivered when time ran out (each is logged).
+    /// Stop taking work and deliver what is queued, for at most `limit`. Returns how much was
+    /// still undelivered when time ran out: outbox entries among it are sent at the next start.
     pub async fn drain(&self, limit: Duration) -> usize {
-        let inner = &self.inner;
-        inner.closed.store(true, Ordering::SeqCst);
-        // Dropping the senders lets each worker end once its queue is empty.
-        locked(&inner.queues).clear();
-        let deadline = tokio::time::Instant::now() + limit;
-        loop {
-            let settled = inner.settled.notified();
-            tokio::pin!(settled);
-            settled.as_mut().enable();
-            if inner.pending.load(Ordering::SeqCst) == 0 {
-                return 0;
-            }
-            if tokio::time::timeout_at(deadline, settled).await.is_err() {
-                break;
-            }
-        }
-        let left = inner.pending.load(Ordering::SeqCst);
+        let left = self.lanes.drain(limit).await;
         if left > 0 {
-            tracing::error!(
+            tracing::warn!(
                 undelivered = left,
-                "shutting down with messages Telegram has not taken yet; they are lost"
+                "stopping with messages Telegram has not taken yet; stored replies go out at the next start"
             );
-        }
-        for h in locked(&inner.workers).drain(..) {
-            h.abort();
         }
         left
     }
 }
 
-async fn worker(inner: Arc<Inner>, chat: ChatId, mut rx: mpsc::UnboundedReceiver<Job>) {
-    loop {
-        let job = match tokio::time::timeout(inner.policy.idle, rx.recv()).await {
-            Ok(Some(job)) => job,
-            Ok(None) => break,
-            Err(_) => {
-                // Idle: leave, unless a job arrived while the map was not locked.
-                let mut queues = locked(&inner.queues);
-                if let Ok(job) = rx.try_recv() {
-                    drop(queues);
-                    job
-                } else {
-                    queues.remove(&chat);
-                    break;
+async fn work(shared: &Shared, item: Item) {
+    match item {
+        Item::Call(job) => {
+            send(shared, job).await;
+        }
+        Item::Entry(mut d) => {
+            shared.service.draw(&mut d.replies).await;
+            match Target::from_channel(&d.key.channel) {
+                Some(mut target) => {
+                    for mut job in entry_jobs(target, &d) {
+                        // A group that became a supergroup on the way: the rest goes there.
+                        job.target = target;
+                        target = send(shared, job).await;
+                    }
+                }
+                None => {
+                    tracing::error!(channel = %d.key.channel, "an outbox entry for no Telegram chat")
                 }
             }
-        };
-        let track = job.track.clone();
-        let target = job.target;
-        if let (Some(message_id), Some(track)) = (deliver(&inner, job).await, track) {
-            if let Some(tx) = locked(&inner.shown).as_ref() {
-                let _ = tx.send(Shown {
-                    target,
-                    track,
-                    message_id,
-                });
+            if let Err(e) = shared.service.delivered(&d.key).await {
+                tracing::error!(error = %e, channel = %d.key.channel,
+                    "cannot forget a delivered reply; it may be sent again after a restart");
             }
         }
-        inner.pending.fetch_sub(1, Ordering::SeqCst);
-        inner.settled.notify_waiters();
     }
 }
 
-/// Deliver `job`, retrying as its errors allow; the message's id if it was delivered.
-async fn deliver(inner: &Inner, mut job: Job) -> Option<MessageId> {
-    let policy = inner.policy;
+/// Make one call (see [`deliver`]); for a message with one-time buttons, then tell the service
+/// where it went and take the buttons off what it says no longer applies (retried like any
+/// other call). Returns where the chat is now.
+async fn send(shared: &Shared, job: Job) -> Target {
+    let track = job.track.clone();
+    let (target, sent) = deliver(shared, job).await;
+    if let (Some(track), Some(id)) = (track, sent) {
+        let retired = shared
+            .service
+            .shown(
+                &target.channel(),
+                &track.user,
+                track.action,
+                id.0.to_string(),
+            )
+            .await;
+        for op in retire_ops(&retired, None) {
+            deliver(
+                shared,
+                Job {
+                    target,
+                    op,
+                    track: None,
+                },
+            )
+            .await;
+        }
+    }
+    target
+}
+
+/// Make one call, retrying as its failures allow; returns where the chat is now (a group
+/// that became a supergroup moves) and the id of the message sent or edited, if it went.
+async fn deliver(shared: &Shared, mut job: Job) -> (Target, Option<MessageId>) {
+    let policy = shared.policy;
     let mut backoff = policy.first_backoff;
     let mut unknown = 0;
     loop {
-        let err = match call(&inner.bot, &job).await {
-            Ok(id) => return id,
+        let err = match shared.api.call(&job).await {
+            Ok(id) => return (job.target, id),
             Err(e) => e,
         };
         let chat = job.target.chat.0;
@@ -332,7 +367,7 @@ async fn deliver(inner: &Inner, mut job: Job) -> Option<MessageId> {
                 tokio::time::sleep(d).await;
             }
             Next::Backoff => {
-                tracing::warn!(chat, method, error = %redacted(&err, &inner.bot),
+                tracing::warn!(chat, method, error = %err,
                     backoff_ms = u64::try_from(backoff.as_millis()).unwrap_or(u64::MAX),
                     "cannot reach Telegram; retrying");
                 tokio::time::sleep(backoff).await;
@@ -340,8 +375,8 @@ async fn deliver(inner: &Inner, mut job: Job) -> Option<MessageId> {
             }
             Next::Unknown if unknown + 1 < policy.unknown_error_attempts => {
                 unknown += 1;
-                tracing::warn!(chat, method, error = %redacted(&err, &inner.bot),
-                    attempt = unknown, "Telegram error; retrying");
+                tracing::warn!(chat, method, error = %err, attempt = unknown,
+                    "Telegram error; retrying");
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(policy.max_backoff);
             }
@@ -354,104 +389,42 @@ async fn deliver(inner: &Inner, mut job: Job) -> Option<MessageId> {
             }
             Next::Fallback => match fallback(&job.op) {
                 Some(op) => {
-                    tracing::warn!(chat, method, error = %redacted(&err, &inner.bot),
+                    tracing::warn!(chat, method, error = %err,
                         "Telegram refused the call; sending plain text instead");
                     job.op = op;
                 }
                 None => {
-                    tracing::error!(chat, method, error = %redacted(&err, &inner.bot),
+                    tracing::error!(chat, method, error = %err,
                         "Telegram refused a message; it is dropped");
-                    return None;
+                    return (job.target, None);
                 }
             },
             Next::Done => {
-                tracing::debug!(chat, method, error = %redacted(&err, &inner.bot), "nothing to change");
-                return None;
+                tracing::debug!(chat, method, error = %err, "nothing to change");
+                return (job.target, None);
             }
             Next::Unknown | Next::Fail => {
-                tracing::error!(chat, method, error = %redacted(&err, &inner.bot),
+                tracing::error!(chat, method, error = %err,
                     "Telegram refused a message; it is dropped");
-                return None;
+                return (job.target, None);
             }
         }
-    }
-}
-
-/// Make the call once; the id of the message sent or edited.
-async fn call(bot: &Bot, job: &Job) -> Result<Option<MessageId>, RequestError> {
-    let Target { chat, thread } = job.target;
-    match &job.op {
-        Op::Text {
-            text,
-            keyboard,
-            reply_to,
-        } => {
-            let mut req = bot.send_message(chat, text.clone());
-            if let Some(t) = thread {
-                req = req.message_thread_id(t);
-            }
-            if let Some(kb) = keyboard {
-                req = req.reply_markup(kb.clone());
-            }
-            if let Some(id) = reply_to {
-                req = req.reply_parameters(ReplyParameters::new(*id).allow_sending_without_reply());
-            }
-            req.await.map(|m| Some(m.id))
-        }
-        Op::Picture {
-            bytes,
-            filename,
-            kind,
-            caption,
-            keyboard,
-            ..
-        } => {
-            let file = InputFile::memory(bytes.as_ref().clone()).file_name(filename.clone());
-            let caption = (!caption.trim().is_empty()).then(|| caption.clone());
-            // sendPhoto and sendAnimation are distinct request types in teloxide, with setters
-            // of the same names from distinct traits; one macro sets them on either.
-            macro_rules! send_media {
-                ($req:expr) => {{
-                    let mut req = $req;
-                    if let Some(t) = thread {
-                        req = req.message_thread_id(t);
-                    }
-                    if let Some(c) = caption {
-                        req = req.caption(c);
-                    }
-                    if let Some(kb) = keyboard {
-                        req = req.reply_markup(kb.clone());
-                    }
-                    req.await.map(|m| Some(m.id))
-                }};
-            }
-            match kind {
-                ImageKind::Png => send_media!(bot.send_photo(chat, file)),
-                ImageKind::Gif => send_media!(bot.send_animation(chat, file)),
-            }
-        }
-        Op::Edit {
-            message_id,
-            text,
-            keyboard,
-        } => {
-            let mut req = bot.edit_message_text(chat, *message_id, text.clone());
-            if let Some(kb) = keyboard {
-                req = req.reply_markup(kb.clone());
-            }
-            req.await.map(|_| Some(*message_id))
-        }
-        Op::ClearKeyboard { message_id } => bot
-            .edit_message_reply_markup(chat, *message_id)
-            .await
-            .map(|_| None),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use teloxide::types::{MessageId, Seconds};
+    use teloxide::types::MessageId;
+
+    fn api(code: u16, description: &str) -> Failure {
+        Failure::Api {
+            code,
+            description: description.into(),
+            retry_after: None,
+            migrate_to: None,
+        }
+    }
 
     fn text_op() -> Op {
         Op::Text {
@@ -476,38 +449,156 @@ mod tests {
             text: "pick".into(),
             keyboard: None,
         };
+        let flood = Failure::Api {
+            code: 429,
+            description: "Too Many Requests: retry after 3".into(),
+            retry_after: Some(3),
+            migrate_to: None,
+        };
         assert_eq!(
-            classify(
-                &RequestError::RetryAfter(Seconds::from_seconds(3)),
-                &text_op()
-            ),
+            classify(&flood, &text_op()),
             Next::Wait(Duration::from_secs(3))
         );
         assert_eq!(
-            classify(&RequestError::Api(ApiError::ImageProcessFailed), &pic),
+            classify(&api(400, "Bad Request: IMAGE_PROCESS_FAILED"), &pic),
             Next::Fallback
-        );
-        assert_eq!(
-            classify(&RequestError::Api(ApiError::MessageNotModified), &edit),
-            Next::Done
-        );
-        assert_eq!(
-            classify(&RequestError::Api(ApiError::MessageToEditNotFound), &edit),
-            Next::Fallback
-        );
-        assert_eq!(
-            classify(&RequestError::Api(ApiError::BotBlocked), &pic),
-            Next::Fail
         );
         assert_eq!(
             classify(
-                &RequestError::Api(ApiError::Unknown("Bad Gateway".into())),
-                &text_op()
+                &api(
+                    400,
+                    "Bad Request: not enough rights to send photos to the chat"
+                ),
+                &pic
             ),
+            Next::Fallback
+        );
+        assert_eq!(
+            classify(
+                &api(
+                    400,
+                    "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"
+                ),
+                &edit
+            ),
+            Next::Done
+        );
+        assert_eq!(
+            classify(&api(400, "Bad Request: message to edit not found"), &edit),
+            Next::Fallback
+        );
+        assert_eq!(
+            classify(&api(403, "Forbidden: bot was blocked by the user"), &pic),
+            Next::Fail
+        );
+        assert_eq!(classify(&api(403, "Forbidden: whatever"), &pic), Next::Fail);
+        assert_eq!(
+            classify(&api(502, "Bad Gateway"), &text_op()),
             Next::Unknown
+        );
+        assert_eq!(
+            classify(&Failure::Unreadable(400), &text_op()),
+            Next::Unknown
+        );
+        assert_eq!(
+            classify(&Failure::Network("reset".into()), &pic),
+            Next::Backoff
+        );
+        assert_eq!(
+            classify(&api(400, "Bad Request: x"), &text_op()),
+            Next::Fail
         );
         assert!(matches!(fallback(&pic), Some(Op::Text { text, .. }) if text == "alt text"));
         assert!(matches!(fallback(&edit), Some(Op::Text { text, .. }) if text == "pick"));
         assert!(fallback(&text_op()).is_none());
+    }
+
+    #[test]
+    fn entries_are_delivered_as_the_event_they_answer_asked() {
+        use super::super::press::Pressed;
+        use crate::app::{Button, Delivery, Reply};
+        use crate::game::OutboxKey;
+        let target = Target {
+            chat: ChatId(-5),
+            thread: None,
+        };
+        let entry = |context: Option<Answering>, replies: Vec<Reply>| Delivery {
+            key: OutboxKey {
+                channel: "tg:-5".into(),
+                seq: 1,
+            },
+            created_ms: 0,
+            context: context.map(|a| serde_json::to_string(&a).expect("json")),
+            replies,
+        };
+        let ops =
+            |d: &Delivery| -> Vec<Op> { entry_jobs(target, d).into_iter().map(|j| j.op).collect() };
+        let said = Answering {
+            user: 7,
+            name: "An".into(),
+            message: Some(MessageId(40)),
+            pressed: None,
+        };
+        let question = Reply {
+            track: true,
+            buttons: vec![vec![Button {
+                label: "Accept".into(),
+                action: crate::app::Action::Accept { id: 3 },
+            }]],
+            retire: vec!["12".into()],
+            ..Reply::text("Bình challenges An")
+        };
+        let jobs = entry_jobs(
+            target,
+            &entry(
+                Some(said.clone()),
+                vec![Reply::text("public"), Reply::private("only you"), question],
+            ),
+        );
+        assert!(matches!(&jobs[0].op, Op::Text { reply_to: None, .. }));
+        assert!(matches!(
+            &jobs[1].op,
+            Op::Text {
+                reply_to: Some(MessageId(40)),
+                ..
+            }
+        ));
+        // The question is tracked for the user who acted; the message it retires loses its
+        // buttons after it.
+        assert_eq!(
+            jobs[2].track.as_ref().map(|t| t.user.as_str()),
+            Some("tg:7")
+        );
+        assert!(matches!(
+            &jobs[3].op,
+            Op::ClearKeyboard {
+                message_id: MessageId(12)
+            }
+        ));
+        let pressed = Answering {
+            user: 7,
+            name: "An".into(),
+            message: None,
+            pressed: Some((MessageId(41), Pressed::Question)),
+        };
+        let got = ops(&entry(
+            Some(pressed),
+            vec![Reply::text("accepted"), Reply::private("a notice")],
+        ));
+        assert!(
+            matches!(
+                &got[..],
+                [
+                    Op::ClearKeyboard {
+                        message_id: MessageId(41)
+                    },
+                    Op::Text { .. }
+                ]
+            ),
+            "the question loses its buttons; the notice went with the press's answer: {got:?}"
+        );
+        // A timer's message: to the chat.
+        let got = ops(&entry(None, vec![Reply::text("lapsed")]));
+        assert!(matches!(&got[..], [Op::Text { .. }]));
     }
 }

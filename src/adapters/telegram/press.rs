@@ -2,17 +2,17 @@
 //! press become (the press's answer, edits of the pressed message, new messages, buttons taken
 //! away). Pure, so the tests call it directly.
 
-use teloxide::types::{InlineKeyboardButtonKind, MessageId, User};
+use serde::{Deserialize, Serialize};
+use teloxide::types::{InlineKeyboardButtonKind, MessageId, UserId};
 
 use super::ops::{
     self, callback_text, keyboard, read_callback_data, reply_ops, retire_ops, tracking, Op, Track,
 };
-use super::player;
 use crate::app::{Action, Reply};
 
 /// What kind of message a button was pressed under, judged by its buttons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Pressed {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pressed {
     /// A board (its buttons stay while they are current).
     Board,
     /// The move picker (edited step by step).
@@ -53,15 +53,19 @@ pub(super) fn pressed_kind(msg: Option<&teloxide::types::Message>) -> Pressed {
     }
 }
 
-/// The answer to a button press (the private notices) and the calls for the rest, each with
-/// what to tell the service once it is shown.
+/// The answer to a button press by `user` (called `name`): its private notices, for
+/// `answerCallbackQuery`, and the calls for the rest, each with what to tell the service once
+/// it is shown. A menu step edits the picker it was chosen in, a question or picker that took
+/// effect loses its buttons, a question for the presser alone is posted with their name and
+/// buttons only they may press.
 pub(super) fn press_jobs(
     replies: &[Reply],
     pressed: Pressed,
     message_id: MessageId,
-    from: &User,
+    user: UserId,
+    name: &str,
 ) -> (String, Vec<(Op, Option<Track>)>) {
-    let user = player(from);
+    let user_key = format!("tg:{}", user.0);
     let mut notice: Vec<&str> = Vec::new();
     let mut ops: Vec<(Op, Option<Track>)> = Vec::new();
     let mut retired: Vec<String> = Vec::new();
@@ -69,7 +73,7 @@ pub(super) fn press_jobs(
     let mut edited = false;
     // The calls for `reply`, its keyboard's message tracked if it asks to be.
     let tracked = |reply: &Reply, only_for| {
-        let track = tracking(reply, &user.id);
+        let track = tracking(reply, &user_key);
         let mut out: Vec<(Op, Option<Track>)> = Vec::new();
         for op in reply_ops(reply, only_for, None) {
             let t = if ops::has_keyboard(&op) && out.iter().all(|(_, t)| t.is_none()) {
@@ -92,10 +96,10 @@ pub(super) fn press_jobs(
             // A question for the presser alone (confirm resignation): shown to the chat,
             // answerable only by them.
             let named = Reply {
-                text: format!("{}: {}", user.name, r.text),
+                text: format!("{name}: {}", r.text),
                 ..r.clone()
             };
-            ops.extend(tracked(&named, Some(from.id)));
+            ops.extend(tracked(&named, Some(user)));
         } else if r.menu && pressed == Pressed::Picker && !edited {
             edited = true;
             let op = Op::Edit {
@@ -123,28 +127,15 @@ pub(super) fn press_jobs(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use teloxide::types::UserId;
-
-    fn user() -> User {
-        User {
-            id: UserId(7),
-            is_bot: false,
-            first_name: "An".into(),
-            last_name: None,
-            username: Some("An_1".into()),
-            language_code: None,
-            is_premium: false,
-            added_to_attachment_menu: false,
-        }
-    }
 
     #[test]
     fn presses_map_to_answers_edits_and_cleared_keyboards() {
-        let from = user();
         let id = teloxide::types::MessageId(9);
+        let press_jobs = |replies: &[Reply], pressed, id| {
+            super::press_jobs(replies, pressed, id, UserId(7), "An")
+        };
         let private = Reply::private("not yours");
-        let (notice, ops) =
-            press_jobs(std::slice::from_ref(&private), Pressed::Question, id, &from);
+        let (notice, ops) = press_jobs(std::slice::from_ref(&private), Pressed::Question, id);
         assert_eq!(notice, "not yours");
         assert!(ops.is_empty(), "a refusal leaves the buttons");
 
@@ -162,10 +153,10 @@ mod tests {
             }]],
             ..Reply::default()
         };
-        let (_, ops) = press_jobs(std::slice::from_ref(&menu), Pressed::Picker, id, &from);
+        let (_, ops) = press_jobs(std::slice::from_ref(&menu), Pressed::Picker, id);
         assert!(matches!(&ops[..], [(Op::Edit { .. }, None)]));
         // A new picker is tracked, under the user who opened it.
-        let (_, ops) = press_jobs(std::slice::from_ref(&menu), Pressed::Board, id, &from);
+        let (_, ops) = press_jobs(std::slice::from_ref(&menu), Pressed::Board, id);
         match &ops[..] {
             [(Op::Text { .. }, Some(track))] => assert_eq!(track.user, "tg:7"),
             other => panic!("{other:?}"),
@@ -173,7 +164,7 @@ mod tests {
 
         let public = Reply::text("accepted");
         let retired = Reply::retire(vec!["9".into(), "12".into()]);
-        let (_, ops) = press_jobs(&[public.clone(), retired], Pressed::Question, id, &from);
+        let (_, ops) = press_jobs(&[public.clone(), retired], Pressed::Question, id);
         // The pressed question is cleared once, the other retired message too.
         assert!(matches!(
             &ops[..],
@@ -193,7 +184,7 @@ mod tests {
                 )
             ]
         ));
-        let (_, ops) = press_jobs(&[public], Pressed::Board, id, &from);
+        let (_, ops) = press_jobs(&[public], Pressed::Board, id);
         assert!(matches!(&ops[..], [(Op::Text { .. }, None)]));
 
         let confirm = Reply {
@@ -207,7 +198,7 @@ mod tests {
             }]],
             ..Reply::private("Really?")
         };
-        let (notice, ops) = press_jobs(&[confirm], Pressed::Board, id, &from);
+        let (notice, ops) = press_jobs(&[confirm], Pressed::Board, id);
         assert!(notice.is_empty());
         match &ops[..] {
             [(

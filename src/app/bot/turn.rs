@@ -1,8 +1,9 @@
 //! The bot at the table: its identity in a game, and its turn as an unsolicited event.
 //!
 //! The bot's move is produced the way a timer event is (`super::super::timer`): nobody asked
-//! for it in the message that triggers it, so it is settled under the channel's lock on its own
-//! and sent through [`Service::send_out`]. When the bot is to move in an active game, a
+//! for it in the message that triggers it, so it is settled under the channel's lock on its own,
+//! and its changes and what it says are committed together to the outbox, as a timer event's
+//! are (nothing it decided is lost in a crash). When the bot is to move in an active game, a
 //! [`Job::Play`] goes to the [`ThinkingPool`]; its result is played through the same code as a
 //! human's move, if the game is still where it was when the job was submitted.
 //!
@@ -18,16 +19,18 @@ use tokio::sync::Notify;
 
 use super::policy::{accepts_draw, conduct, vet, Conduct, Memory};
 use super::pool::{Job, Outcome, ThinkingPool};
-use crate::app::ctx::{public_lang, Ctx};
-use crate::app::{default_notation, AppResult, Incoming, Outgoing, Service};
+use crate::app::ctx::{public_lang, Ctx, Slot};
+use crate::app::{default_notation, AppResult, Incoming, Origin, Outgoing, Reply, Service};
 use crate::core::Color;
 use crate::engine::Clock;
 use crate::game::{color_name, ClockReading, Game, PlayerRef, TimeControl};
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;
+use crate::rating::BOT_ID_PREFIX;
 
-/// Player ids of the bot: this prefix and the level (`engine:level3`).
-pub const BOT_ID_PREFIX: &str = "engine:level";
+/// What follows the ratings' reserved prefix in the bot's player ids: `bot:level3` (so a game
+/// against the bot is never rated, by the same test the ratings use).
+const LEVEL_WORD: &str = "level";
 
 /// Levels players can choose.
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
@@ -39,7 +42,7 @@ pub const DEFAULT_LEVEL: u8 = 3;
 #[must_use]
 pub fn bot_player(level: u8, lang: Lang) -> PlayerRef {
     PlayerRef::new(
-        format!("{BOT_ID_PREFIX}{level}"),
+        format!("{BOT_ID_PREFIX}{LEVEL_WORD}{level}"),
         &text(&Msg::BotName { level }, lang),
     )
 }
@@ -48,6 +51,7 @@ pub fn bot_player(level: u8, lang: Lang) -> PlayerRef {
 #[must_use]
 pub fn bot_level(p: &PlayerRef) -> Option<u8> {
     p.id.strip_prefix(BOT_ID_PREFIX)?
+        .strip_prefix(LEVEL_WORD)?
         .parse()
         .ok()
         .filter(|l| LEVELS.contains(l))
@@ -347,15 +351,44 @@ impl Service {
                 .remove(&search.0);
         }
         replies.extend(ctx.retired_reply());
+        self.bot_commit(&ctx, &mut slot, replies).await?;
         self.bot_watch(channel, slot.game.as_ref());
-        drop(slot);
-        if !replies.is_empty() {
-            self.send_out(Outgoing {
-                channel: channel.to_string(),
-                replies,
-            });
-        }
         Ok(())
+    }
+
+    /// End the bot's event as a timer event ends: what it changed and what it says are
+    /// committed together to the outbox (delivered from there; handed straight to the
+    /// subscribers only when nothing was stored or no platform opened its outbox).
+    async fn bot_commit(
+        &self,
+        ctx: &Ctx<'_>,
+        slot: &mut Slot,
+        replies: Vec<Reply>,
+    ) -> AppResult<()> {
+        let changes = ctx.take_staged();
+        if changes.is_empty() && replies.is_empty() {
+            return Ok(());
+        }
+        let channel = &ctx.inc.channel;
+        match self
+            .commit(changes, channel, &Origin::default(), replies)
+            .await
+        {
+            Ok(handled) => {
+                if handled.queued.is_none() && !handled.replies.is_empty() {
+                    self.send_out(Outgoing {
+                        channel: channel.clone(),
+                        replies: handled.replies,
+                    });
+                }
+                Ok(())
+            }
+            Err(e) => {
+                // The slot went ahead of storage: read it again next time.
+                slot.loaded = false;
+                Err(e)
+            }
+        }
     }
 }
 
@@ -369,7 +402,7 @@ fn takeback_asked(game: &Game) -> bool {
 impl Service {
     /// The context of the bot acting in a channel: the channel's language and its usual
     /// notation.
-    fn bot_ctx<'a>(&'a self, inc: &'a Incoming, slot: &crate::app::ctx::Slot) -> Ctx<'a> {
+    fn bot_ctx<'a>(&'a self, inc: &'a Incoming, slot: &Slot) -> Ctx<'a> {
         let lang = public_lang(slot, None);
         Ctx {
             svc: self,
@@ -379,17 +412,14 @@ impl Service {
             notation: default_notation(lang),
             notation_chosen: false,
             now: self.now(),
+            staged: std::sync::Mutex::default(),
             retired: std::sync::Mutex::default(),
         }
     }
 
     /// The bot allows the takeback its opponent asked for (takebacks are always allowed
     /// against it, when the game allows them at all), answering in the channel.
-    async fn bot_answers_takeback(
-        &self,
-        channel: &str,
-        slot: &mut crate::app::ctx::Slot,
-    ) -> AppResult<()> {
+    async fn bot_answers_takeback(&self, channel: &str, slot: &mut Slot) -> AppResult<()> {
         let Some((bot, _)) = slot.game.as_ref().and_then(bot_side) else {
             return Ok(());
         };
@@ -409,13 +439,7 @@ impl Service {
             rt.pool.cancel(channel);
             rt.lock_flight().remove(channel);
         }
-        if !replies.is_empty() {
-            self.send_out(Outgoing {
-                channel: channel.to_string(),
-                replies,
-            });
-        }
-        Ok(())
+        self.bot_commit(&ctx, slot, replies).await
     }
 }
 
@@ -426,9 +450,14 @@ mod tests {
     #[test]
     fn the_bot_is_known_by_its_id() {
         let p = bot_player(5, Lang::En);
-        assert_eq!(p.id, "engine:level5");
+        assert_eq!(p.id, "bot:level5");
+        assert!(
+            crate::rating::is_bot(&p.id),
+            "ratings must see the bot as the bot"
+        );
         assert_eq!(bot_level(&p), Some(5));
-        assert_eq!(bot_level(&PlayerRef::new("engine:level9", "x")), None);
+        assert_eq!(bot_level(&PlayerRef::new("bot:level9", "x")), None);
+        assert_eq!(bot_level(&PlayerRef::new("engine:level5", "x")), None);
         assert_eq!(bot_level(&PlayerRef::new("console:alice", "alice")), None);
         for lang in [Lang::Vi, Lang::En, Lang::Zh] {
             assert!(bot_player(2, lang).name.contains('2'));

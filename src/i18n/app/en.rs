@@ -5,7 +5,7 @@ use super::{Label, Msg};
 pub(super) fn text(m: &Msg) -> String {
     match m {
         Msg::Help => "Xiangqi bot — commands:
-/play [@user] [time] [ruleset] [red|black|random] — challenge someone (or anyone); time: none, 10+5, 20m/1m, 10m+3x30s, 1d
+/play [@user] [time] [ruleset] [red|black|random] [rated] — challenge someone (or anyone); time: none, 10+5, 20m/1m, 10m+3x30s, 1d; rated: a rated game (needs a clock)
 /play bot [level 1-8] [time] [ruleset] [red|black|random] — play the bot at once
 /accept, /decline — answer a challenge; /cancel — withdraw yours
 /move TEXT — play a move (or just type it when it is your turn): h2e2, C2.5, 炮二平五, P2-5
@@ -13,6 +13,7 @@ pub(super) fn text(m: &Msg) -> String {
 /claim [end] — in a game without a clock, win (or end) it when your opponent stopped moving
 /board, /flip, /moves, /fen, /pgn, /gif, /time, /why
 /rules [topic], /ruleset [name], /notation [iccs|wxf|chinese|vietnamese], /lang [vi|en|zh], /takebacks on|off
+/rating [@user] [family] — ratings and their graph; /top [family] [page] [global] — leaderboard; /stats [@user] [@opponent] — statistics, head to head
 /games — your games; /help — this list".into(),
         Msg::UnknownCommand { cmd } => format!("I don't know the command {cmd}. Type /help for the list."),
         Msg::TooLong { max } => format!("That message is too long for me (over {max} characters). Send a shorter one."),

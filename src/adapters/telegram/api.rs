@@ -1,0 +1,274 @@
+//! The Bot API calls that deliver replies, made over HTTP directly (on teloxide's client) so
+//! that every failure reaches the send queue as Telegram gave it — the status code, the
+//! description and `retry_after` — and the queue alone decides how long to wait: teloxide
+//! itself pauses ten seconds after any 5xx before it reports it, and folds the codes into
+//! error names.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+use teloxide::types::{InlineKeyboardMarkup, MessageId};
+use teloxide::{ApiError, Bot};
+
+use super::ops::{Job, Op, Target};
+use crate::app::ImageKind;
+
+/// Why a call did not go through.
+#[derive(Debug)]
+pub enum Failure {
+    /// No answer: the connection failed or timed out.
+    Network(String),
+    /// An answer that is not the Bot API's JSON (a proxy's error page), with its status.
+    Unreadable(u16),
+    /// Telegram refused, as it said.
+    Api {
+        /// The error code (the HTTP status).
+        code: u16,
+        /// Telegram's description.
+        description: String,
+        /// For 429: how many seconds to wait.
+        retry_after: Option<u64>,
+        /// For a group that became a supergroup: where to send instead.
+        migrate_to: Option<i64>,
+    },
+}
+
+impl Failure {
+    /// The description read as one of teloxide's error names (`Unknown` for others).
+    #[must_use]
+    pub fn api_error(&self) -> Option<ApiError> {
+        match self {
+            Failure::Api { description, .. } => {
+                serde_json::from_value(Value::String(description.clone())).ok()
+            }
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Network(e) => write!(f, "network: {e}"),
+            Failure::Unreadable(status) => write!(f, "an answer that is not JSON (HTTP {status})"),
+            Failure::Api {
+                code, description, ..
+            } => write!(f, "{code}: {description}"),
+        }
+    }
+}
+
+/// Calls on one bot.
+#[derive(Clone)]
+pub struct Api {
+    client: reqwest::Client,
+    base: reqwest::Url,
+    token: Arc<str>,
+}
+
+impl Api {
+    /// Calls with `bot`'s client, server and token.
+    #[must_use]
+    pub fn new(bot: &Bot) -> Api {
+        Api {
+            client: bot.client().clone(),
+            base: bot.api_url(),
+            token: Arc::from(bot.token()),
+        }
+    }
+
+    fn url(&self, method: &str) -> reqwest::Url {
+        let mut url = self.base.clone();
+        if let Ok(mut segments) = url.path_segments_mut() {
+            segments.pop_if_empty();
+            segments.push(&format!("bot{}", self.token));
+            segments.push(method);
+        }
+        url
+    }
+
+    /// A text as it may be logged: never with the token.
+    fn redacted(&self, s: &str) -> String {
+        if self.token.is_empty() {
+            s.to_string()
+        } else {
+            s.replace(&*self.token, "***")
+        }
+    }
+
+    /// Make the call of `job` once; the id of the message sent or edited.
+    ///
+    /// # Errors
+    /// How it failed.
+    pub async fn call(&self, job: &Job) -> Result<Option<MessageId>, Failure> {
+        let Target { chat, thread } = job.target;
+        let thread = thread.map(|t| t.0 .0);
+        let request = match &job.op {
+            Op::Text {
+                text,
+                keyboard,
+                reply_to,
+            } => {
+                let mut body = json!({ "chat_id": chat.0, "text": text });
+                put(&mut body, "message_thread_id", thread.map(Value::from));
+                put(&mut body, "reply_markup", markup(keyboard.as_ref()));
+                put(
+                    &mut body,
+                    "reply_parameters",
+                    reply_to.map(|MessageId(id)| {
+                        json!({ "message_id": id, "allow_sending_without_reply": true })
+                    }),
+                );
+                self.client.post(self.url("sendMessage")).json(&body)
+            }
+            Op::Picture {
+                bytes,
+                filename,
+                kind,
+                caption,
+                keyboard,
+                ..
+            } => {
+                let (method, field) = match kind {
+                    ImageKind::Png => ("sendPhoto", "photo"),
+                    ImageKind::Gif => ("sendAnimation", "animation"),
+                };
+                let mime = match kind {
+                    ImageKind::Png => "image/png",
+                    ImageKind::Gif => "image/gif",
+                };
+                let file = reqwest::multipart::Part::bytes(bytes.as_ref().clone())
+                    .file_name(filename.clone())
+                    .mime_str(mime)
+                    .map_err(|e| Failure::Network(e.to_string()))?;
+                let mut form = reqwest::multipart::Form::new()
+                    .text("chat_id", chat.0.to_string())
+                    .part(field, file);
+                if let Some(t) = thread {
+                    form = form.text("message_thread_id", t.to_string());
+                }
+                if !caption.trim().is_empty() {
+                    form = form.text("caption", caption.clone());
+                }
+                if let Some(kb) = markup(keyboard.as_ref()) {
+                    form = form.text("reply_markup", kb.to_string());
+                }
+                self.client.post(self.url(method)).multipart(form)
+            }
+            Op::Edit {
+                message_id,
+                text,
+                keyboard,
+            } => {
+                let mut body =
+                    json!({ "chat_id": chat.0, "message_id": message_id.0, "text": text });
+                put(&mut body, "reply_markup", markup(keyboard.as_ref()));
+                self.client.post(self.url("editMessageText")).json(&body)
+            }
+            Op::ClearKeyboard { message_id } => {
+                let body = json!({ "chat_id": chat.0, "message_id": message_id.0 });
+                self.client
+                    .post(self.url("editMessageReplyMarkup"))
+                    .json(&body)
+            }
+        };
+        let response = request
+            .send()
+            .await
+            .map_err(|e| Failure::Network(self.redacted(&e.without_url().to_string())))?;
+        let status = response.status().as_u16();
+        let body = response
+            .bytes()
+            .await
+            .map_err(|e| Failure::Network(self.redacted(&e.without_url().to_string())))?;
+        let result = answer(status, &body)?;
+        Ok(match &job.op {
+            Op::Edit { message_id, .. } => Some(*message_id),
+            Op::ClearKeyboard { .. } => None,
+            Op::Text { .. } | Op::Picture { .. } => result
+                .get("message_id")
+                .and_then(Value::as_i64)
+                .and_then(|id| i32::try_from(id).ok())
+                .map(MessageId),
+        })
+    }
+}
+
+/// Read an answer of the Bot API: its `result`.
+fn answer(status: u16, body: &[u8]) -> Result<Value, Failure> {
+    let Ok(mut v) = serde_json::from_slice::<Value>(body) else {
+        return Err(Failure::Unreadable(status));
+    };
+    match v.get("ok").and_then(Value::as_bool) {
+        Some(true) => Ok(v.get_mut("result").map(Value::take).unwrap_or(Value::Null)),
+        Some(false) => Err(Failure::Api {
+            code: v
+                .get("error_code")
+                .and_then(Value::as_u64)
+                .and_then(|c| u16::try_from(c).ok())
+                .unwrap_or(status),
+            description: v
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            retry_after: v.pointer("/parameters/retry_after").and_then(Value::as_u64),
+            migrate_to: v
+                .pointer("/parameters/migrate_to_chat_id")
+                .and_then(Value::as_i64),
+        }),
+        None => Err(Failure::Unreadable(status)),
+    }
+}
+
+fn put(body: &mut Value, key: &str, value: Option<Value>) {
+    if let (Some(v), Some(obj)) = (value, body.as_object_mut()) {
+        obj.insert(key.to_string(), v);
+    }
+}
+
+fn markup(keyboard: Option<&InlineKeyboardMarkup>) -> Option<Value> {
+    keyboard.and_then(|kb| serde_json::to_value(kb).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_read_with_their_code_and_parameters() {
+        assert!(answer(200, br#"{"ok":true,"result":{}}"#).is_ok());
+        match answer(
+            429,
+            br#"{"ok":false,"error_code":429,"description":"Too Many Requests: retry after 3","parameters":{"retry_after":3}}"#,
+        ) {
+            Err(Failure::Api {
+                code: 429,
+                retry_after: Some(3),
+                ..
+            }) => {}
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(
+            answer(502, b"<html>Bad Gateway</html>"),
+            Err(Failure::Unreadable(502))
+        ));
+        let blocked = answer(
+            403,
+            br#"{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}"#,
+        )
+        .expect_err("refused");
+        assert_eq!(blocked.api_error(), Some(ApiError::BotBlocked));
+    }
+
+    #[test]
+    fn urls_name_the_bot_and_the_method() {
+        let bot = Bot::new("1:T").set_api_url(reqwest::Url::parse("http://127.0.0.1:9/").unwrap());
+        let api = Api::new(&bot);
+        assert_eq!(
+            api.url("sendPhoto").as_str(),
+            "http://127.0.0.1:9/bot1:T/sendPhoto"
+        );
+        assert_eq!(api.redacted("x 1:T y"), "x *** y");
+    }
+}

@@ -1,0 +1,452 @@
+//! The outbox: what the service decided to say is stored in the same transaction as the
+//! change that made it say so, handed to the platform's delivery worker, and forgotten once
+//! the platform took it.
+//!
+//! * A command or timer event that changes something is committed here, once, at its end:
+//!   its changes, its replies (each picture as what is needed to draw it again, not as bytes)
+//!   under `channel ‖ sequence`, and the platform's id of the event (so a platform that
+//!   delivers the event again after a crash finds it handled). The pictures are drawn while
+//!   that transaction is flushed.
+//! * A command that changes nothing is not stored: its answer reports nothing new and can be
+//!   asked for again, so it is handed back to the adapter to deliver at once.
+//! * Each adapter opens the outbox for its channels ([`Service::open_outbox`]): it receives
+//!   every entry still stored (after a restart, with the pictures to draw again with
+//!   [`Service::draw`]), then each new one as it is committed, in order per channel, and
+//!   calls [`Service::delivered`] once the platform took it (or refused it for good).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use super::{Action, AppResult, Button, Image, ImageKind, Reply, Service};
+use crate::core::{Color, Move, Position};
+use crate::game::{Changes, OutboxKey, StorageError};
+use crate::render::{BoardRequest, Player};
+
+/// Where an incoming event came from, as its adapter describes it.
+#[derive(Clone, Debug, Default)]
+pub struct Origin {
+    /// The platform's id of the event (`tg:u:123`) when the platform may deliver it again
+    /// after a crash: a second delivery of an event whose changes were stored is skipped.
+    pub event: Option<String>,
+    /// What the adapter needs to deliver the replies as answers to this event (its own
+    /// encoding; stored with the replies and given back in [`Delivery::context`]).
+    pub context: Option<String>,
+}
+
+/// What handling an event gave.
+#[derive(Debug, Default)]
+pub struct Handled {
+    /// The replies, pictures drawn.
+    pub replies: Vec<Reply>,
+    /// Where the replies wait in the outbox, when they were stored and handed to the
+    /// channel's delivery worker, which sends them: the caller must not. When `None`, the
+    /// caller delivers them itself.
+    pub queued: Option<OutboxKey>,
+    /// The event had been handled before (delivered again by its platform): nothing was done.
+    pub duplicate: bool,
+}
+
+/// Replies to deliver, from the outbox.
+#[derive(Clone, Debug)]
+pub struct Delivery {
+    /// Its place: the channel, and its order there.
+    pub key: OutboxKey,
+    /// When it was committed (epoch ms).
+    pub created_ms: u64,
+    /// The adapter's context of the event that produced it (none for timer events).
+    pub context: Option<String>,
+    /// The replies. After a restart their pictures are not drawn yet: see [`Service::draw`].
+    pub replies: Vec<Reply>,
+}
+
+/// What is needed to draw a board picture again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Drawing {
+    /// The position.
+    pub fen: String,
+    /// The move that led to it (ICCS).
+    pub last_move: Option<String>,
+    /// Whether Black is at the bottom.
+    pub black_below: bool,
+    /// Red's name and clock as shown.
+    pub red: (String, Option<String>),
+    /// Black's name and clock as shown.
+    pub black: (String, Option<String>),
+}
+
+/// A delivery worker of one platform.
+pub(super) struct Sink {
+    prefix: String,
+    tx: mpsc::UnboundedSender<Delivery>,
+    /// Entries handed over when the outbox was opened: not to be handed over twice.
+    loaded: HashSet<OutboxKey>,
+}
+
+/// The version of the stored form.
+const ENTRY_VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct StoredEntry {
+    v: u32,
+    at: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    context: Option<String>,
+    replies: Vec<StoredReply>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredReply {
+    text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    image: Option<StoredImage>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    buttons: Vec<Vec<(String, String)>>,
+    #[serde(default)]
+    private: bool,
+    #[serde(default)]
+    menu: bool,
+    /// Where it is shown is reported to the service ([`Service::shown`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    track: bool,
+    /// Earlier messages whose buttons are taken away.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    retire: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StoredImage {
+    filename: String,
+    #[serde(default)]
+    gif: bool,
+    alt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    text_board: Option<String>,
+    /// Absent for a picture that cannot be drawn again (a replay): then the text stands in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    drawing: Option<Drawing>,
+}
+
+fn stored(r: &Reply) -> StoredReply {
+    StoredReply {
+        text: r.text.clone(),
+        image: r.image.as_ref().map(|i| StoredImage {
+            filename: i.filename.clone(),
+            gif: i.kind == ImageKind::Gif,
+            alt: i.alt.clone(),
+            text_board: i.text_board.clone(),
+            drawing: i.drawing.clone(),
+        }),
+        buttons: r
+            .buttons
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|b| (b.label.clone(), b.action.encode()))
+                    .collect()
+            })
+            .collect(),
+        private: r.private,
+        menu: r.menu,
+        track: r.track,
+        retire: r.retire.clone(),
+    }
+}
+
+fn restored(r: StoredReply) -> Reply {
+    Reply {
+        text: r.text,
+        image: r.image.map(|i| Image {
+            bytes: Arc::new(Vec::new()),
+            filename: i.filename,
+            kind: if i.gif {
+                ImageKind::Gif
+            } else {
+                ImageKind::Png
+            },
+            alt: i.alt,
+            text_board: i.text_board,
+            drawing: i.drawing,
+        }),
+        buttons: r
+            .buttons
+            .into_iter()
+            .map(|row| {
+                row.into_iter()
+                    .filter_map(|(label, code)| {
+                        Action::decode(&code).map(|action| Button { label, action })
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .filter(|row| !row.is_empty())
+            .collect(),
+        private: r.private,
+        menu: r.menu,
+        track: r.track,
+        retire: r.retire,
+    }
+}
+
+fn encode(at: u64, context: Option<&String>, replies: &[Reply]) -> Result<Vec<u8>, StorageError> {
+    let entry = StoredEntry {
+        v: ENTRY_VERSION,
+        at,
+        context: context.cloned(),
+        replies: replies.iter().map(stored).collect(),
+    };
+    serde_json::to_vec(&entry).map_err(|e| StorageError(e.to_string()))
+}
+
+fn decode(key: OutboxKey, bytes: &[u8]) -> Option<Delivery> {
+    let entry: StoredEntry = match serde_json::from_slice(bytes) {
+        Ok(e) => e,
+        Err(e) => {
+            tracing::error!(channel = %key.channel, seq = key.seq, error = %e,
+                "an outbox entry that cannot be read; it is not delivered");
+            return None;
+        }
+    };
+    Some(Delivery {
+        key,
+        created_ms: entry.at,
+        context: entry.context,
+        replies: entry.replies.into_iter().map(restored).collect(),
+    })
+}
+
+impl Drawing {
+    /// The request for the renderer, if the stored position still reads.
+    fn request(&self) -> Option<(Position, Option<Move>, Color, Player, Player)> {
+        let position = Position::from_fen(&self.fen).ok()?;
+        let last_move = self.last_move.as_deref().and_then(Move::parse_iccs);
+        let viewer = if self.black_below {
+            Color::Black
+        } else {
+            Color::Red
+        };
+        let player = |(name, clock): &(String, Option<String>)| Player {
+            name: name.clone(),
+            clock: clock.clone(),
+        };
+        Some((
+            position,
+            last_move,
+            viewer,
+            player(&self.red),
+            player(&self.black),
+        ))
+    }
+}
+
+impl Service {
+    /// Deliver the outbox of channels whose key starts with `prefix` (`tg:`, `dc:`,
+    /// `console:`) to the returned receiver: first every entry still stored (from before a
+    /// restart), then each new one as it is committed. Entries of one channel come in order.
+    ///
+    /// # Errors
+    /// When the stored entries cannot be read.
+    pub fn open_outbox(&self, prefix: &str) -> AppResult<mpsc::UnboundedReceiver<Delivery>> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut sinks = self
+            .sinks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut loaded = HashSet::new();
+        for (key, bytes) in self.storage().outbox(prefix)? {
+            if let Some(d) = decode(key.clone(), &bytes) {
+                loaded.insert(key);
+                let _ = tx.send(d);
+            }
+        }
+        if !loaded.is_empty() {
+            tracing::info!(
+                prefix,
+                entries = loaded.len(),
+                "undelivered replies from before the restart go out now"
+            );
+        }
+        sinks.retain(|s| s.prefix != prefix);
+        sinks.push(Sink {
+            prefix: prefix.to_string(),
+            tx,
+            loaded,
+        });
+        Ok(rx)
+    }
+
+    /// Forget an outbox entry: the platform took it, or refused it for good (which the
+    /// delivery worker logged).
+    ///
+    /// # Errors
+    /// On a storage failure (the entry is then delivered again after a restart).
+    pub async fn delivered(&self, key: &OutboxKey) -> AppResult<()> {
+        let changes = Changes {
+            delivered: vec![key.clone()],
+            ..Changes::default()
+        };
+        self.storage().persist(changes).await
+    }
+
+    /// Draw every picture of `replies` that is described but not drawn yet (replies from the
+    /// outbox after a restart; replies being committed).
+    pub async fn draw(&self, replies: &mut [Reply]) {
+        for r in replies.iter_mut() {
+            let Some(img) = r.image.as_mut() else {
+                continue;
+            };
+            if !img.bytes.is_empty() || !self.config.images {
+                continue;
+            }
+            let Some((position, last_move, viewer, red, black)) =
+                img.drawing.as_ref().and_then(Drawing::request)
+            else {
+                continue;
+            };
+            let renderer = Arc::clone(&self.renderer);
+            // Never closed, so a permit always comes; if it somehow did not, draw anyway.
+            let _slot = self.render_slots.acquire().await.ok();
+            let rendered = tokio::task::spawn_blocking(move || {
+                let mut req = BoardRequest::new(&position);
+                req.last_move = last_move;
+                req.viewer = viewer;
+                req.red = red;
+                req.black = black;
+                renderer.png(&req)
+            })
+            .await;
+            match rendered {
+                Ok(Ok(bytes)) => img.bytes = Arc::new(bytes),
+                Ok(Err(e)) => tracing::error!(error = %e, "render failed"),
+                Err(e) => tracing::error!(error = %e, "render task failed"),
+            }
+        }
+    }
+
+    /// End an event: write `changes` with the replies they produced and the event's id in
+    /// one transaction while the pictures are drawn, then hand the replies to the channel's
+    /// delivery worker. With no changes nothing is written and the replies go back to the
+    /// caller. The caller holds the channel's lock, so entries are handed over in order.
+    pub(super) async fn commit(
+        &self,
+        mut changes: Changes,
+        channel: &str,
+        origin: &Origin,
+        mut replies: Vec<Reply>,
+    ) -> AppResult<Handled> {
+        if changes.is_empty() {
+            self.draw(&mut replies).await;
+            return Ok(Handled {
+                replies,
+                ..Handled::default()
+            });
+        }
+        let now = self.now();
+        let key = OutboxKey {
+            channel: channel.to_string(),
+            seq: self.storage().next_outbox_seq()?,
+        };
+        if !replies.is_empty() {
+            let bytes = encode(now, origin.context.as_ref(), &replies)?;
+            changes.outbox.push((key.clone(), bytes));
+        }
+        if let Some(event) = &origin.event {
+            changes.seen.push((event.clone(), now));
+        }
+        let wake = !changes.add_deadlines.is_empty();
+        let (saved, ()) = tokio::join!(self.storage().persist(changes), self.draw(&mut replies));
+        saved?;
+        if wake {
+            self.timer_wake.notify_one();
+        }
+        let handed = !replies.is_empty()
+            && self.hand_over(Delivery {
+                key: key.clone(),
+                created_ms: now,
+                context: origin.context.clone(),
+                replies: replies.clone(),
+            });
+        Ok(Handled {
+            replies,
+            queued: handed.then_some(key),
+            duplicate: false,
+        })
+    }
+
+    /// Give a committed entry to the worker of its channel's platform; false when no worker
+    /// took it (none opened the outbox for that platform: the entry waits in storage).
+    fn hand_over(&self, d: Delivery) -> bool {
+        let mut sinks = self
+            .sinks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(sink) = sinks
+            .iter_mut()
+            .find(|s| d.key.channel.starts_with(s.prefix.as_str()))
+        else {
+            return false;
+        };
+        if sink.loaded.remove(&d.key) {
+            // Committed while the outbox was being opened: already handed over from storage.
+            return true;
+        }
+        sink.tx.send(d).is_ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_with_pictures_as_drawings() {
+        let drawing = Drawing {
+            fen: crate::core::START_FEN.to_string(),
+            last_move: Some("h2e2".into()),
+            black_below: true,
+            red: ("An".into(), Some("9:58".into())),
+            black: ("Bình".into(), None),
+        };
+        let reply = Reply {
+            text: "1. An: 炮二平五".into(),
+            image: Some(Image {
+                bytes: Arc::new(vec![1, 2, 3]),
+                filename: "board-1-1.png".into(),
+                kind: ImageKind::Png,
+                alt: "alt".into(),
+                text_board: Some("grid".into()),
+                drawing: Some(drawing.clone()),
+            }),
+            buttons: vec![vec![Button {
+                label: "Flip".into(),
+                action: Action::Flip { game: 1, ply: 1 },
+            }]],
+            private: false,
+            menu: false,
+            track: true,
+            retire: vec!["c:1:2".into()],
+        };
+        let ctx = "ctx".to_string();
+        let bytes = encode(5, Some(&ctx), std::slice::from_ref(&reply)).expect("encode");
+        let key = OutboxKey {
+            channel: "tg:1".into(),
+            seq: 9,
+        };
+        let d = decode(key.clone(), &bytes).expect("decode");
+        assert_eq!((d.key, d.created_ms, d.context), (key, 5, Some(ctx)));
+        let r = &d.replies[0];
+        assert_eq!(r.text, reply.text);
+        assert_eq!(r.buttons, reply.buttons);
+        assert!(r.track);
+        assert_eq!(r.retire, reply.retire);
+        let img = r.image.as_ref().expect("image");
+        assert!(img.bytes.is_empty(), "the bytes are not stored");
+        assert_eq!(img.drawing.as_ref(), Some(&drawing));
+        let (pos, last, viewer, red, _) = drawing.request().expect("reads");
+        assert_eq!(pos.to_fen(), Position::startpos().to_fen());
+        assert_eq!(last.map(|m| m.to_string()).as_deref(), Some("h2e2"));
+        assert_eq!((viewer, red.clock.as_deref()), (Color::Black, Some("9:58")));
+        assert!(decode(OutboxKey::default(), b"not json").is_none());
+    }
+}

@@ -1,0 +1,177 @@
+//! Occupancy-indexed tables for the line pieces: given the occupancy of a rank (9 bits) or a
+//! file (10 bits) and a point on it, the points a chariot slides to (up to and including the
+//! first piece each way) and the points a cannon captures on (the first piece after the
+//! screen each way). Built at compile time; positions keep each rank's and file's occupancy up
+//! to date, so line moves and line attacks need no scanning.
+
+/// Bits of a rank (bit = file) or a file (bit = rank).
+pub(crate) type LineMask = u16;
+
+/// Slides and cannon captures for every point of a line of `len` points and every occupancy.
+pub(crate) struct LineTable {
+    /// `slide[p][occ]`: empty points each way from `p`, plus the first occupied one.
+    pub slide: [[LineMask; 1024]; 10],
+    /// `cannon[p][occ]`: the second occupied point each way from `p` (the one a cannon hits).
+    pub cannon: [[LineMask; 1024]; 10],
+}
+
+const fn build(len: usize) -> LineTable {
+    let mut t = LineTable {
+        slide: [[0; 1024]; 10],
+        cannon: [[0; 1024]; 10],
+    };
+    let occs = 1usize << len;
+    let mut p = 0;
+    while p < len {
+        let mut occ = 0;
+        while occ < occs {
+            let mut slide: u16 = 0;
+            let mut cannon: u16 = 0;
+            // Upwards.
+            let mut i = p + 1;
+            let mut seen = 0;
+            while i < len {
+                let hit = occ & (1 << i) != 0;
+                if seen == 0 {
+                    slide |= 1 << i;
+                }
+                if hit {
+                    seen += 1;
+                    if seen == 2 {
+                        cannon |= 1 << i;
+                        break;
+                    }
+                }
+                i += 1;
+            }
+            // Downwards.
+            let mut i = p;
+            let mut seen = 0;
+            while i > 0 {
+                i -= 1;
+                let hit = occ & (1 << i) != 0;
+                if seen == 0 {
+                    slide |= 1 << i;
+                }
+                if hit {
+                    seen += 1;
+                    if seen == 2 {
+                        cannon |= 1 << i;
+                        break;
+                    }
+                }
+            }
+            t.slide[p][occ] = slide;
+            t.cannon[p][occ] = cannon;
+            occ += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+/// Along a rank: indexed by file and the rank's occupancy.
+pub(crate) static RANK_LINES: LineTable = build(9);
+/// Along a file: indexed by rank and the file's occupancy.
+pub(crate) static FILE_LINES: LineTable = build(10);
+
+/// The occupancy of every rank and file.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Occupancy {
+    /// Bit `file` of `ranks[rank]`.
+    pub ranks: [LineMask; 10],
+    /// Bit `rank` of `files[file]`.
+    pub files: [LineMask; 9],
+}
+
+impl Occupancy {
+    /// The occupancy of a board.
+    #[cfg(test)]
+    pub(crate) fn of(board: &[u8; 90]) -> Occupancy {
+        let mut o = Occupancy::default();
+        for (sq, &c) in board.iter().enumerate() {
+            if c != 0 {
+                o.set(sq);
+            }
+        }
+        o
+    }
+
+    #[inline]
+    pub(crate) fn set(&mut self, sq: usize) {
+        self.ranks[sq / 9] |= 1 << (sq % 9);
+        self.files[sq % 9] |= 1 << (sq / 9);
+    }
+
+    #[inline]
+    pub(crate) fn clear(&mut self, sq: usize) {
+        self.ranks[sq / 9] &= !(1 << (sq % 9));
+        self.files[sq % 9] &= !(1 << (sq / 9));
+    }
+
+    /// Chariot slides from `sq`: `(along the rank, along the file)`.
+    #[inline]
+    pub(crate) fn slides(&self, sq: usize) -> (LineMask, LineMask) {
+        let (f, r) = (sq % 9, sq / 9);
+        (
+            RANK_LINES.slide[f][self.ranks[r] as usize],
+            FILE_LINES.slide[r][self.files[f] as usize],
+        )
+    }
+
+    /// Cannon capture points from `sq`: `(along the rank, along the file)`.
+    #[inline]
+    pub(crate) fn cannon_hits(&self, sq: usize) -> (LineMask, LineMask) {
+        let (f, r) = (sq % 9, sq / 9);
+        (
+            RANK_LINES.cannon[f][self.ranks[r] as usize],
+            FILE_LINES.cannon[r][self.files[f] as usize],
+        )
+    }
+}
+
+/// Call `f` with the board point of every bit of `mask` on rank `rank`.
+#[inline]
+pub(crate) fn for_rank_bits(mut mask: LineMask, rank: usize, mut f: impl FnMut(usize)) {
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        f(rank * 9 + i);
+    }
+}
+
+/// Call `f` with the board point of every bit of `mask` on file `file`.
+#[inline]
+pub(crate) fn for_file_bits(mut mask: LineMask, file: usize, mut f: impl FnMut(usize)) {
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        f(i * 9 + file);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slides_stop_at_the_first_piece_and_cannons_jump_one() {
+        // Rank occupancy: pieces on files 1, 3, 4, 7; a piece on file 5 looks both ways.
+        let occ = 0b1001_1010usize | 1 << 5;
+        assert_eq!(RANK_LINES.slide[5][occ], 1 << 4 | 1 << 6 | 1 << 7);
+        assert_eq!(RANK_LINES.cannon[5][occ], 1 << 3);
+        // On a file, from rank 0 with pieces on ranks 2 and 9.
+        let occ = 1usize << 2 | 1 << 9 | 1;
+        assert_eq!(FILE_LINES.slide[0][occ], 1 << 1 | 1 << 2);
+        assert_eq!(FILE_LINES.cannon[0][occ], 1 << 9);
+    }
+
+    #[test]
+    fn occupancy_follows_the_board() {
+        let p = crate::core::Position::startpos();
+        let o = Occupancy::of(&p.board);
+        assert_eq!(o.ranks[0], 0x1FF);
+        assert_eq!(o.ranks[2], 1 << 1 | 1 << 7);
+        assert_eq!(o.files[4], 1 << 0 | 1 << 3 | 1 << 6 | 1 << 9);
+    }
+}
