@@ -1,5 +1,6 @@
 //! Playing the bot through the real binary's console: a game against level 1 and one against
-//! level 8 to the end, and a restart while the bot is thinking. Bot moves are capped with
+//! level 8 to the end, a restart while the bot is thinking, and a game against the bot that is
+//! not rated. Bot moves are capped with
 //! `BOT_MOVE_CAP_MS` so the games stay short.
 
 #[path = "support/console.rs"]
@@ -135,5 +136,30 @@ fn the_bot_allows_a_takeback_at_once() {
     // The game goes on, the bot answering again.
     c.ask("@alice b2e2", "1. alice");
     c.expect("2. Bot (level 1): ");
+    c.finish();
+}
+
+#[test]
+fn a_game_against_the_bot_is_never_rated() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let env = [("BOARD_IMAGES", "off"), ("BOT_MOVE_CAP_MS", "40")];
+    let mut c = Console::start(dir.path(), &env);
+    c.ask(
+        "@alice /play bot 1 red 10+5 rated",
+        "games against the bot are never rated",
+    );
+    // The same terms unrated: a game on a clock and a ruleset that could be rated otherwise.
+    let started = c.ask("@alice /play bot 1 red 10+5", "Game #1 begins");
+    assert!(!started.contains("Rated game"), "{started}");
+    let mut rng = 0x9E37_79B9_7F4A_7C15_u64;
+    for i in 0..3 {
+        let m = random_move(&position(&mut c), &mut rng);
+        c.ask(&format!("@alice {m}"), &format!("{}. alice", 2 * i + 1));
+        c.expect(&format!("{}. Bot (level 1): ", 2 * i + 2));
+    }
+    c.ask("@alice /resign", "Game over");
+    // The game counts in the statistics, not in the ratings.
+    c.ask("@alice /stats", "alice: 1 games — 0 won, 0 drawn, 1 lost");
+    c.ask("@alice /rating", "alice has no rated games yet");
     c.finish();
 }

@@ -530,8 +530,11 @@ async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<V
     let mut tc = TimeControl::None;
     let mut ruleset = channel_ruleset(&slot.record);
     let mut color = ColorChoice::Random;
+    let mut asked_rated = false;
     for &word in words {
-        if level.is_none() && word.len() == 1 && word.chars().all(|c| c.is_ascii_digit()) {
+        if let Some(r) = rated_word(word) {
+            asked_rated = r;
+        } else if level.is_none() && word.len() == 1 && word.chars().all(|c| c.is_ascii_digit()) {
             match word.parse::<u8>().ok().filter(|l| LEVELS.contains(l)) {
                 Some(l) => level = Some(l),
                 None => {
@@ -546,6 +549,11 @@ async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<V
     }
     let bot = bot_player(level.unwrap_or(DEFAULT_LEVEL), ctx.lang);
     let me = ctx.inc.user.clone();
+    // The ratings decide: the bot's id carries the prefix they reserve, so this refuses.
+    let refused = refusal(tc.pace(), ruleset.as_str(), false, [&me.id, &bot.id]);
+    if let Some(why) = refused.filter(|_| asked_rated) {
+        return Ok(vec![say_rating(ctx, RatingMsg::CannotRate { why })]);
+    }
     let human_red = match color {
         ColorChoice::Red => true,
         ColorChoice::Black => false,
@@ -554,12 +562,11 @@ async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<V
         }
     };
     let sides = if human_red { (me, bot) } else { (bot, me) };
-    // Never rated: the bot's id carries the prefix the ratings reserve for it.
     let terms = Terms {
         time_control: tc,
         ruleset,
         start: None,
-        rated: false,
+        rated: asked_rated && refused.is_none(),
     };
     let board = start_game(ctx, slot, sides, terms, None).await?;
     Ok(vec![board])
