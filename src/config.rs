@@ -85,6 +85,31 @@ pub struct Config {
     pub service: ServiceConfig,
     /// The engines.
     pub engine: EngineConfig,
+    /// Playing the bot.
+    pub bot: BotConfig,
+}
+
+/// Playing the bot in chat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotConfig {
+    /// `ENGINE_THREADS`: searches run at once (default: one per core).
+    pub threads: usize,
+    /// `BOT_MOVE_CAP_MS`: the longest any bot move may take, whatever its level (unset or 0:
+    /// the level's own time). For tests and small machines.
+    pub move_cap_ms: Option<u64>,
+}
+
+fn bot_config(vars: &HashMap<String, String>) -> Result<BotConfig, ConfigError> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    let threads = number(vars, "ENGINE_THREADS", cores)?;
+    if !(1..=256).contains(&threads) {
+        return Err(ConfigError("ENGINE_THREADS must be 1 to 256".into()));
+    }
+    let cap = number(vars, "BOT_MOVE_CAP_MS", 0u64)?;
+    Ok(BotConfig {
+        threads,
+        move_cap_ms: Some(cap).filter(|&c| c > 0),
+    })
 }
 
 /// A setting that cannot be used.
@@ -182,6 +207,7 @@ impl Config {
             discord,
             service,
             engine: engine_config(vars)?,
+            bot: bot_config(vars)?,
         })
     }
 }

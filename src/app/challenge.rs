@@ -1,5 +1,6 @@
 //! Challenges: `/play`, `/accept`, `/decline`, `/cancel`, and who a challenge is for.
 
+use super::bot::{bot_player, DEFAULT_LEVEL, LEVELS};
 use super::command::rated_word;
 use super::ctx::{handle_alias, Ctx, Slot};
 use super::view::{button, clocks_text, game_buttons, to_move_text};
@@ -95,6 +96,32 @@ fn color_choice(word: &str) -> Option<ColorChoice> {
     }
 }
 
+/// One word of `/play` that sets the game's terms: a time control, a ruleset or a colour;
+/// the message to answer when it is none of them.
+fn game_terms(
+    word: &str,
+    tc: &mut TimeControl,
+    ruleset: &mut RulesetName,
+    color: &mut ColorChoice,
+) -> Result<(), Box<Msg>> {
+    if let Ok(t) = word.parse::<TimeControl>() {
+        *tc = t;
+    } else if let Ok(r) = word.parse::<RulesetName>() {
+        *ruleset = r;
+    } else if let Some(c) = color_choice(word) {
+        *color = c;
+    } else if word.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+        return Err(Box::new(Msg::BadTimeControl {
+            text: word.chars().take(24).collect(),
+        }));
+    } else {
+        return Err(Box::new(Msg::BadPlayArgument {
+            word: word.chars().take(24).collect(),
+        }));
+    }
+    Ok(())
+}
+
 fn channel_ruleset(record: &ChannelRecord) -> RulesetName {
     record
         .settings
@@ -132,6 +159,9 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
     let mut start_fen = None;
     let mut rated = false;
     let words: Vec<&str> = args.split_whitespace().take(10).collect();
+    if words.first().is_some_and(|w| is_bot_word(w)) {
+        return play_bot(ctx, slot, &words[1..]).await;
+    }
     let mut i = 0;
     while i < words.len() {
         let word = words[i];
@@ -179,20 +209,8 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
             rated = r;
         } else if let Some(p) = mentioned(ctx, word) {
             opponent = Some(p);
-        } else if let Ok(t) = word.parse::<TimeControl>() {
-            tc = t;
-        } else if let Ok(r) = word.parse::<RulesetName>() {
-            ruleset = r;
-        } else if let Some(c) = color_choice(word) {
-            color = c;
-        } else if word.chars().next().is_some_and(|c| c.is_ascii_digit()) {
-            return Ok(vec![ctx.say(Msg::BadTimeControl {
-                text: word.chars().take(24).collect(),
-            })]);
-        } else {
-            return Ok(vec![ctx.say(Msg::BadPlayArgument {
-                word: word.chars().take(24).collect(),
-            })]);
+        } else if let Err(m) = game_terms(word, &mut tc, &mut ruleset, &mut color) {
+            return Ok(vec![ctx.say(*m)]);
         }
     }
     if opponent.as_ref().is_some_and(|o| is_user(ctx, o)) {
@@ -388,6 +406,43 @@ pub(crate) async fn accept(
             [&red.id, &black.id],
         )
         .is_none();
+    let start = c
+        .start_fen
+        .as_deref()
+        .and_then(|f| crate::core::Position::from_fen(f).ok());
+    let terms = Terms {
+        time_control: c.time_control,
+        ruleset,
+        start,
+        rated,
+    };
+    let expiry = Some(c.expiry(&ctx.inc.channel));
+    let board = start_game(ctx, slot, (red, black), terms, expiry).await?;
+    Ok(vec![board])
+}
+
+/// The terms a new game starts on.
+struct Terms {
+    time_control: TimeControl,
+    ruleset: RulesetName,
+    start: Option<crate::core::Position>,
+    rated: bool,
+}
+
+/// Start a game between `red` and `black` in the channel (ending the challenge `expiry`
+/// belongs to, if any) and answer with its first board.
+async fn start_game(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    (red, black): (PlayerRef, PlayerRef),
+    Terms {
+        time_control,
+        ruleset,
+        start,
+        rated,
+    }: Terms,
+    expiry: Option<crate::game::Deadline>,
+) -> AppResult<Reply> {
     // Games are numbered 1, 2, 3, … from a counter stored with the game itself.
     let number = ctx.svc.storage().next_game_number()?;
     let game = Game::start(
@@ -397,11 +452,8 @@ pub(crate) async fn accept(
             red,
             black,
             ruleset,
-            time_control: c.time_control,
-            start: c
-                .start_fen
-                .as_deref()
-                .and_then(|f| crate::core::Position::from_fen(f).ok()),
+            time_control,
+            start,
             takebacks: slot.record.settings.takebacks,
             rated,
             community: ctx.inc.community.clone(),
@@ -422,7 +474,7 @@ pub(crate) async fn accept(
         .push((ctx.inc.channel.clone(), record.clone()));
     changes.games.push(game.record.clone());
     changes.game_number = Some(number);
-    changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
+    changes.remove_deadlines.extend(expiry);
     changes.add_deadlines.extend(game.deadlines());
     changes.aliases.extend(handle_alias(ctx));
     ctx.persist(changes).await?;
@@ -456,6 +508,67 @@ pub(crate) async fn accept(
         .board_reply(&game, game.to_move(), caption, buttons, ctx.lang)
         .await;
     slot.game = Some(game);
+    Ok(board)
+}
+
+/// Whether `word` names the bot as an opponent (`/play bot`).
+fn is_bot_word(word: &str) -> bool {
+    matches!(
+        word.to_lowercase().as_str(),
+        "bot" | "engine" | "máy" | "may" | "电脑" | "電腦" | "机器人" | "機器人"
+    )
+}
+
+/// `/play bot [level 1-8] [time] [ruleset] [red|black|random]`: a game against the bot,
+/// started at once. A bare number from 1 to 8 is the level (a time control is written with a
+/// unit or an increment: `10m`, `5+3`).
+async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<Vec<Reply>> {
+    if !ctx.svc.bot_enabled() {
+        return Ok(vec![ctx.say(Msg::BotUnavailable)]);
+    }
+    let mut level = None;
+    let mut tc = TimeControl::None;
+    let mut ruleset = channel_ruleset(&slot.record);
+    let mut color = ColorChoice::Random;
+    let mut asked_rated = false;
+    for &word in words {
+        if let Some(r) = rated_word(word) {
+            asked_rated = r;
+        } else if level.is_none() && word.len() == 1 && word.chars().all(|c| c.is_ascii_digit()) {
+            match word.parse::<u8>().ok().filter(|l| LEVELS.contains(l)) {
+                Some(l) => level = Some(l),
+                None => {
+                    return Ok(vec![ctx.say(Msg::BadBotLevel {
+                        text: word.to_string(),
+                    })])
+                }
+            }
+        } else if let Err(m) = game_terms(word, &mut tc, &mut ruleset, &mut color) {
+            return Ok(vec![ctx.say(*m)]);
+        }
+    }
+    let bot = bot_player(level.unwrap_or(DEFAULT_LEVEL), ctx.lang);
+    let me = ctx.inc.user.clone();
+    // The ratings decide: the bot's id carries the prefix they reserve, so this refuses.
+    let refused = refusal(tc.pace(), ruleset.as_str(), false, [&me.id, &bot.id]);
+    if let Some(why) = refused.filter(|_| asked_rated) {
+        return Ok(vec![say_rating(ctx, RatingMsg::CannotRate { why })]);
+    }
+    let human_red = match color {
+        ColorChoice::Red => true,
+        ColorChoice::Black => false,
+        ColorChoice::Random => {
+            ((ctx.now / 1000) ^ slot.record.last_game.unwrap_or(0)).is_multiple_of(2)
+        }
+    };
+    let sides = if human_red { (me, bot) } else { (bot, me) };
+    let terms = Terms {
+        time_control: tc,
+        ruleset,
+        start: None,
+        rated: asked_rated && refused.is_none(),
+    };
+    let board = start_game(ctx, slot, sides, terms, None).await?;
     Ok(vec![board])
 }
 

@@ -7,6 +7,7 @@
 //! unsolicited messages (a flag falling, a challenge lapsing, a time warning) included.
 
 mod action;
+pub mod bot;
 mod challenge;
 mod command;
 mod ctx;
@@ -31,7 +32,7 @@ use tokio::sync::{mpsc, Notify};
 pub use action::Action;
 pub use command::{parse_line, Cmd, Line, MAX_TEXT};
 pub use outbox::{Delivery, Drawing, Handled, Origin};
-pub use pgn::{pgn, write_pgn};
+pub use pgn::{pgn, review_notes, write_annotated_pgn, write_pgn, PgnNote};
 
 use crate::game::{GameManager, PlayerRef, Storage, StorageError};
 use crate::i18n::app::{text, Msg};
@@ -229,6 +230,8 @@ pub struct Service {
     sinks: Mutex<Vec<outbox::Sink>>,
     timer_wake: Notify,
     limiter: ratelimit::Limiter,
+    /// The bot's pool and searches, once [`Service::attach_bot`] is called.
+    bot: std::sync::OnceLock<bot::turn::BotRuntime>,
 }
 
 impl Service {
@@ -252,6 +255,7 @@ impl Service {
             outboxes: Mutex::new(Vec::new()),
             sinks: Mutex::new(Vec::new()),
             timer_wake: Notify::new(),
+            bot: std::sync::OnceLock::new(),
         }
     }
 

@@ -167,6 +167,12 @@ pub(crate) async fn picked(
     }
 }
 
+/// The bot's move (already vetted), played like a player's and echoed in the channel's
+/// usual notation.
+pub(crate) async fn bot_plays(ctx: &Ctx<'_>, slot: &mut Slot, mv: Move) -> AppResult<Vec<Reply>> {
+    play_move_in(ctx, slot, mv, ctx.notation).await
+}
+
 /// Play `mv`, echoing it in `echo` (and ICCS).
 async fn play_move_in(
     ctx: &Ctx<'_>,

@@ -46,6 +46,9 @@ pub(crate) async fn dispatch(
     if committed.is_err() {
         // Handlers keep the slot in step with what they staged: it may be ahead of storage.
         slot.loaded = false;
+    } else {
+        // The bot thinks when it is now to move, and stops when that no longer holds.
+        svc.bot_watch(&inc.channel, slot.game.as_ref());
     }
     committed
 }

@@ -182,13 +182,17 @@ impl Service {
             if !changes.is_empty() {
                 self.storage().persist(changes).await?;
             }
+            self.bot_watch(&d.channel, slot.game.as_ref());
             return Ok(Handled::default());
         }
         match self
             .commit(changes, &d.channel, &Origin::default(), replies)
             .await
         {
-            Ok(handled) => Ok(handled),
+            Ok(handled) => {
+                self.bot_watch(&d.channel, slot.game.as_ref());
+                Ok(handled)
+            }
             Err(e) => {
                 // The slot went ahead of storage: read it again next time.
                 slot.loaded = false;

@@ -10,10 +10,12 @@ use std::sync::Arc;
 use crate::adapters::console::{self, ConsoleOptions};
 use crate::adapters::discord;
 use crate::adapters::telegram::{self, TelegramOptions};
+use crate::app::bot::ThinkingPool;
 use crate::app::{system_now, Service};
 use crate::config::Config;
 use crate::render::Renderer;
 use crate::storage::SledStorage;
+use crate::uci::player::Player;
 
 /// Start the bot; returns when it stops.
 #[must_use]
@@ -75,6 +77,13 @@ async fn serve(config: Config) -> ExitCode {
         }
     }
     let timer = tokio::spawn(Arc::clone(&service).run_timer());
+    // The bot thinks on its own threads; games where it is to move resume their search.
+    let pool = Arc::new(ThinkingPool::new(
+        config.bot.threads,
+        Arc::new(Player::new(&config.engine)),
+    ));
+    service.attach_bot(Arc::clone(&pool), config.bot.move_cap_ms);
+    let bot = tokio::spawn(Arc::clone(&service).run_bot());
     // Platform adapters run until ctrl-c; each gets the same stop signal.
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let stopped = move || {
@@ -159,6 +168,9 @@ async fn serve(config: Config) -> ExitCode {
         }
     }
     timer.abort();
+    bot.abort();
+    // Stops every search and joins the engine threads (off the async threads).
+    let _ = tokio::task::spawn_blocking(move || pool.shutdown()).await;
     if let Err(e) = service.storage().flush().await {
         eprintln!("final flush failed: {e}");
         return ExitCode::from(1);

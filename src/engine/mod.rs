@@ -23,12 +23,14 @@
 //! assert!(result.best.is_some());
 //! ```
 
+pub mod accuracy;
 mod bench;
 mod eval;
 mod level;
 mod ordering;
 mod params;
 mod pst;
+pub mod review;
 mod root;
 mod rules;
 mod score;
@@ -43,8 +45,10 @@ use std::sync::atomic::AtomicBool;
 use crate::arbiter::{Arbiter, Ruleset};
 use crate::core::{Move, Position};
 
+pub use accuracy::Judgement;
 pub use bench::{bench, bench_with, BenchReport, BENCH_DEPTH};
 pub use level::{level_spec, play_level, LevelSpec};
+pub use review::{review, Eval, Review, ReviewLimits};
 
 use rules::{ClassCache, GameRules};
 use search::{Kit, Reductions, Searcher};

@@ -214,7 +214,9 @@ impl Player {
         }
     }
 
-    fn with_builtin<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> T {
+    /// Run `f` with a built-in engine from the pool of idle ones (a new one if none is idle),
+    /// which goes back to the pool afterwards: one table per search in flight.
+    pub fn with_builtin<T>(&self, f: impl FnOnce(&mut Engine) -> T) -> T {
         let mut engine = self
             .idle
             .lock()

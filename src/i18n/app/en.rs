@@ -6,6 +6,7 @@ pub(super) fn text(m: &Msg) -> String {
     match m {
         Msg::Help => "Xiangqi bot — commands:
 /play [@user] [time] [ruleset] [red|black|random] [rated] — challenge someone (or anyone); time: none, 10+5, 20m/1m, 10m+3x30s, 1d; rated: a rated game (needs a clock)
+/play bot [level 1-8] [time] [ruleset] [red|black|random] — play the bot at once
 /accept, /decline — answer a challenge; /cancel — withdraw yours
 /move TEXT — play a move (or just type it when it is your turn): h2e2, C2.5, 炮二平五, P2-5
 /resign, /draw (offer, accept or claim), /takeback, /abort (before both have moved)
@@ -99,6 +100,9 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::PgnCaption => "The game record (PGN):".into(),
         Msg::GifCaption { plies } => format!("Replay of the game ({plies} plies)"),
         Msg::NotAMove { detail } => detail.clone(),
+        Msg::BotName { level } => format!("Bot (level {level})"),
+        Msg::BadBotLevel { text } => format!("The bot plays at levels 1 to 8, not \"{text}\". Example: /play bot 3 red"),
+        Msg::BotUnavailable => "The bot cannot play here right now. Challenge a person with /play.".into(),
         Msg::BadTimeControl { text } => format!("I cannot read the time control \"{text}\". Use none, 10+5 (minutes + seconds), 20m/1m, 10m+3x30s or 1d."),
         Msg::BadStart { detail } => format!("That start position cannot be played: {detail}"),
         Msg::Raw(s) => s.clone(),

@@ -385,6 +385,18 @@ pub enum Msg {
         /// The notation error, already localised.
         detail: String,
     },
+    /// The bot's name in a game.
+    BotName {
+        /// Its level, 1–8.
+        level: u8,
+    },
+    /// `/play bot` with a level out of range.
+    BadBotLevel {
+        /// What was typed.
+        text: String,
+    },
+    /// The bot cannot be played here (no engine).
+    BotUnavailable,
     /// A time control could not be read.
     BadTimeControl {
         /// What was typed.

@@ -187,6 +187,9 @@ fn samples() -> Vec<Msg> {
             absent: "bo".into(),
         },
         Msg::BadClaim { word: "zz".into() },
+        Msg::BotName { level: 3 },
+        Msg::BadBotLevel { text: "9".into() },
+        Msg::BotUnavailable,
     ]
 }
 
@@ -272,10 +275,13 @@ fn index(m: &Msg) -> usize {
         Msg::ClaimTimed => 77,
         Msg::ClaimEnded { .. } => 78,
         Msg::BadClaim { .. } => 79,
+        Msg::BotName { .. } => 80,
+        Msg::BadBotLevel { .. } => 81,
+        Msg::BotUnavailable => 82,
     }
 }
 
-const VARIANTS: usize = 80;
+const VARIANTS: usize = 83;
 
 #[test]
 fn durations_read_naturally() {

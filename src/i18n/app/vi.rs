@@ -6,6 +6,7 @@ pub(super) fn text(m: &Msg) -> String {
     match m {
         Msg::Help => "Bot cờ tướng — các lệnh:
 /play [@người] [thời gian] [luật] [red|black|random] [rated] — thách đấu một người (hoặc bất kỳ ai); thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d; rated: ván tính điểm (cần đồng hồ)
+/play bot [cấp 1-8] [thời gian] [luật] [red|black|random] — chơi ngay với máy
 /accept, /decline — nhận hoặc từ chối lời thách; /cancel — rút lời thách của bạn
 /move NƯỚC — đi một nước (hoặc gõ thẳng nước đi khi đến lượt): P2-5, M8.7, h2e2, 炮二平五
 /resign (xin thua), /draw (cầu hòa, nhận hòa hoặc xin xử hòa), /takeback (xin đi lại), /abort (hủy ván khi hai bên chưa cùng đi)
@@ -99,6 +100,9 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::PgnCaption => "Biên bản ván cờ (PGN):".into(),
         Msg::GifCaption { plies } => format!("Xem lại ván cờ ({plies} nước)"),
         Msg::NotAMove { detail } => detail.clone(),
+        Msg::BotName { level } => format!("Máy (cấp {level})"),
+        Msg::BadBotLevel { text } => format!("Máy chơi ở cấp 1 đến 8, không có cấp \"{text}\". Ví dụ: /play bot 3 red"),
+        Msg::BotUnavailable => "Hiện không chơi với máy được ở đây. Hãy thách đấu một người bằng /play.".into(),
         Msg::BadTimeControl { text } => format!("Tôi không đọc được thời gian \"{text}\". Dùng none, 10+5 (phút + giây), 20m/1m, 10m+3x30s hoặc 1d."),
         Msg::BadStart { detail } => format!("Không chơi được từ thế cờ này: {detail}"),
         Msg::Raw(s) => s.clone(),

@@ -6,6 +6,7 @@ pub(super) fn text(m: &Msg) -> String {
     match m {
         Msg::Help => "象棋机器人——命令：
 /play [@用户] [用时] [规则] [red|black|random] [rated] —— 向某人（或任何人）挑战；用时：none、10+5、20m/1m、10m+3x30s、1d；rated：等级分对局（需要棋钟）
+/play bot [等级 1-8] [用时] [规则] [red|black|random] —— 立即与电脑对弈
 /accept、/decline —— 接受或拒绝挑战；/cancel —— 撤回你的挑战
 /move 着法 —— 走一步（轮到你时也可直接输入）：炮二平五、马8进7、C2.5、h2e2
 /resign（认输）、/draw（提和、同意或申请判和）、/takeback（悔棋）、/abort（双方都走棋前取消）
@@ -99,6 +100,9 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::PgnCaption => "棋谱（PGN）：".into(),
         Msg::GifCaption { plies } => format!("对局回放（{plies}步）"),
         Msg::NotAMove { detail } => detail.clone(),
+        Msg::BotName { level } => format!("电脑（{level}级）"),
+        Msg::BadBotLevel { text } => format!("电脑等级为 1 到 8，没有“{text}”。例如：/play bot 3 red"),
+        Msg::BotUnavailable => "这里暂时不能与电脑对弈。请用 /play 向别人挑战。".into(),
         Msg::BadTimeControl { text } => format!("看不懂用时“{text}”。请用 none、10+5（分钟+秒）、20m/1m、10m+3x30s 或 1d。"),
         Msg::BadStart { detail } => format!("无法从这个局面开始：{detail}"),
         Msg::Raw(s) => s.clone(),

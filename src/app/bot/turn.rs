@@ -1,0 +1,466 @@
+//! The bot at the table: its identity in a game, and its turn as an unsolicited event.
+//!
+//! The bot's move is produced the way a timer event is (`super::super::timer`): nobody asked
+//! for it in the message that triggers it, so it is settled under the channel's lock on its own,
+//! and its changes and what it says are committed together to the outbox, as a timer event's
+//! are (nothing it decided is lost in a crash). When the bot is to move in an active game, a
+//! [`Job::Play`] goes to the [`ThinkingPool`]; its result is played through the same code as a
+//! human's move, if the game is still where it was when the job was submitted.
+//!
+//! Nothing about a search is stored: the job is derived from the stored game (the bot is to
+//! move and the game is active), so after a restart [`Service::run_bot`] finds every such game
+//! and thinks again.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+
+use super::policy::{accepts_draw, conduct, vet, Conduct, Memory};
+use super::pool::{Job, Outcome, ThinkingPool};
+use crate::app::ctx::{public_lang, Ctx, Slot};
+use crate::app::{default_notation, AppResult, Incoming, Origin, Outgoing, Reply, Service};
+use crate::core::Color;
+use crate::engine::Clock;
+use crate::game::{color_name, ClockReading, Game, PlayerRef, TimeControl};
+use crate::i18n::app::{text, Msg};
+use crate::i18n::Lang;
+use crate::rating::BOT_ID_PREFIX;
+
+/// What follows the ratings' reserved prefix in the bot's player ids: `bot:level3` (so a game
+/// against the bot is never rated, by the same test the ratings use).
+const LEVEL_WORD: &str = "level";
+
+/// Levels players can choose.
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
+
+/// The level `/play bot` uses when none is given.
+pub const DEFAULT_LEVEL: u8 = 3;
+
+/// The bot at `level` as a player, named in `lang`.
+#[must_use]
+pub fn bot_player(level: u8, lang: Lang) -> PlayerRef {
+    PlayerRef::new(
+        format!("{BOT_ID_PREFIX}{LEVEL_WORD}{level}"),
+        &text(&Msg::BotName { level }, lang),
+    )
+}
+
+/// The level of `p` if `p` is the bot.
+#[must_use]
+pub fn bot_level(p: &PlayerRef) -> Option<u8> {
+    p.id.strip_prefix(BOT_ID_PREFIX)?
+        .strip_prefix(LEVEL_WORD)?
+        .parse()
+        .ok()
+        .filter(|l| LEVELS.contains(l))
+}
+
+/// The bot's colour and level in `game`, if it plays in it.
+#[must_use]
+pub fn bot_side(game: &Game) -> Option<(Color, u8)> {
+    [Color::Red, Color::Black]
+        .into_iter()
+        .find_map(|c| bot_level(game.player(c)).map(|l| (c, l)))
+}
+
+/// Where one channel's search stands: the game and the ply it searches for.
+type Search = (u64, usize);
+
+/// The bot's side of the service: the pool, the searches in flight, the channels to look at.
+pub(crate) struct BotRuntime {
+    pool: Arc<ThinkingPool>,
+    /// `BOT_MOVE_CAP_MS`: no bot move takes longer than this (tests, small machines).
+    move_cap_ms: Option<u64>,
+    in_flight: Mutex<HashMap<String, Search>>,
+    due: Mutex<BTreeSet<String>>,
+    wake: Notify,
+    /// The bot's evaluations in each game it plays, by game id (for resigning and draws; a
+    /// restart starts them afresh, which only delays a resignation).
+    memory: Mutex<HashMap<u64, Memory>>,
+}
+
+impl BotRuntime {
+    fn lock_flight(&self) -> std::sync::MutexGuard<'_, HashMap<String, Search>> {
+        self.in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn mark_due(&self, channel: &str) {
+        self.due
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(channel.to_string());
+        self.wake.notify_one();
+    }
+}
+
+/// The clock the bot thinks on: what is left of its time for this move, capped at `cap`
+/// (a cap alone reads as a byo-yomi period: the engine then uses nearly all of it).
+fn bot_clock(game: &Game, bot: Color, now: u64, cap: Option<u64>) -> Option<Clock> {
+    let tc = game.record.time_control;
+    let left = game
+        .record
+        .clock
+        .as_ref()
+        .map(|c| c.reading(tc, bot == Color::Red, now))
+        .and_then(|r| match r {
+            ClockReading::Running { flag_at_ms, .. } if flag_at_ms != u64::MAX => {
+                Some(flag_at_ms.saturating_sub(now))
+            }
+            ClockReading::Running { .. } => None,
+            ClockReading::Flagged => Some(0),
+        });
+    let increment_ms = match tc {
+        TimeControl::Fischer { increment_ms, .. } => increment_ms,
+        _ => 0,
+    };
+    match (left, cap) {
+        (Some(l), Some(c)) if c < l => Some(Clock {
+            remaining_ms: 0,
+            increment_ms: 0,
+            byoyomi_ms: c,
+            moves_to_go: None,
+        }),
+        (Some(l), _) => Some(Clock {
+            remaining_ms: l,
+            increment_ms,
+            byoyomi_ms: 0,
+            moves_to_go: None,
+        }),
+        (None, Some(c)) => Some(Clock {
+            remaining_ms: 0,
+            increment_ms: 0,
+            byoyomi_ms: c,
+            moves_to_go: None,
+        }),
+        (None, None) => None,
+    }
+}
+
+impl Service {
+    /// Let the bot play in this service, thinking on `pool`; `move_cap_ms` bounds every bot
+    /// move. Call once, before [`Service::run_bot`]; later calls are ignored.
+    pub fn attach_bot(&self, pool: Arc<ThinkingPool>, move_cap_ms: Option<u64>) {
+        let _ = self.bot.set(BotRuntime {
+            pool,
+            move_cap_ms: move_cap_ms.filter(|&ms| ms > 0),
+            in_flight: Mutex::new(HashMap::new()),
+            due: Mutex::new(BTreeSet::new()),
+            wake: Notify::new(),
+            memory: Mutex::new(HashMap::new()),
+        });
+    }
+
+    /// Whether the bot can be played here.
+    #[must_use]
+    pub fn bot_enabled(&self) -> bool {
+        self.bot.get().is_some()
+    }
+
+    /// After anything happened in `channel` (its game now `game`): if the bot is to move,
+    /// make sure it thinks; if not, stop a search that no longer applies (the game ended, a
+    /// move was taken back).
+    pub(crate) fn bot_watch(&self, channel: &str, game: Option<&Game>) {
+        let Some(rt) = self.bot.get() else {
+            return;
+        };
+        // A takeback the human asked of the bot is answered at once.
+        if game.is_some_and(|g| g.is_active() && takeback_asked(g)) {
+            rt.mark_due(channel);
+        }
+        let wanted = game
+            .filter(|g| g.is_active())
+            .and_then(|g| bot_side(g).filter(|(c, _)| *c == g.to_move()).map(|_| g))
+            .map(|g| (g.record.id, g.record.moves.len()));
+        let running = rt.lock_flight().get(channel).copied();
+        match (wanted, running) {
+            (Some(w), Some(r)) if w == r => {}
+            (Some(_), running) => {
+                if running.is_some() {
+                    rt.pool.cancel(channel);
+                    rt.lock_flight().remove(channel);
+                }
+                rt.mark_due(channel);
+            }
+            (None, Some(_)) => {
+                rt.pool.cancel(channel);
+                rt.lock_flight().remove(channel);
+            }
+            (None, None) => {}
+        }
+    }
+
+    /// Run the bot forever: first every stored game where it is to move (after a restart),
+    /// then each channel [`Service::bot_watch`] marks.
+    pub async fn run_bot(self: Arc<Self>) {
+        let Some(rt) = self.bot.get() else {
+            return;
+        };
+        match self.storage().active_games() {
+            Ok(ids) => {
+                for id in ids {
+                    if let Ok(Some(record)) = self.storage().game(id) {
+                        if let Ok(game) = Game::from_record(record) {
+                            self.bot_watch(&game.record.channel, Some(&game));
+                        }
+                    }
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "bot: cannot list the active games"),
+        }
+        loop {
+            let due = std::mem::take(&mut *rt.due.lock().unwrap_or_else(PoisonError::into_inner));
+            for channel in due {
+                if let Err(e) = Arc::clone(&self).bot_think(&channel).await {
+                    tracing::error!(%channel, error = %e, "bot: storage failure");
+                }
+            }
+            tokio::select! {
+                () = rt.wake.notified() => {}
+                () = tokio::time::sleep(Duration::from_secs(60)) => {}
+            }
+        }
+    }
+
+    /// Submit the bot's search in `channel` if the bot is to move there and none runs.
+    async fn bot_think(self: Arc<Self>, channel: &str) -> AppResult<()> {
+        let Some(rt) = self.bot.get() else {
+            return Ok(());
+        };
+        let mut slot = self.manager.lock(channel).await?;
+        if slot.game.as_ref().is_some_and(takeback_asked) {
+            self.bot_answers_takeback(channel, &mut slot).await?;
+        }
+        let Some(game) = slot.game.as_ref().filter(|g| g.is_active()) else {
+            return Ok(());
+        };
+        let Some((bot, level)) = bot_side(game).filter(|(c, _)| *c == game.to_move()) else {
+            return Ok(());
+        };
+        let search = (game.record.id, game.record.moves.len());
+        {
+            let mut flight = rt.lock_flight();
+            if flight.get(channel) == Some(&search) {
+                return Ok(());
+            }
+            flight.insert(channel.to_string(), search);
+        }
+        let job = Job::Play {
+            game: game.arbiter.clone(),
+            level,
+            clock: bot_clock(game, bot, self.now(), rt.move_cap_ms),
+            seed: search.0.wrapping_mul(1_000_003) ^ search.1 as u64,
+        };
+        drop(slot);
+        let ticket = rt.pool.submit(channel, job);
+        let channel = channel.to_string();
+        tokio::spawn(async move {
+            let out = ticket.result().await;
+            if let Err(e) = self.bot_move(&channel, search, out).await {
+                tracing::error!(%channel, error = %e, "bot: storage failure");
+            }
+        });
+        Ok(())
+    }
+
+    /// Play the bot's searched move in `channel` if the game is still at `search`, and send
+    /// the board to the channel as an unsolicited message.
+    async fn bot_move(&self, channel: &str, search: Search, out: Option<Outcome>) -> AppResult<()> {
+        let Some(rt) = self.bot.get() else {
+            return Ok(());
+        };
+        {
+            let mut flight = rt.lock_flight();
+            if flight.get(channel) == Some(&search) {
+                flight.remove(channel);
+            }
+        }
+        let Some(Outcome::Searched(played)) = out else {
+            return Ok(()); // cancelled: whoever cancelled it decides what comes next
+        };
+        let mut slot = self.manager.lock(channel).await?;
+        let Some(game) = slot
+            .game
+            .as_ref()
+            .filter(|g| g.is_active() && (g.record.id, g.record.moves.len()) == search)
+        else {
+            return Ok(()); // the game moved on while the bot thought
+        };
+        let Some((bot, level)) = bot_side(game).filter(|(c, _)| *c == game.to_move()) else {
+            return Ok(());
+        };
+        let Some(mv) = vet(&game.arbiter, played.result.best) else {
+            tracing::error!(%channel, "bot: no move to play in an active game");
+            return Ok(());
+        };
+        let ply = game.record.moves.len();
+        let human_offered = game.record.draw_offer.as_deref() == Some(color_name(bot.other()));
+        let opponent_ms = game
+            .record
+            .clock
+            .as_ref()
+            .filter(|_| game.record.time_control != TimeControl::None)
+            .map(|c| c.side(bot.other() == Color::Red).remaining_ms);
+        let memory = {
+            let mut all = rt.memory.lock().unwrap_or_else(PoisonError::into_inner);
+            let m = all.entry(game.record.id).or_default();
+            if let Some(line) = played.result.lines.first() {
+                m.evals.push(line.score);
+            }
+            m.clone()
+        };
+        let decision = conduct(
+            level,
+            ply,
+            &memory,
+            opponent_ms,
+            game.record.draw_offer.is_some(),
+        );
+        let inc = Incoming {
+            channel: channel.to_string(),
+            user: game.player(bot).clone(),
+            ..Incoming::default()
+        };
+        let ctx = self.bot_ctx(&inc, &slot);
+        let mut replies = if human_offered && accepts_draw(ply, &memory) {
+            crate::app::endings::draw(&ctx, &mut slot).await?
+        } else if decision == Conduct::Resign {
+            crate::app::endings::resign(&ctx, &mut slot).await?
+        } else {
+            let mut r = crate::app::play::bot_plays(&ctx, &mut slot, mv).await?;
+            if decision == Conduct::PlayAndOfferDraw && slot.game.is_some() {
+                if let Some(m) = rt
+                    .memory
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .get_mut(&search.0)
+                {
+                    m.last_offer_ply = Some(ply);
+                }
+                r.extend(crate::app::endings::draw(&ctx, &mut slot).await?);
+            }
+            r
+        };
+        if slot.game.is_none() {
+            rt.memory
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&search.0);
+        }
+        replies.extend(ctx.retired_reply());
+        self.bot_commit(&ctx, &mut slot, replies).await?;
+        self.bot_watch(channel, slot.game.as_ref());
+        Ok(())
+    }
+
+    /// End the bot's event as a timer event ends: what it changed and what it says are
+    /// committed together to the outbox (delivered from there; handed straight to the
+    /// subscribers only when nothing was stored or no platform opened its outbox).
+    async fn bot_commit(
+        &self,
+        ctx: &Ctx<'_>,
+        slot: &mut Slot,
+        replies: Vec<Reply>,
+    ) -> AppResult<()> {
+        let changes = ctx.take_staged();
+        if changes.is_empty() && replies.is_empty() {
+            return Ok(());
+        }
+        let channel = &ctx.inc.channel;
+        match self
+            .commit(changes, channel, &Origin::default(), replies)
+            .await
+        {
+            Ok(handled) => {
+                if handled.queued.is_none() && !handled.replies.is_empty() {
+                    self.send_out(Outgoing {
+                        channel: channel.clone(),
+                        replies: handled.replies,
+                    });
+                }
+                Ok(())
+            }
+            Err(e) => {
+                // The slot went ahead of storage: read it again next time.
+                slot.loaded = false;
+                Err(e)
+            }
+        }
+    }
+}
+
+/// Whether the human asked the bot to take back a move.
+fn takeback_asked(game: &Game) -> bool {
+    bot_side(game).is_some_and(|(bot, _)| {
+        game.record.takeback_request.as_deref() == Some(color_name(bot.other()))
+    })
+}
+
+impl Service {
+    /// The context of the bot acting in a channel: the channel's language and its usual
+    /// notation.
+    fn bot_ctx<'a>(&'a self, inc: &'a Incoming, slot: &Slot) -> Ctx<'a> {
+        let lang = public_lang(slot, None);
+        Ctx {
+            svc: self,
+            inc,
+            lang,
+            reader: lang,
+            notation: default_notation(lang),
+            notation_chosen: false,
+            now: self.now(),
+            staged: std::sync::Mutex::default(),
+            retired: std::sync::Mutex::default(),
+        }
+    }
+
+    /// The bot allows the takeback its opponent asked for (takebacks are always allowed
+    /// against it, when the game allows them at all), answering in the channel.
+    async fn bot_answers_takeback(&self, channel: &str, slot: &mut Slot) -> AppResult<()> {
+        let Some((bot, _)) = slot.game.as_ref().and_then(bot_side) else {
+            return Ok(());
+        };
+        let Some(user) = slot.game.as_ref().map(|g| g.player(bot).clone()) else {
+            return Ok(());
+        };
+        let inc = Incoming {
+            channel: channel.to_string(),
+            user,
+            ..Incoming::default()
+        };
+        let ctx = self.bot_ctx(&inc, slot);
+        let mut replies = crate::app::endings::takeback(&ctx, slot).await?;
+        replies.extend(ctx.retired_reply());
+        // Whatever it was thinking about is gone; the caller looks at the game again.
+        if let Some(rt) = self.bot.get() {
+            rt.pool.cancel(channel);
+            rt.lock_flight().remove(channel);
+        }
+        self.bot_commit(&ctx, slot, replies).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bot_is_known_by_its_id() {
+        let p = bot_player(5, Lang::En);
+        assert_eq!(p.id, "bot:level5");
+        assert!(
+            crate::rating::is_bot(&p.id),
+            "ratings must see the bot as the bot"
+        );
+        assert_eq!(bot_level(&p), Some(5));
+        assert_eq!(bot_level(&PlayerRef::new("bot:level9", "x")), None);
+        assert_eq!(bot_level(&PlayerRef::new("engine:level5", "x")), None);
+        assert_eq!(bot_level(&PlayerRef::new("console:alice", "alice")), None);
+        for lang in [Lang::Vi, Lang::En, Lang::Zh] {
+            assert!(bot_player(2, lang).name.contains('2'));
+        }
+    }
+}
