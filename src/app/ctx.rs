@@ -36,7 +36,23 @@ pub(crate) struct Ctx<'a> {
     pub retired: std::sync::Mutex<Vec<String>>,
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
+    /// The context of an event nobody typed (a timer, the bot): everything in the channel's
+    /// language and its usual notation.
+    pub(crate) fn unsolicited(svc: &'a Service, inc: &'a Incoming, slot: &Slot, now: u64) -> Self {
+        let lang = public_lang(slot, None);
+        Ctx {
+            svc,
+            inc,
+            lang,
+            reader: lang,
+            notation: super::default_notation(lang),
+            notation_chosen: false,
+            now,
+            staged: std::sync::Mutex::default(),
+            retired: std::sync::Mutex::default(),
+        }
+    }
     /// Write `changes` with this event: they are committed, with the replies they produce,
     /// in one transaction when the event ends (before anything is sent), after those staged
     /// earlier. Handlers keep their slot in step as if it were written; if the commit fails,

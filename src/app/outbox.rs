@@ -20,6 +20,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
+use super::ctx::Slot;
 use super::{Action, AppResult, Button, Image, ImageKind, Reply, Service};
 use crate::core::{Color, Move, Position};
 use crate::game::{Changes, OutboxKey, StorageError};
@@ -372,6 +373,37 @@ impl Service {
             queued: handed.then_some(key),
             duplicate: false,
         })
+    }
+
+    /// [`Service::commit`] for the channel held in `slot`. Handlers keep the slot in step
+    /// with what they staged, so when the commit fails it may be ahead of storage and is read
+    /// again next time; when it succeeds the bot looks at the game (it thinks when it is now
+    /// to move, and stops when that no longer holds).
+    pub(super) async fn commit_slot(
+        &self,
+        slot: &mut Slot,
+        changes: Changes,
+        channel: &str,
+        origin: &Origin,
+        replies: Vec<Reply>,
+    ) -> AppResult<Handled> {
+        let committed = self.commit(changes, channel, origin, replies).await;
+        match &committed {
+            Ok(_) => self.bot_watch(channel, slot.game.as_ref()),
+            Err(_) => slot.loaded = false,
+        }
+        committed
+    }
+
+    /// Hand what an unsolicited event (a timer, the bot) said to the subscribers when the
+    /// outbox did not queue it (nothing was stored, or no platform opened its outbox).
+    pub(super) fn send_unqueued(&self, channel: &str, handled: Handled) {
+        if handled.queued.is_none() && !handled.replies.is_empty() {
+            self.send_out(super::Outgoing {
+                channel: channel.to_string(),
+                replies: handled.replies,
+            });
+        }
     }
 
     /// Give a committed entry to the worker of its channel's platform; false when no worker

@@ -39,18 +39,17 @@ pub(crate) async fn dispatch(
     challenge::remember_handle(&ctx).await;
     let replies = run(&ctx, &mut slot, line).await;
     let changes = ctx.take_staged();
-    let committed = match replies {
-        Ok(replies) => svc.commit(changes, &inc.channel, origin, replies).await,
-        Err(e) => Err(e),
-    };
-    if committed.is_err() {
-        // Handlers keep the slot in step with what they staged: it may be ahead of storage.
-        slot.loaded = false;
-    } else {
-        // The bot thinks when it is now to move, and stops when that no longer holds.
-        svc.bot_watch(&inc.channel, slot.game.as_ref());
+    match replies {
+        Ok(replies) => {
+            svc.commit_slot(&mut slot, changes, &inc.channel, origin, replies)
+                .await
+        }
+        Err(e) => {
+            // Handlers keep the slot in step with what they staged: it may be ahead of storage.
+            slot.loaded = false;
+            Err(e)
+        }
     }
-    committed
 }
 
 async fn run(ctx: &Ctx<'_>, slot: &mut Slot, line: Line) -> AppResult<Vec<Reply>> {

@@ -7,8 +7,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::ctx::{public_lang, Ctx, Slot};
-use super::{AppResult, Handled, Incoming, Origin, Outgoing, Reply, Service};
+use super::ctx::{Ctx, Slot};
+use super::{AppResult, Handled, Incoming, Origin, Reply, Service};
 use crate::core::Color;
 use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, GameStatus};
 use crate::i18n::app::{duration_text, Msg};
@@ -135,12 +135,7 @@ impl Service {
             let handled = self.settle(&d, now_ms).await?;
             if !handled.replies.is_empty() {
                 acted += 1;
-                if handled.queued.is_none() {
-                    self.send_out(Outgoing {
-                        channel: d.channel.clone(),
-                        replies: handled.replies,
-                    });
-                }
+                self.send_unqueued(&d.channel, handled);
             }
         }
         Ok(acted)
@@ -153,18 +148,7 @@ impl Service {
             channel: d.channel.clone(),
             ..Incoming::default()
         };
-        let lang = public_lang(&slot, None);
-        let ctx = Ctx {
-            svc: self,
-            inc: &inc,
-            lang,
-            reader: lang,
-            notation: super::default_notation(lang),
-            notation_chosen: false,
-            now: now_ms,
-            staged: std::sync::Mutex::default(),
-            retired: std::sync::Mutex::default(),
-        };
+        let ctx = Ctx::unsolicited(self, &inc, &slot, now_ms);
         let mut changes = Changes::default();
         changes.remove_deadlines.push(d.clone());
         let mut replies = match d.kind {
@@ -177,28 +161,9 @@ impl Service {
         };
         replies.extend(ctx.retired_reply());
         changes.absorb(ctx.take_staged());
-        if replies.is_empty() {
-            // Stale (the game moved on): just forget the deadline.
-            if !changes.is_empty() {
-                self.storage().persist(changes).await?;
-            }
-            self.bot_watch(&d.channel, slot.game.as_ref());
-            return Ok(Handled::default());
-        }
-        match self
-            .commit(changes, &d.channel, &Origin::default(), replies)
+        // A stale deadline (the game moved on) says nothing: it is only forgotten.
+        self.commit_slot(&mut slot, changes, &d.channel, &Origin::default(), replies)
             .await
-        {
-            Ok(handled) => {
-                self.bot_watch(&d.channel, slot.game.as_ref());
-                Ok(handled)
-            }
-            Err(e) => {
-                // The slot went ahead of storage: read it again next time.
-                slot.loaded = false;
-                Err(e)
-            }
-        }
     }
 }
 

@@ -19,8 +19,8 @@ use tokio::sync::Notify;
 
 use super::policy::{accepts_draw, conduct, vet, Conduct, Memory};
 use super::pool::{Job, Outcome, ThinkingPool};
-use crate::app::ctx::{public_lang, Ctx, Slot};
-use crate::app::{default_notation, AppResult, Incoming, Origin, Outgoing, Reply, Service};
+use crate::app::ctx::{Ctx, Slot};
+use crate::app::{AppResult, Incoming, Origin, Reply, Service};
 use crate::core::Color;
 use crate::engine::Clock;
 use crate::game::{color_name, ClockReading, Game, PlayerRef, TimeControl};
@@ -324,7 +324,7 @@ impl Service {
             user: game.player(bot).clone(),
             ..Incoming::default()
         };
-        let ctx = self.bot_ctx(&inc, &slot);
+        let ctx = Ctx::unsolicited(self, &inc, &slot, self.now());
         let mut replies = if human_offered && accepts_draw(ply, &memory) {
             crate::app::endings::draw(&ctx, &mut slot).await?
         } else if decision == Conduct::Resign {
@@ -351,9 +351,7 @@ impl Service {
                 .remove(&search.0);
         }
         replies.extend(ctx.retired_reply());
-        self.bot_commit(&ctx, &mut slot, replies).await?;
-        self.bot_watch(channel, slot.game.as_ref());
-        Ok(())
+        self.bot_commit(&ctx, &mut slot, replies).await
     }
 
     /// End the bot's event as a timer event ends: what it changed and what it says are
@@ -365,30 +363,18 @@ impl Service {
         slot: &mut Slot,
         replies: Vec<Reply>,
     ) -> AppResult<()> {
-        let changes = ctx.take_staged();
-        if changes.is_empty() && replies.is_empty() {
-            return Ok(());
-        }
         let channel = &ctx.inc.channel;
-        match self
-            .commit(changes, channel, &Origin::default(), replies)
-            .await
-        {
-            Ok(handled) => {
-                if handled.queued.is_none() && !handled.replies.is_empty() {
-                    self.send_out(Outgoing {
-                        channel: channel.clone(),
-                        replies: handled.replies,
-                    });
-                }
-                Ok(())
-            }
-            Err(e) => {
-                // The slot went ahead of storage: read it again next time.
-                slot.loaded = false;
-                Err(e)
-            }
-        }
+        let handled = self
+            .commit_slot(
+                slot,
+                ctx.take_staged(),
+                channel,
+                &Origin::default(),
+                replies,
+            )
+            .await?;
+        self.send_unqueued(channel, handled);
+        Ok(())
     }
 }
 
@@ -402,21 +388,6 @@ fn takeback_asked(game: &Game) -> bool {
 impl Service {
     /// The context of the bot acting in a channel: the channel's language and its usual
     /// notation.
-    fn bot_ctx<'a>(&'a self, inc: &'a Incoming, slot: &Slot) -> Ctx<'a> {
-        let lang = public_lang(slot, None);
-        Ctx {
-            svc: self,
-            inc,
-            lang,
-            reader: lang,
-            notation: default_notation(lang),
-            notation_chosen: false,
-            now: self.now(),
-            staged: std::sync::Mutex::default(),
-            retired: std::sync::Mutex::default(),
-        }
-    }
-
     /// The bot allows the takeback its opponent asked for (takebacks are always allowed
     /// against it, when the game allows them at all), answering in the channel.
     async fn bot_answers_takeback(&self, channel: &str, slot: &mut Slot) -> AppResult<()> {
@@ -431,7 +402,7 @@ impl Service {
             user,
             ..Incoming::default()
         };
-        let ctx = self.bot_ctx(&inc, slot);
+        let ctx = Ctx::unsolicited(self, &inc, slot, self.now());
         let mut replies = crate::app::endings::takeback(&ctx, slot).await?;
         replies.extend(ctx.retired_reply());
         // Whatever it was thinking about is gone; the caller looks at the game again.
