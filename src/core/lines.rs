@@ -15,6 +15,38 @@ pub(crate) struct LineTable {
     pub cannon: [[LineMask; 1024]; 10],
 }
 
+/// From `p` one way along a line of `len` points with occupancy `occ`: the points a chariot
+/// slides to (up to and including the first piece) and the one a cannon hits (the second
+/// piece), as masks.
+const fn ray(occ: usize, p: usize, len: usize, up: bool) -> (LineMask, LineMask) {
+    let mut slide: LineMask = 0;
+    let mut seen = 0;
+    let mut i = p;
+    loop {
+        if up {
+            if i + 1 >= len {
+                break;
+            }
+            i += 1;
+        } else {
+            if i == 0 {
+                break;
+            }
+            i -= 1;
+        }
+        if seen == 0 {
+            slide |= 1 << i;
+        }
+        if occ & (1 << i) != 0 {
+            seen += 1;
+            if seen == 2 {
+                return (slide, 1 << i);
+            }
+        }
+    }
+    (slide, 0)
+}
+
 const fn build(len: usize) -> LineTable {
     let mut t = LineTable {
         slide: [[0; 1024]; 10],
@@ -25,44 +57,10 @@ const fn build(len: usize) -> LineTable {
     while p < len {
         let mut occ = 0;
         while occ < occs {
-            let mut slide: u16 = 0;
-            let mut cannon: u16 = 0;
-            // Upwards.
-            let mut i = p + 1;
-            let mut seen = 0;
-            while i < len {
-                let hit = occ & (1 << i) != 0;
-                if seen == 0 {
-                    slide |= 1 << i;
-                }
-                if hit {
-                    seen += 1;
-                    if seen == 2 {
-                        cannon |= 1 << i;
-                        break;
-                    }
-                }
-                i += 1;
-            }
-            // Downwards.
-            let mut i = p;
-            let mut seen = 0;
-            while i > 0 {
-                i -= 1;
-                let hit = occ & (1 << i) != 0;
-                if seen == 0 {
-                    slide |= 1 << i;
-                }
-                if hit {
-                    seen += 1;
-                    if seen == 2 {
-                        cannon |= 1 << i;
-                        break;
-                    }
-                }
-            }
-            t.slide[p][occ] = slide;
-            t.cannon[p][occ] = cannon;
+            let (up_slide, up_cannon) = ray(occ, p, len, true);
+            let (down_slide, down_cannon) = ray(occ, p, len, false);
+            t.slide[p][occ] = up_slide | down_slide;
+            t.cannon[p][occ] = up_cannon | down_cannon;
             occ += 1;
         }
         p += 1;
