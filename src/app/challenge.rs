@@ -247,18 +247,13 @@ async fn put_challenge(
     ctx: &Ctx<'_>,
     slot: &mut Slot,
     c: Option<Challenge>,
-    mut changes: crate::game::Changes,
+    changes: crate::game::Changes,
 ) -> AppResult<()> {
     let mut record = slot.record.clone();
     record.challenge = c;
-    let dead = ctx.prune_menus(&mut record, slot.game.as_ref());
-    changes
-        .channels
-        .push((ctx.inc.channel.clone(), record.clone()));
-    ctx.persist(changes).await?;
-    ctx.retire(dead);
-    slot.record = record;
-    Ok(())
+    let s = &mut **slot;
+    ctx.store_record(&mut s.record, record, s.game.as_ref(), changes)
+        .await
 }
 
 fn say_rating(ctx: &Ctx<'_>, m: RatingMsg) -> Reply {
@@ -467,19 +462,14 @@ async fn start_game(
     record.challenge = None;
     record.active_game = Some(game.record.id);
     record.last_game = Some(game.record.id);
-    let dead = ctx.prune_menus(&mut record, Some(&game));
     let mut changes = crate::game::Changes::default();
-    changes
-        .channels
-        .push((ctx.inc.channel.clone(), record.clone()));
     changes.games.push(game.record.clone());
     changes.game_number = Some(number);
     changes.remove_deadlines.extend(expiry);
     changes.add_deadlines.extend(game.deadlines());
     changes.aliases.extend(handle_alias(ctx));
-    ctx.persist(changes).await?;
-    ctx.retire(dead);
-    slot.record = record;
+    ctx.store_record(&mut slot.record, record, Some(&game), changes)
+        .await?;
     let mut caption = ctx.t(&Msg::GameStarted {
         red: game.record.red.name.clone(),
         black: game.record.black.name.clone(),

@@ -104,6 +104,26 @@ impl<'a> Ctx<'a> {
         super::menus::prune(record, game, self.now)
     }
 
+    /// Write the channel's new `record` with `changes` (its menus pruned for `game`, the
+    /// channel's game from now on, and the pruned ones retired), then keep it in `kept` (the
+    /// slot's record).
+    pub(crate) async fn store_record(
+        &self,
+        kept: &mut ChannelRecord,
+        mut record: ChannelRecord,
+        game: Option<&Game>,
+        mut changes: Changes,
+    ) -> AppResult<()> {
+        let dead = self.prune_menus(&mut record, game);
+        changes
+            .channels
+            .push((self.inc.channel.clone(), record.clone()));
+        self.persist(changes).await?;
+        self.retire(dead);
+        *kept = record;
+        Ok(())
+    }
+
     /// Messages to retire with this command's replies.
     pub(crate) fn retire(&self, refs: Vec<String>) {
         if !refs.is_empty() {
@@ -227,17 +247,17 @@ pub(crate) async fn save_game(
     if !game.is_active() && record.active_game == Some(game.record.id) {
         record.active_game = None;
     }
-    let dead = ctx.prune_menus(&mut record, game.is_active().then_some(&game));
     let mut changes = Changes::default();
     changes.remove_deadlines.extend_from_slice(old_deadlines);
     changes.add_deadlines.extend(game.deadlines());
     changes.games.push(game.record.clone());
-    changes
-        .channels
-        .push((ctx.inc.channel.clone(), record.clone()));
-    ctx.persist(changes).await?;
-    ctx.retire(dead);
-    slot.record = record;
+    ctx.store_record(
+        &mut slot.record,
+        record,
+        game.is_active().then_some(&game),
+        changes,
+    )
+    .await?;
     slot.game = game.is_active().then_some(game);
     Ok(())
 }

@@ -184,11 +184,14 @@ async fn lapse(
     };
     let mut record = slot.record.clone();
     record.challenge = None;
-    let dead = ctx.prune_menus(&mut record, slot.game.as_ref());
-    changes.channels.push((d.channel.clone(), record.clone()));
-    ctx.persist(std::mem::take(changes)).await?;
-    ctx.retire(dead);
-    slot.record = record;
+    let s = &mut **slot;
+    ctx.store_record(
+        &mut s.record,
+        record,
+        s.game.as_ref(),
+        std::mem::take(changes),
+    )
+    .await?;
     Ok(vec![ctx.say(Msg::ChallengeExpired {
         challenger: c.challenger.name,
     })])
