@@ -343,30 +343,14 @@ mod picture_tests {
     }
 
     fn image_decode(png: &[u8]) -> image::RgbImage {
-        let decoder = ::png::Decoder::new(std::io::Cursor::new(png));
+        let mut decoder = ::png::Decoder::new(std::io::Cursor::new(png));
+        // Palette indices expanded to RGB by the decoder.
+        decoder.set_transformations(::png::Transformations::EXPAND);
         let mut reader = decoder.read_info().expect("png header");
         let mut buf = vec![0; reader.output_buffer_size().expect("size")];
         let info = reader.next_frame(&mut buf).expect("png frame");
-        let info_png = reader.info();
-        let palette = info_png.palette.as_ref().expect("indexed").to_vec();
-        let mut img = image::RgbImage::new(info.width, info.height);
-        let bits = info.bit_depth as usize;
-        for y in 0..info.height {
-            for x in 0..info.width {
-                let row = &buf[y as usize * info.line_size..];
-                let i = match bits {
-                    8 => row[x as usize] as usize,
-                    _ => {
-                        let per = 8 / bits;
-                        let byte = row[x as usize / per];
-                        let shift = 8 - bits * (x as usize % per + 1);
-                        ((byte >> shift) as usize) & ((1 << bits) - 1)
-                    }
-                };
-                let c = &palette[i * 3..i * 3 + 3];
-                img.put_pixel(x, y, image::Rgb([c[0], c[1], c[2]]));
-            }
-        }
-        img
+        assert_eq!(info.color_type, ::png::ColorType::Rgb);
+        buf.truncate(info.buffer_size());
+        image::RgbImage::from_raw(info.width, info.height, buf).expect("rgb")
     }
 }
