@@ -14,10 +14,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+
+#[path = "../tests/support/rated.rs"]
+mod rated;
+use rated::rated;
 use xiangqi_bot::app::{Incoming, Service, ServiceConfig};
-use xiangqi_bot::game::{
-    Changes, GameRecord, GameStatus, PlayerRef, Storage, TimeControl, SCHEMA_VERSION,
-};
+use xiangqi_bot::game::{Changes, GameRecord, PlayerRef, Storage};
 use xiangqi_bot::rating::Family;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
@@ -42,42 +44,12 @@ fn hero() -> PlayerRef {
 
 fn finished(id: u64, red: PlayerRef, black: PlayerRef, result: &str, at_ms: u64) -> GameRecord {
     let reasons = ["checkmate", "resignation", "timeout", "perpetual_check"];
-    GameRecord {
-        v: SCHEMA_VERSION,
-        id,
-        channel: "dc:100".into(),
-        red,
-        black,
-        ruleset: "official".into(),
-        start_fen: None,
-        moves: ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
-            .map(String::from)
-            .to_vec(),
-        time_control: TimeControl::Fischer {
-            base_ms: 600_000,
-            increment_ms: 5_000,
-        },
-        clock: None,
-        status: GameStatus::Finished {
-            result: result.into(),
-            reason: if result == "draw" {
-                "agreement".into()
-            } else {
-                reasons[(id % 4) as usize].into()
-            },
-        },
-        draw_offer: None,
-        takeback_request: None,
-        last_refusal: None,
-        takebacks: false,
-        created_ms: at_ms,
-        updated_ms: at_ms,
-        rated: true,
-        community: Some(SERVER.into()),
-        lang: None,
-        idle_after_ms: None,
-        turn_since_ms: None,
-    }
+    let reason = if result == "draw" {
+        "agreement"
+    } else {
+        reasons[(id % 4) as usize]
+    };
+    rated(id, (red, black), result, reason, at_ms, SERVER)
 }
 
 struct World {
@@ -161,8 +133,8 @@ fn build(players: usize, rounds: usize) -> World {
         let mut n = 0;
         let now = start;
         storage
-            .leaderboard(SERVER, Family::Rapid, &mut |e| {
-                n += usize::from(e.listed(now));
+            .leaderboard(SERVER, Family::Rapid, now, 1, &mut |_, _| {
+                n += 1;
                 true
             })
             .expect("board");

@@ -9,7 +9,7 @@ use super::ctx::Ctx;
 use super::{AppResult, Cmd, Image, ImageKind, Reply};
 use crate::game::PlayerRef;
 use crate::i18n::ratings::{family_name, platform_name, text, RatingMsg, Scope};
-use crate::rating::board::{PageReader, RankReader};
+use crate::rating::board::PageReader;
 use crate::rating::{platform_scope, Family, Profile, Score};
 use crate::render::chart::{line_chart, Chart, Mark, MarkKind};
 
@@ -145,19 +145,20 @@ async fn rating(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
             .as_ref()
             .is_some_and(|c| fr.communities.contains(c));
         let (key, scope) = scope_for(ctx, &who.id, !played_here);
-        let mut reader = RankReader::new(&who.id, ctx.now);
         // Only a listed player has a rank: nobody else's is looked for on the board.
-        if fr.listed(ctx.now) {
+        let rank = if fr.listed(ctx.now) {
             ctx.svc
                 .storage()
-                .leaderboard(&key, *f, &mut |e| reader.visit(&e))?;
-        }
+                .rank(&key, *f, &who.id, fr.glicko.rating, ctx.now)?
+        } else {
+            None
+        };
         lines.push(text(
             &RatingMsg::RatingRow {
                 family: *f,
                 rating: fr.at(ctx.now),
                 games: fr.games,
-                rank: reader.rank,
+                rank,
                 scope,
             },
             ctx.lang,
@@ -300,10 +301,12 @@ fn top(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
             .last_family(&key)?
             .map_or(Family::default(), |(f, _)| f),
     };
-    let mut reader = PageReader::new(page, ctx.now);
+    let mut reader = PageReader::new(page);
     ctx.svc
         .storage()
-        .leaderboard(&key, family, &mut |e| reader.visit(e))?;
+        .leaderboard(&key, family, ctx.now, reader.first, &mut |r, e| {
+            reader.visit(r, e)
+        })?;
     if reader.rows.is_empty() {
         return Ok(vec![say(ctx, &RatingMsg::TopEmpty { family, scope })]);
     }

@@ -228,8 +228,9 @@ pub trait Storage: Send + Sync + 'static {
         family: Family,
         limit: usize,
     ) -> Result<Vec<HistoryPoint>, StorageError>;
-    /// Walk the leaderboard of `scope` in `family`, highest rating first, until `visit`
-    /// returns `false`.
+    /// Walk the players listed at `now_ms` on the leaderboard of `scope` in `family`,
+    /// highest rating first, from rank `first` (from 1), each with its rank, until `visit`
+    /// returns `false`. Ranks before `first` are counted without reading their entries.
     ///
     /// # Errors
     /// On a storage failure.
@@ -237,8 +238,23 @@ pub trait Storage: Send + Sync + 'static {
         &self,
         scope: &str,
         family: Family,
-        visit: &mut dyn FnMut(Entry) -> bool,
+        now_ms: u64,
+        first: usize,
+        visit: &mut dyn FnMut(usize, Entry) -> bool,
     ) -> Result<(), StorageError>;
+    /// The rank at `now_ms` of `player`, whose rating in `family` is `rating`, on the
+    /// leaderboard of `scope`; none when not listed there.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn rank(
+        &self,
+        scope: &str,
+        family: Family,
+        player: &str,
+        rating: f64,
+        now_ms: u64,
+    ) -> Result<Option<usize>, StorageError>;
     /// The family of the last rated game in `scope`, and when it ended.
     ///
     /// # Errors

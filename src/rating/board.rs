@@ -6,6 +6,13 @@
 //! (deviation, grown to today, under 110) who played a rated game of that family in the last
 //! 30 days. Entries are stored in rating order; who is listed depends on today's date, so it
 //! is decided while reading.
+//!
+//! A deep page or a low rank must not read every entry above it. Each entry leaves the board
+//! at a moment known when it is written ([`Entry::until_ms`]: 30 days after the game, or
+//! earlier when the deviation grows back to provisional), so the board is cut into
+//! [`BAND_WIDTH`]-wide rating bands, each storing the sorted moments its entries leave. How
+//! many players a band lists today is a binary search in one small record: a reader adds up
+//! whole bands to reach its page or rank, then reads the entries of one band only.
 
 use super::glicko::Glicko;
 
@@ -17,6 +24,9 @@ pub const PAGE: usize = 10;
 
 /// Deepest page served (keeps every answer bounded).
 pub const MAX_PAGE: usize = 1000;
+
+/// Width of a leaderboard band, in hundredths of a rating point (5 points).
+pub const BAND_WIDTH: u32 = 500;
 
 /// One player on a leaderboard.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,83 +83,110 @@ impl Entry {
         let idle = now_ms.saturating_sub(self.last_ms);
         idle <= ACTIVE_MS && !self.glicko.after_idle(idle).provisional()
     }
+
+    /// The first moment the player is no longer listed: [`Entry::listed`] holds exactly
+    /// before it (0: never listed). The deviation only grows with idle time, so the longest
+    /// idle time still listed is found by bisection on the same test.
+    #[must_use]
+    pub fn until_ms(&self) -> u64 {
+        let settled = |idle: u64| !self.glicko.after_idle(idle).provisional();
+        if !settled(0) {
+            return 0;
+        }
+        let (mut ok, mut bad) = (0, ACTIVE_MS + 1);
+        if settled(ACTIVE_MS) {
+            ok = ACTIVE_MS;
+        } else {
+            while bad - ok > 1 {
+                let mid = ok + (bad - ok) / 2;
+                if settled(mid) {
+                    ok = mid;
+                } else {
+                    bad = mid;
+                }
+            }
+        }
+        self.last_ms.saturating_add(ok).saturating_add(1)
+    }
+}
+
+/// One band of a leaderboard: the moments its entries leave the board, sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Band(Vec<u64>);
+
+impl Band {
+    /// Read a stored band (big-endian u64s); a damaged tail is ignored.
+    #[must_use]
+    pub fn decode(v: &[u8]) -> Band {
+        let mut until: Vec<u64> = v
+            .chunks_exact(8)
+            .filter_map(|c| c.try_into().ok().map(u64::from_be_bytes))
+            .collect();
+        until.sort_unstable();
+        Band(until)
+    }
+
+    /// The stored form.
+    #[must_use]
+    pub fn encode(&self) -> Vec<u8> {
+        self.0.iter().flat_map(|u| u.to_be_bytes()).collect()
+    }
+
+    /// An entry listed until `until` joins the band.
+    pub fn add(&mut self, until: u64) {
+        let i = self.0.partition_point(|&u| u < until);
+        self.0.insert(i, until);
+    }
+
+    /// An entry listed until `until` leaves the band (one of them, if several match).
+    pub fn remove(&mut self, until: u64) {
+        if let Ok(i) = self.0.binary_search(&until) {
+            self.0.remove(i);
+        }
+    }
+
+    /// Whether no entry is left.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How many of its entries are listed at `now_ms`.
+    #[must_use]
+    pub fn listed(&self, now_ms: u64) -> usize {
+        self.0.len() - self.0.partition_point(|&u| u <= now_ms)
+    }
 }
 
 /// A page being read off a leaderboard.
 #[derive(Debug)]
 pub struct PageReader {
-    now_ms: u64,
-    skip: usize,
+    /// The rank of the page's first row.
+    pub first: usize,
     /// The rows of the page, with their ranks (from 1).
     pub rows: Vec<(usize, Entry)>,
     /// Whether a further page has at least one player.
     pub more: bool,
-    listed: usize,
 }
 
 impl PageReader {
-    /// Read page `page` (from 1) as of `now_ms`.
+    /// Read page `page` (from 1): the walk starts at rank [`PageReader::first`].
     #[must_use]
-    pub fn new(page: usize, now_ms: u64) -> PageReader {
+    pub fn new(page: usize) -> PageReader {
         PageReader {
-            now_ms,
-            skip: (page.clamp(1, MAX_PAGE) - 1) * PAGE,
+            first: (page.clamp(1, MAX_PAGE) - 1) * PAGE + 1,
             rows: Vec::new(),
             more: false,
-            listed: 0,
         }
     }
 
-    /// Look at the next entry in order; `false` once the page is complete.
-    pub fn visit(&mut self, e: Entry) -> bool {
-        if !e.listed(self.now_ms) {
-            return true;
-        }
+    /// Look at the next listed entry and its rank; `false` once the page is complete.
+    pub fn visit(&mut self, rank: usize, e: Entry) -> bool {
         if self.rows.len() == PAGE {
             self.more = true;
             return false;
         }
-        self.listed += 1;
-        if self.listed > self.skip {
-            self.rows.push((self.listed, e));
-        }
-        true
-    }
-}
-
-/// A player's rank, read off a leaderboard.
-#[derive(Debug)]
-pub struct RankReader<'a> {
-    player: &'a str,
-    now_ms: u64,
-    above: usize,
-    /// The rank (from 1), once found; none if the player is not listed.
-    pub rank: Option<usize>,
-}
-
-impl<'a> RankReader<'a> {
-    /// Look for `player` as of `now_ms`.
-    #[must_use]
-    pub fn new(player: &'a str, now_ms: u64) -> RankReader<'a> {
-        RankReader {
-            player,
-            now_ms,
-            above: 0,
-            rank: None,
-        }
-    }
-
-    /// Look at the next entry in order; `false` once the player is found.
-    pub fn visit(&mut self, e: &Entry) -> bool {
-        if e.player == self.player {
-            if e.listed(self.now_ms) {
-                self.rank = Some(self.above + 1);
-            }
-            return false;
-        }
-        if e.listed(self.now_ms) {
-            self.above += 1;
-        }
+        self.rows.push((rank, e));
         true
     }
 }
@@ -196,45 +233,58 @@ mod tests {
     }
 
     #[test]
-    fn pages_and_ranks_skip_unlisted_players() {
+    fn an_entry_is_listed_exactly_until_its_moment() {
         let now = 100 * DAY;
-        let all: Vec<Entry> = (0..25)
-            .map(|i| {
-                let dev = if i % 5 == 0 { 200.0 } else { 50.0 };
-                entry(&format!("p{i}"), 2000.0 - i as f64, dev, now)
-            })
-            .collect();
-        let mut page = PageReader::new(2, now);
-        for e in all.iter().cloned() {
-            if !page.visit(e) {
+        for dev in [45.0, 60.0, 90.0, 105.0, 109.9, 110.0, 250.0] {
+            for vol in [0.04, 0.06, 0.09, 0.2] {
+                let mut e = entry("a", 1600.0, dev, now);
+                e.glicko.volatility = vol;
+                let until = e.until_ms();
+                // Before its game, on the day, through the whole month and past it.
+                let around = [until.saturating_sub(1), until];
+                for at in (0..35 * DAY)
+                    .step_by(3_600_017)
+                    .map(|t| now - DAY + t)
+                    .chain(around)
+                {
+                    assert_eq!(e.listed(at), at < until, "dev {dev} vol {vol} at {at}");
+                }
+            }
+        }
+        assert_eq!(entry("a", 1600.0, 130.0, now).until_ms(), 0);
+    }
+
+    #[test]
+    fn a_band_counts_its_listed_entries() {
+        let mut band = Band::default();
+        for u in [50, 10, 30, 30, 20] {
+            band.add(u);
+        }
+        assert_eq!(Band::decode(&band.encode()), band);
+        assert_eq!(band.listed(0), 5);
+        assert_eq!(band.listed(10), 4, "listed strictly before its moment");
+        assert_eq!(band.listed(30), 1);
+        band.remove(30);
+        band.remove(99);
+        assert_eq!(band.listed(29), 2);
+        for u in [10, 20, 30, 50] {
+            band.remove(u);
+        }
+        assert!(band.is_empty());
+    }
+
+    #[test]
+    fn a_page_starts_at_its_rank_and_knows_if_more_follow() {
+        let mut page = PageReader::new(2);
+        assert_eq!(page.first, 11);
+        for r in 11..=21 {
+            if !page.visit(r, entry("p", 1500.0, 50.0, 0)) {
                 break;
             }
         }
-        // 20 of 25 are listed: page 2 holds ranks 11..=20 and nothing follows.
-        let ranks: Vec<usize> = page.rows.iter().map(|(r, _)| *r).collect();
-        assert_eq!(ranks, (11..=20).collect::<Vec<_>>());
-        assert!(!page.more);
-        assert_eq!(page.rows[0].1.player, "p13");
-        let mut first = PageReader::new(1, now);
-        for e in all.iter().cloned() {
-            if !first.visit(e) {
-                break;
-            }
-        }
-        assert!(first.more);
-        let mut rank = RankReader::new("p7", now);
-        for e in &all {
-            if !rank.visit(e) {
-                break;
-            }
-        }
-        assert_eq!(rank.rank, Some(6));
-        let mut unlisted = RankReader::new("p5", now);
-        for e in &all {
-            if !unlisted.visit(e) {
-                break;
-            }
-        }
-        assert_eq!(unlisted.rank, None);
+        assert_eq!(page.rows.len(), PAGE);
+        assert!(page.more);
+        assert_eq!(PageReader::new(0).first, 1);
+        assert_eq!(PageReader::new(usize::MAX).first, (MAX_PAGE - 1) * PAGE + 1);
     }
 }

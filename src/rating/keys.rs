@@ -9,6 +9,7 @@
 //! | `q` | smaller id ‖ 0 ‖ larger id | [`PairRecord`](super::PairRecord) JSON |
 //! | `h` | player ‖ 0 ‖ family ‖ end time (u64 BE) ‖ game (u64 BE) | a history point |
 //! | `b` | scope ‖ 0 ‖ family ‖ !(rating × 100) (u32 BE) ‖ player | a leaderboard entry |
+//! | `n` | scope ‖ 0 ‖ family ‖ band (u32 BE) | when each entry of the band leaves the board |
 //! | `c` | scope | the family of the scope's last rated game, and when |
 //! | `a` | `platform:@handle` | player id |
 //!
@@ -28,6 +29,8 @@ pub const PAIR: u8 = b'q';
 pub const HISTORY: u8 = b'h';
 /// See [`END`].
 pub const BOARD: u8 = b'b';
+/// See [`END`].
+pub const BAND: u8 = b'n';
 /// See [`END`].
 pub const COMMUNITY: u8 = b'c';
 /// See [`END`].
@@ -107,6 +110,52 @@ pub fn board(scope: &str, family: Family, rating: f64, player: &str) -> Vec<u8> 
     k
 }
 
+/// The first key of a leaderboard at or after the (inverted, scaled) rating `inverted`.
+#[must_use]
+pub fn board_from(scope: &str, family: Family, inverted: u32) -> Vec<u8> {
+    let mut k = board_prefix(scope, family);
+    k.extend_from_slice(&inverted.to_be_bytes());
+    k
+}
+
+/// The inverted, scaled rating in a leaderboard key made by [`board`] with `prefix`.
+#[must_use]
+pub fn board_rating(key: &[u8], prefix_len: usize) -> Option<u32> {
+    Some(u32::from_be_bytes(
+        key.get(prefix_len..prefix_len + 4)?.try_into().ok()?,
+    ))
+}
+
+/// The prefix of a leaderboard's bands.
+#[must_use]
+pub fn band_prefix(scope: &str, family: Family) -> Vec<u8> {
+    let mut k = with(BAND, &[scope]);
+    k.push(0);
+    k.push(family.index());
+    k
+}
+
+/// The key of the band holding the leaderboard entry `board_key` (made by [`board`]).
+#[must_use]
+pub fn band_of(board_key: &[u8]) -> Option<Vec<u8>> {
+    if board_key.first() != Some(&BOARD) {
+        return None;
+    }
+    // The scope holds no 0 byte: the first one ends it; the family byte and the rating follow.
+    let end = board_key.iter().position(|&b| b == 0)?;
+    let inverted = board_rating(board_key, end + 2)?;
+    let mut k = vec![BAND];
+    k.extend_from_slice(&board_key[1..=end + 1]);
+    k.extend_from_slice(&(inverted / super::board::BAND_WIDTH).to_be_bytes());
+    Some(k)
+}
+
+/// The band number at the end of a band key made with `prefix`.
+#[must_use]
+pub fn band_number(key: &[u8], prefix_len: usize) -> Option<u32> {
+    board_rating(key, prefix_len)
+}
+
 /// The player id at the end of a leaderboard key made by [`board`] with `prefix`.
 #[must_use]
 pub fn board_player(key: &[u8], prefix_len: usize) -> Option<String> {
@@ -140,6 +189,39 @@ mod tests {
         // Another family or scope is another prefix.
         assert!(!board("dc:g:1", Family::Rapid, 1500.0, "x").starts_with(&p));
         assert!(!board("dc:g:12", Family::Blitz, 1500.0, "x").starts_with(&p));
+    }
+
+    #[test]
+    fn a_band_key_follows_its_entry_and_bands_sort_like_the_board() {
+        let hi = board("dc:g:1", Family::Blitz, 1850.25, "dc:7");
+        let lo = board("dc:g:1", Family::Blitz, 1500.0, "dc:8");
+        let p = band_prefix("dc:g:1", Family::Blitz);
+        let (bh, bl) = (band_of(&hi).expect("band"), band_of(&lo).expect("band"));
+        assert!(bh.starts_with(&p) && bl.starts_with(&p) && bh < bl);
+        let n = band_number(&bh, p.len()).expect("number");
+        let from = board_from(
+            "dc:g:1",
+            Family::Blitz,
+            n * crate::rating::board::BAND_WIDTH,
+        );
+        assert!(
+            from <= hi
+                && hi
+                    < board_from(
+                        "dc:g:1",
+                        Family::Blitz,
+                        (n + 1) * crate::rating::board::BAND_WIDTH
+                    )
+        );
+        // Close ratings share a band; another scope or family is another prefix.
+        assert_eq!(
+            band_of(&board("dc:g:1", Family::Blitz, 1850.0, "x")),
+            Some(bh)
+        );
+        assert!(!band_of(&board("dc:g:12", Family::Blitz, 1850.0, "x"))
+            .expect("band")
+            .starts_with(&p));
+        assert_eq!(band_of(&profile("dc:7")), None);
     }
 
     #[test]

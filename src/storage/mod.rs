@@ -161,6 +161,9 @@ impl SledStorage {
                 highest = highest.max(key.seq);
             }
         }
+        let ratings_tree = t("ratings")?;
+        let meta = t("meta")?;
+        ratings::rebuild_bands(&ratings_tree, &meta)?;
         let trees = Arc::new(Trees {
             games: t("games")?,
             channels: t("channels")?,
@@ -170,8 +173,8 @@ impl SledStorage {
             user_games: t("user_games")?,
             outbox,
             seen: t("seen")?,
-            meta: t("meta")?,
-            ratings: t("ratings")?,
+            meta,
+            ratings: ratings_tree,
             outbox_seq: AtomicU64::new(highest + 1),
             db,
         });
@@ -493,9 +496,22 @@ impl Storage for SledStorage {
         &self,
         scope: &str,
         family: crate::rating::Family,
-        visit: &mut dyn FnMut(crate::rating::Entry) -> bool,
+        now_ms: u64,
+        first: usize,
+        visit: &mut dyn FnMut(usize, crate::rating::Entry) -> bool,
     ) -> Result<(), StorageError> {
-        ratings::leaderboard(&self.trees.ratings, scope, family, visit)
+        ratings::leaderboard(&self.trees.ratings, scope, family, now_ms, first, visit)
+    }
+
+    fn rank(
+        &self,
+        scope: &str,
+        family: crate::rating::Family,
+        player: &str,
+        rating: f64,
+        now_ms: u64,
+    ) -> Result<Option<usize>, StorageError> {
+        ratings::rank(&self.trees.ratings, scope, family, player, rating, now_ms)
     }
 
     fn last_family(

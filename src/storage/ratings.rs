@@ -9,10 +9,92 @@ use sled::transaction::{
 
 use super::err;
 use crate::game::StorageError;
+use crate::rating::board::{Band, BAND_WIDTH};
 use crate::rating::{
     self, apply, history_point, keys, Before, Ending, Entry, Family, GameEnd, HistoryPoint,
     PairRecord, Profile, Write,
 };
+
+/// The meta key set once every leaderboard band is built (see [`rebuild_bands`]).
+pub(super) const BANDS_BUILT: &str = "ratings.bands.v1";
+
+/// When a stored leaderboard entry leaves the board.
+fn until(v: &[u8]) -> Option<u64> {
+    Entry::decode(String::new(), v).map(|e| e.until_ms())
+}
+
+/// Add (or take away) a leaderboard entry's moment in its band.
+fn band_change(
+    tx: &TransactionalTree,
+    board_key: &[u8],
+    until: u64,
+    add: bool,
+) -> ConflictableTransactionResult<(), ()> {
+    let Some(key) = keys::band_of(board_key) else {
+        return Ok(());
+    };
+    let mut band = tx.get(&key)?.map(|v| Band::decode(&v)).unwrap_or_default();
+    if add {
+        band.add(until);
+    } else {
+        band.remove(until);
+    }
+    if band.is_empty() {
+        tx.remove(key)?;
+    } else {
+        tx.insert(key, band.encode())?;
+    }
+    Ok(())
+}
+
+/// Write one change of a rating update, keeping the leaderboard bands in step.
+fn write(tx: &TransactionalTree, w: Write) -> ConflictableTransactionResult<(), ()> {
+    let (key, new) = match w {
+        Write::Put(k, v) => (k, Some(v)),
+        Write::Remove(k) => (k, None),
+    };
+    if key.first() == Some(&keys::BOARD) {
+        if let Some(old) = tx.get(&key)?.and_then(|v| until(&v)) {
+            band_change(tx, &key, old, false)?;
+        }
+        if let Some(u) = new.as_deref().and_then(until) {
+            band_change(tx, &key, u, true)?;
+        }
+    }
+    match new {
+        Some(v) => tx.insert(key, v)?,
+        None => tx.remove(key)?,
+    };
+    Ok(())
+}
+
+/// Build every leaderboard band from the entries (a database written before bands existed,
+/// or a build cut short), then mark them built. Runs at open, before any write.
+pub(super) fn rebuild_bands(tree: &sled::Tree, meta: &sled::Tree) -> Result<(), StorageError> {
+    if meta.get(BANDS_BUILT).map_err(err)?.is_some() {
+        return Ok(());
+    }
+    for k in tree.scan_prefix([keys::BAND]).keys() {
+        tree.remove(k.map_err(err)?).map_err(err)?;
+    }
+    let mut bands: std::collections::BTreeMap<Vec<u8>, Band> = std::collections::BTreeMap::new();
+    for kv in tree.scan_prefix([keys::BOARD]) {
+        let (k, v) = kv.map_err(err)?;
+        if let (Some(band), Some(u)) = (keys::band_of(&k), until(&v)) {
+            bands.entry(band).or_default().add(u);
+        }
+    }
+    if !bands.is_empty() {
+        tracing::info!(bands = bands.len(), "leaderboard bands built");
+    }
+    for (k, band) in bands {
+        tree.insert(k, band.encode()).map_err(err)?;
+    }
+    meta.insert(BANDS_BUILT, &1u64.to_be_bytes()).map_err(err)?;
+    tree.flush().map_err(err)?;
+    meta.flush().map_err(err)?;
+    Ok(())
+}
 
 fn read<T: serde::de::DeserializeOwned>(
     tx: &TransactionalTree,
@@ -42,14 +124,7 @@ pub(super) fn apply_ends(
             pair: read(tx, &keys::pair(&e.red.id, &e.black.id))?,
         };
         for w in apply(e, before).writes {
-            match w {
-                Write::Put(k, v) => {
-                    tx.insert(k, v)?;
-                }
-                Write::Remove(k) => {
-                    tx.remove(k)?;
-                }
-            }
+            write(tx, w)?;
         }
     }
     Ok(())
@@ -113,24 +188,102 @@ pub(super) fn history(
     Ok(points)
 }
 
+/// Whole bands passed before reaching the band where `stop` says to look (given the band's
+/// number, the listed players before it and in it): the listed players passed, and the first
+/// inverted rating to read entries from.
+fn skip_bands(
+    tree: &sled::Tree,
+    scope: &str,
+    family: Family,
+    now_ms: u64,
+    stop: impl Fn(u32, usize, usize) -> bool,
+) -> Result<(usize, u32), StorageError> {
+    let prefix = keys::band_prefix(scope, family);
+    let (mut before, mut from) = (0, 0);
+    for kv in tree.scan_prefix(&prefix) {
+        let (k, v) = kv.map_err(err)?;
+        let Some(number) = keys::band_number(&k, prefix.len()) else {
+            continue;
+        };
+        let listed = Band::decode(&v).listed(now_ms);
+        if stop(number, before, listed) {
+            return Ok((before, number.saturating_mul(BAND_WIDTH)));
+        }
+        before += listed;
+        from = number.saturating_add(1).saturating_mul(BAND_WIDTH);
+    }
+    Ok((before, from))
+}
+
+/// The entries of a leaderboard from inverted rating `from` on, in order.
+fn entries_from(
+    tree: &sled::Tree,
+    scope: &str,
+    family: Family,
+    from: u32,
+) -> impl Iterator<Item = Result<(Vec<u8>, Entry), StorageError>> {
+    let prefix = keys::board_prefix(scope, family);
+    let len = prefix.len();
+    tree.range(keys::board_from(scope, family, from)..)
+        .take_while(move |kv| kv.as_ref().map_or(true, |(k, _)| k.starts_with(&prefix)))
+        .filter_map(move |kv| match kv {
+            Err(e) => Some(Err(err(e))),
+            Ok((k, v)) => keys::board_player(&k, len)
+                .and_then(|p| Entry::decode(p, &v))
+                .map(|e| Ok((k.to_vec(), e))),
+        })
+}
+
 pub(super) fn leaderboard(
     tree: &sled::Tree,
     scope: &str,
     family: Family,
-    visit: &mut dyn FnMut(Entry) -> bool,
+    now_ms: u64,
+    first: usize,
+    visit: &mut dyn FnMut(usize, Entry) -> bool,
 ) -> Result<(), StorageError> {
-    let prefix = keys::board_prefix(scope, family);
-    for kv in tree.scan_prefix(&prefix) {
-        let (k, v) = kv.map_err(err)?;
-        let Some(entry) = keys::board_player(&k, prefix.len()).and_then(|p| Entry::decode(p, &v))
-        else {
+    let first = first.max(1);
+    let (mut rank, from) = skip_bands(tree, scope, family, now_ms, |_, before, listed| {
+        before + listed >= first
+    })?;
+    for kv in entries_from(tree, scope, family, from) {
+        let (_, entry) = kv?;
+        if !entry.listed(now_ms) {
             continue;
-        };
-        if !visit(entry) {
+        }
+        rank += 1;
+        if rank >= first && !visit(rank, entry) {
             break;
         }
     }
     Ok(())
+}
+
+pub(super) fn rank(
+    tree: &sled::Tree,
+    scope: &str,
+    family: Family,
+    player: &str,
+    rating: f64,
+    now_ms: u64,
+) -> Result<Option<usize>, StorageError> {
+    let key = keys::board(scope, family, rating, player);
+    let prefix = keys::board_prefix(scope, family);
+    let Some(band) = keys::board_rating(&key, prefix.len()).map(|r| r / BAND_WIDTH) else {
+        return Ok(None);
+    };
+    let (mut above, from) = skip_bands(tree, scope, family, now_ms, |n, _, _| n >= band)?;
+    for kv in entries_from(tree, scope, family, from) {
+        let (k, entry) = kv?;
+        if k == key {
+            return Ok(entry.listed(now_ms).then_some(above + 1));
+        }
+        if k > key {
+            break;
+        }
+        above += usize::from(entry.listed(now_ms));
+    }
+    Ok(None)
 }
 
 pub(super) fn last_family(

@@ -3,6 +3,9 @@
 //! anti-farming, scopes, provisional marks, ranks, `/top`, `/stats`, the graph, and
 //! exactly-once updates whichever way a game ends.
 
+mod bands;
+#[path = "../support/rated.rs"]
+mod rated;
 mod rules;
 mod views;
 

@@ -1,0 +1,49 @@
+//! A finished rated game record, written straight to storage (whose transaction applies its
+//! rating update): for building large rated histories quickly in tests and benches.
+
+use xiangqi_bot::game::{GameRecord, GameStatus, PlayerRef, TimeControl, SCHEMA_VERSION};
+
+/// Game `id` between `red` and `black`, ended at `at_ms` with `result` (`red_wins`,
+/// `black_wins`, `draw`) by `reason`, rapid (10+5), in `community`.
+pub fn rated(
+    id: u64,
+    players: (PlayerRef, PlayerRef),
+    result: &str,
+    reason: &str,
+    at_ms: u64,
+    community: &str,
+) -> GameRecord {
+    let (red, black) = players;
+    GameRecord {
+        v: SCHEMA_VERSION,
+        id,
+        channel: "dc:100".into(),
+        red,
+        black,
+        ruleset: "official".into(),
+        start_fen: None,
+        moves: ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
+            .map(String::from)
+            .to_vec(),
+        time_control: TimeControl::Fischer {
+            base_ms: 600_000,
+            increment_ms: 5_000,
+        },
+        clock: None,
+        status: GameStatus::Finished {
+            result: result.into(),
+            reason: reason.into(),
+        },
+        draw_offer: None,
+        takeback_request: None,
+        last_refusal: None,
+        takebacks: false,
+        created_ms: at_ms,
+        updated_ms: at_ms,
+        rated: true,
+        community: Some(community.into()),
+        lang: None,
+        idle_after_ms: None,
+        turn_since_ms: None,
+    }
+}
