@@ -77,6 +77,7 @@ fn finished(id: u64, red: PlayerRef, black: PlayerRef, result: &str, at_ms: u64)
         lang: None,
         idle_after_ms: None,
         turn_since_ms: None,
+        bot_memory: None,
     }
 }
 
