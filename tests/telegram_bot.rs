@@ -42,6 +42,25 @@ fn has_action(c: &SentCall, pred: impl Fn(&Action) -> bool) -> bool {
         .any(|a| pred(&a))
 }
 
+/// `who` resigns game 1; its result carries Rematch, which `stranger` (not a player) is refused
+/// privately. Returns the result's message id and the Rematch button's data.
+async fn resign_then_a_strangers_rematch(
+    fake: &FakeTelegram,
+    group: &FakeChat,
+    who: &FakeUser,
+    stranger: &FakeUser,
+) -> (i32, String) {
+    let over = say(fake, group, None, who, "/resign", |c| {
+        c.is("sendPhoto") && said(c).contains("Game over")
+    })
+    .await;
+    let rematch = button(&over, |a| matches!(a, Action::Rematch { game: 1 }));
+    let over_id = over.message_id.expect("id");
+    let refusal = tap(fake, group, stranger, over_id, &rematch).await;
+    assert_eq!(refusal, "That button is for the players of this game.");
+    (over_id, rematch)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_game_by_command_in_a_group_and_by_mentioning_the_bot() {
     let fake = FakeTelegram::start(TOKEN).await;
@@ -162,15 +181,7 @@ async fn the_play_the_bot_button_under_help_and_a_rematch_against_the_bot() {
     .await;
     assert!(busy.contains("already being played"), "{busy}");
 
-    let over = say(&fake, &group, None, &alice, "/resign", |c| {
-        c.is("sendPhoto") && said(c).contains("Game over")
-    })
-    .await;
-    let rematch = button(&over, |a| matches!(a, Action::Rematch { game: 1 }));
-    let over_id = over.message_id.expect("id");
-    // Only the game's players may ask for a rematch.
-    let refusal = tap(&fake, &group, &carol, over_id, &rematch).await;
-    assert_eq!(refusal, "That button is for the players of this game.");
+    let (over_id, rematch) = resign_then_a_strangers_rematch(&fake, &group, &alice, &carol).await;
     // Alice's Rematch starts at once, at the same level, with the colours swapped.
     let mark = fake.mark();
     assert_eq!(tap(&fake, &group, &alice, over_id, &rematch).await, "");
@@ -197,14 +208,7 @@ async fn a_rematch_against_a_person_is_a_challenge_with_colours_swapped() {
     let (alice, bob, carol) = (alice(), bob(), carol());
 
     start_game(&fake, &group, None, &alice, &bob).await;
-    let over = say(&fake, &group, None, &bob, "/resign", |c| {
-        c.is("sendPhoto") && said(c).contains("Game over")
-    })
-    .await;
-    let rematch = button(&over, |a| matches!(a, Action::Rematch { game: 1 }));
-    let over_id = over.message_id.expect("id");
-    let refusal = tap(&fake, &group, &carol, over_id, &rematch).await;
-    assert_eq!(refusal, "That button is for the players of this game.");
+    let (over_id, rematch) = resign_then_a_strangers_rematch(&fake, &group, &bob, &carol).await;
     // Bob (Black last time) asks; Alice gets the challenge, Bob now plays Red.
     let mark = fake.mark();
     assert_eq!(tap(&fake, &group, &bob, over_id, &rematch).await, "");

@@ -87,7 +87,10 @@ async fn person(
         let game = Game::from_record(record).expect("the game replays");
         let legal: Vec<Move> = game.position().legal_moves().iter().copied().collect();
         let mv = legal[(next(&mut rng) % legal.len() as u64) as usize];
-        tokio::time::sleep(think).await;
+        // People do not move in step: each thinks between half and one and a half `THINK_MS`.
+        let ms = think.as_millis() as u64;
+        let pause = ms / 2 + next(&mut rng) % (ms + 1);
+        tokio::time::sleep(Duration::from_millis(pause)).await;
         // Nothing stale: a game the person's own move ended also went out as a delivery.
         while bot_moved.try_recv().is_ok() {}
         let t0 = Instant::now();
@@ -125,7 +128,10 @@ pub fn run(rt: &tokio::runtime::Runtime) {
     let dir = tempfile::tempdir().expect("tempdir");
     let started = Instant::now();
     let (all, elapsed) = rt.block_on(async {
-        let svc = service(&dir.path().join("db"), true, Arc::new(Renderer::new()));
+        // Templates and sprites drawn beforehand, as a running server has them.
+        let renderer = Arc::new(Renderer::new());
+        renderer.warm_up();
+        let svc = service(&dir.path().join("db"), true, renderer);
         let pool = Arc::new(ThinkingPool::new(
             threads,
             Arc::new(Player::new(&EngineConfig::default())),

@@ -14,31 +14,24 @@ use ResponseKind::{Callback, EditOriginal, Followup};
 /// Each bot move is cut short at this: the tests check the flow, not the play.
 const CAP_MS: u64 = 50;
 
-/// Waits for the bot's board whose text has `line`.
+/// Whether `m` is a board whose text has `line`.
+fn shows(m: &FakeMessage, line: &str) -> bool {
+    !m.attachments.is_empty()
+        && m.embeds
+            .first()
+            .is_some_and(|e| e["description"].as_str().is_some_and(|d| d.contains(line)))
+}
+
+/// Waits for the bot's newest board whose text has `line`.
 async fn board_with(fake: &FakeDiscord, line: &str) -> FakeMessage {
     let found = fake
-        .wait_for(
-            |f| {
-                f.bot_messages().iter().any(|m| {
-                    !m.attachments.is_empty()
-                        && m.embeds.first().is_some_and(|e| {
-                            e["description"].as_str().is_some_and(|d| d.contains(line))
-                        })
-                })
-            },
-            WAIT,
-        )
+        .wait_for(|f| f.bot_messages().iter().any(|m| shows(m, line)), WAIT)
         .await;
     assert!(found, "no board with {line:?}");
     fake.bot_messages()
         .into_iter()
         .rev()
-        .find(|m| {
-            !m.attachments.is_empty()
-                && m.embeds
-                    .first()
-                    .is_some_and(|e| e["description"].as_str().is_some_and(|d| d.contains(line)))
-        })
+        .find(|m| shows(m, line))
         .expect("the board")
 }
 
