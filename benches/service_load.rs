@@ -10,6 +10,11 @@
 //! `cargo bench --bench service_load` (env: `GAMES`, default 10000; `PLIES` per game,
 //! default 20; `TASKS`, default 32; `IMAGES=off` to skip rendering; `STRIP_CACHE` in bytes,
 //! 0 to turn the renderer's strip cache off).
+//!
+//! `SCENARIO=bot`: 32 channels playing the bot at once instead (see [`bot_load`]).
+
+#[path = "service_load/bot.rs"]
+mod bot_load;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -109,6 +114,14 @@ fn service(dir: &std::path::Path, images: bool, renderer: Arc<Renderer>) -> Arc<
 
 fn main() {
     // `cargo bench` passes `--bench`; nothing else to parse.
+    if std::env::var("SCENARIO").is_ok_and(|s| s == "bot") {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        bot_load::run(&rt);
+        return;
+    }
     let games = env("GAMES", 10_000);
     let plies = env("PLIES", 20);
     let tasks = env("TASKS", 32).max(1);

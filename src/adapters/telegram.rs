@@ -279,6 +279,21 @@ fn with_mentions(msg: &teloxide::types::Message, text: &str) -> (String, Vec<(St
     (out, mentions)
 }
 
+/// Mentions of the bot's own username (`@XiangqiBot`, in any case) in `text`: the bot itself,
+/// so `/play @XiangqiBot 3` starts a game against it.
+fn self_mentions(text: &str, me: &str) -> Vec<(String, PlayerRef)> {
+    if me.is_empty() {
+        return Vec::new();
+    }
+    text.split_whitespace()
+        .filter(|w| {
+            w.strip_prefix('@')
+                .is_some_and(|h| h.eq_ignore_ascii_case(me))
+        })
+        .map(|w| (w.to_string(), crate::app::bot::bot_itself()))
+        .collect()
+}
+
 async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) {
     // A group that became a supergroup has a new chat id; Telegram says so in both chats.
     let migration = match (msg.migrate_to_chat_id(), msg.migrate_from_chat_id()) {
@@ -311,7 +326,8 @@ async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) {
         chat: msg.chat.id,
         thread: msg.thread_id.filter(|_| msg.is_topic_message),
     };
-    let (text, mentions) = with_mentions(&msg, raw);
+    let (text, mut mentions) = with_mentions(&msg, raw);
+    mentions.extend(self_mentions(&text, &tg.username));
     let user = player(from);
     let inc = Incoming {
         channel: target.channel(),

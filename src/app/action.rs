@@ -94,6 +94,16 @@ pub enum Action {
         /// The move.
         mv: Move,
     },
+    /// Start a game against the bot at `level` (anyone in the channel).
+    PlayBot {
+        /// Its level, 1–8.
+        level: u8,
+    },
+    /// Play the opponent of finished game `game` again, colours swapped (its players only).
+    Rematch {
+        /// The finished game.
+        game: u64,
+    },
 }
 
 impl Action {
@@ -117,6 +127,8 @@ impl Action {
             Action::Pick { game, ply } => format!("xq:P:{game}:{ply}"),
             Action::PickFrom { game, ply, from } => format!("xq:S:{game}:{ply}:{from}"),
             Action::PickTo { game, ply, mv } => format!("xq:T:{game}:{ply}:{mv}"),
+            Action::PlayBot { level } => format!("xq:B:{level}"),
+            Action::Rematch { game } => format!("xq:M:{game}"),
         }
     }
 
@@ -137,6 +149,10 @@ impl Action {
         let action = match (tag, rest.len()) {
             ("A", 0) => Action::Accept { id: a },
             ("D", 0) => Action::Decline { id: a },
+            ("B", 0) => Action::PlayBot {
+                level: u8::try_from(a).ok()?,
+            },
+            ("M", 0) => Action::Rematch { game: a },
             ("Q", 1) => Action::SetRated {
                 id: a,
                 rated: match rest[0] {
@@ -202,9 +218,11 @@ impl Action {
     #[must_use]
     pub fn target(&self) -> (u64, Option<u32>) {
         match *self {
-            Action::Accept { id } | Action::Decline { id } | Action::SetRated { id, .. } => {
-                (id, None)
-            }
+            Action::Accept { id }
+            | Action::Decline { id }
+            | Action::SetRated { id, .. }
+            | Action::Rematch { game: id } => (id, None),
+            Action::PlayBot { level } => (u64::from(level), None),
             Action::Resign { game, ply }
             | Action::ConfirmResign { game, ply, .. }
             | Action::Draw { game, ply }
@@ -268,6 +286,8 @@ mod tests {
                 ply: u32::MAX,
                 mv,
             },
+            Action::PlayBot { level: 3 },
+            Action::Rematch { game: big },
         ] {
             let s = a.encode();
             assert!(s.len() <= 64, "{s}");

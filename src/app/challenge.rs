@@ -1,6 +1,10 @@
 //! Challenges: `/play`, `/accept`, `/decline`, `/cancel`, and who a challenge is for.
 
-use super::bot::{bot_player, DEFAULT_LEVEL, LEVELS};
+mod again;
+
+pub(crate) use again::{play_bot_button, rematch};
+
+use super::bot::{DEFAULT_LEVEL, LEVELS};
 use super::command::rated_word;
 use super::ctx::{handle_alias, Ctx, Slot};
 use super::view::{button, clocks_text, game_buttons, to_move_text};
@@ -159,8 +163,13 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
     let mut start_fen = None;
     let mut rated = false;
     let words: Vec<&str> = args.split_whitespace().take(10).collect();
-    if words.first().is_some_and(|w| is_bot_word(w)) {
-        return play_bot(ctx, slot, &words[1..]).await;
+    if words.iter().any(|w| again::names_bot(ctx, w)) {
+        let rest: Vec<&str> = words
+            .iter()
+            .copied()
+            .filter(|w| !again::names_bot(ctx, w))
+            .collect();
+        return play_bot(ctx, slot, &rest).await;
     }
     let mut i = 0;
     while i < words.len() {
@@ -231,6 +240,11 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
     if let Some(why) = rated.then(|| rating_refusal(&c)).flatten() {
         return Ok(vec![say_rating(ctx, RatingMsg::CannotRate { why })]);
     }
+    post_challenge(ctx, slot, c).await
+}
+
+/// Number `c`, store it as the channel's challenge and post it.
+async fn post_challenge(ctx: &Ctx<'_>, slot: &mut Slot, c: Challenge) -> AppResult<Vec<Reply>> {
     let c = Challenge {
         id: ctx.svc.storage().next_id()?,
         ..c
@@ -537,13 +551,6 @@ async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<V
             return Ok(vec![ctx.say(*m)]);
         }
     }
-    let bot = bot_player(level.unwrap_or(DEFAULT_LEVEL), ctx.lang);
-    let me = ctx.inc.user.clone();
-    // The ratings decide: the bot's id carries the prefix they reserve, so this refuses.
-    let refused = refusal(tc.pace(), ruleset.as_str(), false, [&me.id, &bot.id]);
-    if let Some(why) = refused.filter(|_| asked_rated) {
-        return Ok(vec![say_rating(ctx, RatingMsg::CannotRate { why })]);
-    }
     let human_red = match color {
         ColorChoice::Red => true,
         ColorChoice::Black => false,
@@ -551,15 +558,13 @@ async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<V
             ((ctx.now / 1000) ^ slot.record.last_game.unwrap_or(0)).is_multiple_of(2)
         }
     };
-    let sides = if human_red { (me, bot) } else { (bot, me) };
     let terms = Terms {
         time_control: tc,
         ruleset,
         start: None,
-        rated: asked_rated && refused.is_none(),
+        rated: asked_rated,
     };
-    let board = start_game(ctx, slot, sides, terms, None).await?;
-    Ok(vec![board])
+    again::start_bot(ctx, slot, level.unwrap_or(DEFAULT_LEVEL), human_red, terms).await
 }
 
 pub(crate) async fn decline(

@@ -331,9 +331,10 @@ pub(crate) async fn finished_replies(
         lines.push(ruling_details(r, ctx.lang, notation));
     }
     let viewer = viewer.unwrap_or_else(|| game.to_move());
+    let buttons = super::view::after_game_buttons(game, ctx.svc.bot_enabled(), ctx.lang);
     let board = ctx
         .svc
-        .board_reply(game, viewer, lines.join("\n"), Vec::new(), ctx.lang)
+        .board_reply(game, viewer, lines.join("\n"), buttons, ctx.lang)
         .await;
     let pgn = super::pgn(
         &game.record,

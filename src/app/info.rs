@@ -36,7 +36,13 @@ pub(crate) async fn command(
         Cmd::Takebacks => takebacks(ctx, slot, args).await,
         Cmd::Time => Ok(vec![time(ctx, slot)]),
         Cmd::Games => games(ctx),
-        _ => Ok(vec![ctx.say(Msg::Help)]),
+        _ => {
+            let mut help = ctx.say(Msg::Help);
+            if ctx.svc.bot_enabled() {
+                help.buttons = vec![vec![super::view::play_bot_button(ctx.lang)]];
+            }
+            Ok(vec![help])
+        }
     }
 }
 

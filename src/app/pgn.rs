@@ -273,6 +273,7 @@ mod tests {
             lang: None,
             idle_after_ms: None,
             turn_since_ms: None,
+            bot_memory: None,
         };
         let p = pgn(&rec, "console");
         assert!(p.contains("[Game \"Chinese Chess\"]"));

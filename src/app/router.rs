@@ -122,6 +122,8 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
         Action::Accept { id } => return challenge::accept(ctx, slot, Some(id)).await,
         Action::Decline { id } => return challenge::decline(ctx, slot, Some(id)).await,
         Action::SetRated { id, rated } => return challenge::set_rated(ctx, slot, id, rated).await,
+        Action::PlayBot { level } => return challenge::play_bot_button(ctx, slot, level).await,
+        Action::Rematch { game } => return challenge::rematch(ctx, slot, game).await,
         _ => {}
     }
     let (game_id, ply) = action.target();
@@ -151,6 +153,10 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
             Ok(vec![play::picker(ctx, slot, me, game, ply, Some(from))])
         }
         Action::PickTo { mv, .. } => play::picked(ctx, slot, me, mv).await,
-        Action::Accept { .. } | Action::Decline { .. } | Action::SetRated { .. } => Ok(Vec::new()),
+        Action::Accept { .. }
+        | Action::Decline { .. }
+        | Action::SetRated { .. }
+        | Action::PlayBot { .. }
+        | Action::Rematch { .. } => Ok(Vec::new()),
     }
 }

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use super::bot::{bot_side, DEFAULT_LEVEL};
 use super::{Action, Button, Drawing, Image, ImageKind, Reply, Service};
 use crate::core::{Color, Move};
 use crate::game::{Game, GameRecord};
@@ -23,14 +24,45 @@ pub(crate) fn game_buttons(game: &Game, lang: Lang) -> Vec<Vec<Button>> {
         return Vec::new();
     }
     let (g, ply) = (game.record.id, ply_of(game));
+    // Nobody picks a move while the bot is thinking of its own.
+    let bot_to_move = bot_side(game).is_some_and(|(c, _)| c == game.to_move());
+    let pick = (!bot_to_move).then(|| button(Label::PickMove, Action::Pick { game: g, ply }, lang));
     vec![
-        vec![
-            button(Label::PickMove, Action::Pick { game: g, ply }, lang),
-            button(Label::Draw, Action::Draw { game: g, ply }, lang),
-            button(Label::Resign, Action::Resign { game: g, ply }, lang),
-        ],
+        pick.into_iter()
+            .chain([
+                button(Label::Draw, Action::Draw { game: g, ply }, lang),
+                button(Label::Resign, Action::Resign { game: g, ply }, lang),
+            ])
+            .collect(),
         vec![button(Label::Flip, Action::Flip { game: g, ply }, lang)],
     ]
+}
+
+/// *Play the bot* at its default level (under `/help` and a finished game).
+pub(crate) fn play_bot_button(lang: Lang) -> Button {
+    button(
+        Label::PlayBot,
+        Action::PlayBot {
+            level: DEFAULT_LEVEL,
+        },
+        lang,
+    )
+}
+
+/// The buttons under a finished game's result: *Rematch*, and *Play the bot* when the bot
+/// can play here.
+pub(crate) fn after_game_buttons(game: &Game, bot: bool, lang: Lang) -> Vec<Vec<Button>> {
+    let mut row = vec![button(
+        Label::Rematch,
+        Action::Rematch {
+            game: game.record.id,
+        },
+        lang,
+    )];
+    if bot {
+        row.push(play_bot_button(lang));
+    }
+    vec![row]
 }
 
 /// Plies played, as carried by buttons.

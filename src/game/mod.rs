@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex};
 
 pub use clock::{format_clock, ClockReading, ClockState, SideClock, TimeControl};
 pub use model::{
-    bound, clean_name, Challenge, ChannelRecord, ChannelSettings, ColorChoice, Deadline,
-    DeadlineKind, GameRecord, GameStatus, PlayerRef, ShownMenu, UserPrefs, MAX_NAME,
+    bound, clean_name, BotMemory, Challenge, ChannelRecord, ChannelSettings, ColorChoice, Deadline,
+    DeadlineKind, GameRecord, GameStatus, PlayerRef, ShownMenu, StoredEval, UserPrefs, MAX_NAME,
     SCHEMA_VERSION,
 };
 pub use storage::{BoxFuture, Changes, OutboxKey, Storage, StorageError};
@@ -122,6 +122,7 @@ impl Game {
             lang,
             idle_after_ms: idle_after_ms.filter(|_| time_control == TimeControl::None),
             turn_since_ms: Some(now_ms),
+            bot_memory: None,
         };
         Game {
             arbiter: Arbiter::new(pos, Ruleset::preset(ruleset)),

@@ -130,6 +130,31 @@ pub struct GameRecord {
     /// `idle_after_ms`. Moved forward like the clocks when the bot was down.
     #[serde(default)]
     pub turn_since_ms: Option<u64>,
+    /// Games against the bot: what the bot has seen so far (its resign and draw decisions
+    /// rest on it), stored with each of its moves so a restart does not forget it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot_memory: Option<BotMemory>,
+}
+
+/// One of the bot's evaluations, from its own side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StoredEval {
+    /// Centipawns.
+    Cp(i32),
+    /// Mate in this many moves (negative: the bot is mated).
+    Mate(i32),
+}
+
+/// The bot's memory of one game, as stored with it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotMemory {
+    /// Its evaluation when it chose each of its moves.
+    #[serde(default)]
+    pub evals: Vec<StoredEval>,
+    /// The ply at which it last offered a draw.
+    #[serde(default)]
+    pub last_offer_ply: Option<u64>,
 }
 
 /// Which colour the challenger wants.

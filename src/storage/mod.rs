@@ -594,6 +594,7 @@ mod tests {
             lang: None,
             idle_after_ms: None,
             turn_since_ms: None,
+            bot_memory: None,
         }
     }
 

@@ -12,10 +12,12 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use xiangqi_bot::adapters::discord::{self, DiscordError};
+use xiangqi_bot::app::bot::ThinkingPool;
 use xiangqi_bot::app::{system_now, Now, Service, ServiceConfig};
-use xiangqi_bot::config::Config;
+use xiangqi_bot::config::{Config, EngineConfig};
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
+use xiangqi_bot::uci::player::Player;
 
 use crate::discord_fake::{
     CmdOpt, FakeDiscord, FakeInteraction, FakeMessage, FakeUser, InjectedInteraction,
@@ -52,6 +54,8 @@ pub struct Bot {
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<Result<(), DiscordError>>>,
     timer: Option<JoinHandle<()>>,
+    /// The bot's turns, when it plays ([`Bot::play_the_bot`]).
+    thinking: Option<JoinHandle<()>>,
 }
 
 fn registrations(fake: &FakeDiscord) -> usize {
@@ -122,10 +126,19 @@ pub async fn start_at(
         stop: Some(tx),
         task: Some(task),
         timer,
+        thinking: None,
     }
 }
 
 impl Bot {
+    /// Let the bot play: one thread of the built-in engine, each move capped at `cap_ms`.
+    pub fn play_the_bot(&mut self, cap_ms: u64) {
+        let player = Arc::new(Player::new(&EngineConfig::default()));
+        let pool = Arc::new(ThinkingPool::new(1, player));
+        self.service.attach_bot(pool, Some(cap_ms));
+        self.thinking = Some(tokio::spawn(Arc::clone(&self.service).run_bot()));
+    }
+
     /// Stop the bot as ctrl-c does (the gateway closed cleanly), and drop the service.
     pub async fn stop(mut self, fake: &FakeDiscord) {
         if let Some(tx) = self.stop.take() {
@@ -139,6 +152,9 @@ impl Bot {
             assert!(result.is_ok(), "the bot stopped with {result:?}");
         }
         if let Some(t) = self.timer.take() {
+            t.abort();
+        }
+        if let Some(t) = self.thinking.take() {
             t.abort();
         }
         assert!(fake.wait_for(|f| !f.is_connected(), WAIT).await);

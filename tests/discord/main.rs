@@ -14,6 +14,7 @@
 //!   pickers cleared, suggestions in the user's notation, rulesets named in each language.
 #![forbid(unsafe_code)]
 
+mod bot;
 mod delivery;
 #[path = "../support/discord_fake.rs"]
 mod discord_fake;

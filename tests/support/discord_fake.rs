@@ -2353,6 +2353,9 @@ fn validate_options(
                 "{path}: focused but not registered with autocomplete"
             ));
         }
+        if !o.focused {
+            check_value_bounds(s, o, &path)?;
+        }
         if let (false, Some(choices)) = (o.focused, s.get("choices").and_then(Value::as_array)) {
             if !choices.is_empty() && !choices.iter().any(|c| c.get("value") == o.value.as_ref()) {
                 return Err(format!(
@@ -2370,6 +2373,49 @@ fn validate_options(
                 return Err(format!("{at}: required option {name:?} is missing"));
             }
         }
+    }
+    Ok(())
+}
+
+/// An option's value as Discord's client guarantees it: an INTEGER (4) is a whole number
+/// within the safe range, a NUMBER (10) a number; both within `min_value`/`max_value`; a
+/// STRING (3) within `min_length`/`max_length`.
+fn check_value_bounds(schema: &Value, o: &CmdOpt, path: &str) -> Result<(), String> {
+    const SAFE: f64 = 9_007_199_254_740_991.0;
+    let value = o.value.as_ref();
+    match o.kind {
+        4 | 10 => {
+            let n = value
+                .and_then(Value::as_f64)
+                .ok_or_else(|| format!("{path}: {value:?} is not a number"))?;
+            if o.kind == 4 && (n.fract() != 0.0 || n.abs() > SAFE) {
+                return Err(format!("{path}: {n} is not a valid integer"));
+            }
+            if let Some(min) = schema.get("min_value").and_then(Value::as_f64) {
+                if n < min {
+                    return Err(format!("{path}: {n} is below min_value {min}"));
+                }
+            }
+            if let Some(max) = schema.get("max_value").and_then(Value::as_f64) {
+                if n > max {
+                    return Err(format!("{path}: {n} is above max_value {max}"));
+                }
+            }
+        }
+        3 => {
+            let len = value
+                .and_then(Value::as_str)
+                .map_or(0, |t| t.chars().count());
+            let bound = |k: &str| schema.get(k).and_then(Value::as_u64).map(|b| b as usize);
+            if bound("min_length").is_some_and(|min| len < min)
+                || bound("max_length").is_some_and(|max| len > max)
+            {
+                return Err(format!(
+                    "{path}: a text of {len} characters is out of bounds"
+                ));
+            }
+        }
+        _ => {}
     }
     Ok(())
 }
@@ -3208,6 +3254,24 @@ fn validate_command_options(options: &[Value], at: &str, depth: u32) -> Result<(
             ));
         }
         seen_optional |= !required;
+        let min = o.get("min_value").and_then(Value::as_f64);
+        let max = o.get("max_value").and_then(Value::as_f64);
+        if (min.is_some() || max.is_some()) && !matches!(kind, 4 | 10) {
+            return Err(form_error(
+                &join_path(&here, "min_value"),
+                "APPLICATION_COMMAND_OPTION_INVALID",
+                "min_value and max_value are only for INTEGER and NUMBER options.",
+            ));
+        }
+        if let (Some(lo), Some(hi)) = (min, max) {
+            if lo > hi {
+                return Err(form_error(
+                    &join_path(&here, "max_value"),
+                    "NUMBER_TYPE_MIN",
+                    "max_value must not be below min_value.",
+                ));
+            }
+        }
         let choices = o
             .get("choices")
             .and_then(Value::as_array)

@@ -45,5 +45,6 @@ pub fn rated(
         lang: None,
         idle_after_ms: None,
         turn_since_ms: None,
+        bot_memory: None,
     }
 }

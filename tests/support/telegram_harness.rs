@@ -10,9 +10,12 @@ use teloxide::Bot;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 use xiangqi_bot::adapters::telegram::{self, RetryPolicy, TelegramError, TelegramOptions};
+use xiangqi_bot::app::bot::ThinkingPool;
 use xiangqi_bot::app::{system_now, Action, Service, ServiceConfig};
+use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
+use xiangqi_bot::uci::player::Player;
 
 use serde_json::json;
 
@@ -26,6 +29,8 @@ pub struct Running {
     stop: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<Result<(), TelegramError>>>,
     timer: JoinHandle<()>,
+    /// The bot's turns, when it plays ([`Running::start_playing_the_bot`]).
+    thinking: Option<JoinHandle<()>>,
     pub service: Arc<Service>,
 }
 
@@ -77,8 +82,20 @@ impl Running {
             stop: Some(tx),
             task: Some(task),
             timer,
+            thinking: None,
             service,
         }
+    }
+
+    /// Like [`Running::start`], with the bot playing on one thread of the built-in engine,
+    /// each of its moves capped at `cap_ms`.
+    pub async fn start_playing_the_bot(fake: &FakeTelegram, dir: &Path, cap_ms: u64) -> Running {
+        let mut running = Running::start(fake, dir).await;
+        let player = Arc::new(Player::new(&EngineConfig::default()));
+        let pool = Arc::new(ThinkingPool::new(1, player));
+        running.service.attach_bot(pool, Some(cap_ms));
+        running.thinking = Some(tokio::spawn(Arc::clone(&running.service).run_bot()));
+        running
     }
 
     /// Stop the adapter (it delivers what is queued) and let go of the database.
@@ -94,6 +111,9 @@ impl Running {
             assert_eq!(r, Ok(()));
         }
         self.timer.abort();
+        if let Some(t) = self.thinking.take() {
+            t.abort();
+        }
         let flushed = self.service.storage().flush().await;
         assert!(flushed.is_ok(), "{flushed:?}");
     }

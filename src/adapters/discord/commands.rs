@@ -37,6 +37,8 @@ enum Kind {
     Switch(&'static str, &'static str),
     /// A whole number from 1.
     Number,
+    /// The bot's level, 1 to 8: written as `bot N` (a game against the bot).
+    Level,
 }
 
 /// An option: its name, its description in English, Vietnamese and Chinese, its kind, and
@@ -151,6 +153,16 @@ const PLAY: &[Opt] = &[
             "等级分对局（需要棋钟；接受即同意）",
         ],
         kind: Kind::Switch("rated", "unrated"),
+        required: false,
+    },
+    Opt {
+        name: "level",
+        about: [
+            "Play the bot at this level, 1 (easiest) to 8",
+            "Chơi với máy ở cấp này, 1 (dễ nhất) đến 8",
+            "与电脑对弈，等级 1（最易）到 8",
+        ],
+        kind: Kind::Level,
         required: false,
     },
 ];
@@ -336,7 +348,7 @@ fn option(o: &Opt) -> CreateCommandOption {
     let kind = match o.kind {
         Kind::User => CommandOptionType::User,
         Kind::Flag | Kind::Switch(..) => CommandOptionType::Boolean,
-        Kind::Number => CommandOptionType::Integer,
+        Kind::Number | Kind::Level => CommandOptionType::Integer,
         _ => CommandOptionType::String,
     };
     let mut c = CreateCommandOption::new(kind, o.name, o.about[0])
@@ -353,6 +365,12 @@ fn option(o: &Opt) -> CreateCommandOption {
             }
         }
         Kind::Number => c = c.min_int_value(1).max_int_value(1000),
+        Kind::Level => {
+            let levels = crate::app::bot::LEVELS;
+            c = c
+                .min_int_value(u64::from(*levels.start()))
+                .max_int_value(u64::from(*levels.end()));
+        }
         Kind::Ruleset => {
             for r in RulesetName::ALL {
                 let name = |lang| capitalised(&ruleset_name(r, lang));
@@ -429,6 +447,7 @@ pub(super) fn command_text(cmd: &CommandInteraction) -> (String, Vec<(String, Pl
                 Kind::Switch(on, off) => if *b { on } else { off }.to_string(),
                 _ => continue,
             },
+            ResolvedValue::Integer(n) if matches!(o.kind, Kind::Level) => format!("bot {n}"),
             ResolvedValue::Integer(n) => n.to_string(),
             _ => continue,
         };

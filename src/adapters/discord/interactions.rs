@@ -122,7 +122,12 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     let received = tokio::time::Instant::now();
     let ix = interaction(cmd.id.get(), cmd.application_id.get(), &cmd.token);
     let gate = h.delivery.gates().open(ix.id);
-    let (text, mentions) = commands::command_text(cmd);
+    let (text, mut mentions) = commands::command_text(cmd);
+    // The bot's own user as the opponent: a game against the bot.
+    let me = format!("dc:{}", h.bot_id());
+    for (_, p) in mentions.iter_mut().filter(|(_, p)| p.id == me) {
+        *p = crate::app::bot::bot_itself();
+    }
     let nick = cmd.member.as_ref().and_then(|m| m.nick.as_deref());
     let user = player(&cmd.user, nick);
     let lang = lang_of(&cmd.locale);
@@ -340,8 +345,13 @@ pub(super) async fn on_message(h: &Handler, msg: &Message) {
         return;
     }
     let mut mentions = Vec::new();
-    for u in msg.mentions.iter().filter(|u| u.id.get() != me) {
-        let p = player(u, None);
+    for u in &msg.mentions {
+        // The bot's own user named in the text (`/play @Xiangqi 3`): the bot as an opponent.
+        let p = if u.id.get() == me {
+            crate::app::bot::bot_itself()
+        } else {
+            player(u, None)
+        };
         mentions.push((format!("<@{}>", u.id), p.clone()));
         mentions.push((format!("<@!{}>", u.id), p));
     }

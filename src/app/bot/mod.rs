@@ -7,4 +7,4 @@ pub mod turn;
 
 pub use policy::{accepts_draw, conduct, vet, Conduct, Memory};
 pub use pool::{default_threads, Job, Outcome, ThinkingPool, Ticket};
-pub use turn::{bot_level, bot_player, bot_side, DEFAULT_LEVEL, LEVELS};
+pub use turn::{bot_itself, bot_level, bot_player, bot_side, DEFAULT_LEVEL, LEVELS};

@@ -22,6 +22,7 @@
 use crate::arbiter::Arbiter;
 use crate::core::Move;
 use crate::engine::Score;
+use crate::game::{BotMemory, StoredEval};
 use crate::uci::check_move;
 
 /// Lowest level that resigns.
@@ -62,6 +63,43 @@ pub struct Memory {
     pub evals: Vec<Score>,
     /// The ply at which it last offered a draw.
     pub last_offer_ply: Option<usize>,
+}
+
+impl Memory {
+    /// The memory stored with a game (empty if none was).
+    #[must_use]
+    pub fn from_stored(stored: Option<&BotMemory>) -> Memory {
+        let Some(m) = stored else {
+            return Memory::default();
+        };
+        Memory {
+            evals: m
+                .evals
+                .iter()
+                .map(|e| match *e {
+                    StoredEval::Cp(c) => Score::Cp(c),
+                    StoredEval::Mate(n) => Score::Mate(n),
+                })
+                .collect(),
+            last_offer_ply: m.last_offer_ply.and_then(|p| usize::try_from(p).ok()),
+        }
+    }
+
+    /// The form stored with the game.
+    #[must_use]
+    pub fn to_stored(&self) -> BotMemory {
+        BotMemory {
+            evals: self
+                .evals
+                .iter()
+                .map(|s| match *s {
+                    Score::Cp(c) => StoredEval::Cp(c),
+                    Score::Mate(n) => StoredEval::Mate(n),
+                })
+                .collect(),
+            last_offer_ply: self.last_offer_ply.map(|p| p as u64),
+        }
+    }
 }
 
 /// Centipawns on one scale: a mate beyond every ordinary score.
@@ -245,6 +283,23 @@ mod tests {
         let mut ahead = level.clone();
         ahead.evals.push(Score::Cp(80));
         assert_eq!(conduct(6, 80, &ahead, None, false), Conduct::Play);
+    }
+
+    #[test]
+    fn memory_round_trips_through_its_stored_form() {
+        let m = Memory {
+            evals: vec![
+                Score::Cp(-1200),
+                Score::Mate(-3),
+                Score::Mate(5),
+                Score::Cp(0),
+            ],
+            last_offer_ply: Some(64),
+        };
+        let json = serde_json::to_string(&m.to_stored()).unwrap_or_default();
+        let back: BotMemory = serde_json::from_str(&json).unwrap_or_default();
+        assert_eq!(Memory::from_stored(Some(&back)), m, "{json}");
+        assert_eq!(Memory::from_stored(None), Memory::default());
     }
 
     #[test]

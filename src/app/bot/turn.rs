@@ -47,6 +47,15 @@ pub fn bot_player(level: u8, lang: Lang) -> PlayerRef {
     )
 }
 
+/// The bot's own account as a player, for adapters: a mention of the bot itself (`@XiangqiBot`
+/// on Telegram, the bot's user on Discord) stands for this in [`crate::app::Incoming::mentions`],
+/// and `/play` with it starts a game against the bot (at [`DEFAULT_LEVEL`] unless a level
+/// follows).
+#[must_use]
+pub fn bot_itself() -> PlayerRef {
+    bot_player(DEFAULT_LEVEL, Lang::En)
+}
+
 /// The level of `p` if `p` is the bot.
 #[must_use]
 pub fn bot_level(p: &PlayerRef) -> Option<u8> {
@@ -76,9 +85,6 @@ pub(crate) struct BotRuntime {
     in_flight: Mutex<HashMap<String, Search>>,
     due: Mutex<BTreeSet<String>>,
     wake: Notify,
-    /// The bot's evaluations in each game it plays, by game id (for resigning and draws; a
-    /// restart starts them afresh, which only delays a resignation).
-    memory: Mutex<HashMap<u64, Memory>>,
 }
 
 impl BotRuntime {
@@ -150,7 +156,6 @@ impl Service {
             in_flight: Mutex::new(HashMap::new()),
             due: Mutex::new(BTreeSet::new()),
             wake: Notify::new(),
-            memory: Mutex::new(HashMap::new()),
         });
     }
 
@@ -304,14 +309,13 @@ impl Service {
             .as_ref()
             .filter(|_| game.record.time_control != TimeControl::None)
             .map(|c| c.side(bot.other() == Color::Red).remaining_ms);
-        let memory = {
-            let mut all = rt.memory.lock().unwrap_or_else(PoisonError::into_inner);
-            let m = all.entry(game.record.id).or_default();
-            if let Some(line) = played.result.lines.first() {
-                m.evals.push(line.score);
-            }
-            m.clone()
-        };
+        // The bot's memory lives in the game record: it is written with this move (or
+        // resignation, or draw), in the same transaction, and survives a restart.
+        let me = game.player(bot).clone();
+        let mut memory = Memory::from_stored(game.record.bot_memory.as_ref());
+        if let Some(line) = played.result.lines.first() {
+            memory.evals.push(line.score);
+        }
         let decision = conduct(
             level,
             ply,
@@ -319,37 +323,40 @@ impl Service {
             opponent_ms,
             game.record.draw_offer.is_some(),
         );
+        if decision == Conduct::PlayAndOfferDraw {
+            memory.last_offer_ply = Some(ply);
+        }
+        if let Some(g) = slot.game.as_mut() {
+            g.record.bot_memory = Some(memory.to_stored());
+        }
         let inc = Incoming {
             channel: channel.to_string(),
-            user: game.player(bot).clone(),
+            user: me,
             ..Incoming::default()
         };
         let ctx = Ctx::unsolicited(self, &inc, &slot, self.now());
-        let mut replies = if human_offered && accepts_draw(ply, &memory) {
-            crate::app::endings::draw(&ctx, &mut slot).await?
-        } else if decision == Conduct::Resign {
-            crate::app::endings::resign(&ctx, &mut slot).await?
-        } else {
-            let mut r = crate::app::play::bot_plays(&ctx, &mut slot, mv).await?;
-            if decision == Conduct::PlayAndOfferDraw && slot.game.is_some() {
-                if let Some(m) = rt
-                    .memory
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .get_mut(&search.0)
-                {
-                    m.last_offer_ply = Some(ply);
+        let acted = async {
+            if human_offered && accepts_draw(ply, &memory) {
+                crate::app::endings::draw(&ctx, &mut slot).await
+            } else if decision == Conduct::Resign {
+                crate::app::endings::resign(&ctx, &mut slot).await
+            } else {
+                let mut r = crate::app::play::bot_plays(&ctx, &mut slot, mv).await?;
+                if decision == Conduct::PlayAndOfferDraw && slot.game.is_some() {
+                    r.extend(crate::app::endings::draw(&ctx, &mut slot).await?);
                 }
-                r.extend(crate::app::endings::draw(&ctx, &mut slot).await?);
+                Ok(r)
             }
-            r
-        };
-        if slot.game.is_none() {
-            rt.memory
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .remove(&search.0);
         }
+        .await;
+        let mut replies = match acted {
+            Ok(r) => r,
+            Err(e) => {
+                // The slot holds the memory (and maybe more) ahead of storage: reload it.
+                slot.loaded = false;
+                return Err(e);
+            }
+        };
         replies.extend(ctx.retired_reply());
         self.bot_commit(&ctx, &mut slot, replies).await
     }

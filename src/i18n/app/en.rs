@@ -123,5 +123,7 @@ fn label(l: Label) -> &'static str {
         Label::Flip => "Flip board",
         Label::PickMove => "Pick a move",
         Label::Back => "Back",
+        Label::Rematch => "Rematch",
+        Label::PlayBot => "Play the bot",
     }
 }

@@ -438,11 +438,15 @@ pub enum Label {
     PickMove,
     /// Go back in the picker.
     Back,
+    /// Play the same opponent again (under a finished game).
+    Rematch,
+    /// Start a game against the bot (under `/help` and a finished game).
+    PlayBot,
 }
 
 impl Label {
     /// Every label.
-    pub const ALL: [Label; 12] = [
+    pub const ALL: [Label; 14] = [
         Label::Accept,
         Label::Decline,
         Label::Resign,
@@ -455,6 +459,8 @@ impl Label {
         Label::Flip,
         Label::PickMove,
         Label::Back,
+        Label::Rematch,
+        Label::PlayBot,
     ];
 }
 

@@ -123,5 +123,7 @@ fn label(l: Label) -> &'static str {
         Label::Flip => "Lật bàn cờ",
         Label::PickMove => "Chọn nước đi",
         Label::Back => "Quay lại",
+        Label::Rematch => "Chơi lại",
+        Label::PlayBot => "Chơi với máy",
     }
 }

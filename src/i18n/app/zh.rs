@@ -123,5 +123,7 @@ fn label(l: Label) -> &'static str {
         Label::Flip => "翻转棋盘",
         Label::PickMove => "选择着法",
         Label::Back => "返回",
+        Label::Rematch => "再来一局",
+        Label::PlayBot => "与电脑对弈",
     }
 }

@@ -1,0 +1,128 @@
+//! The bot's memory of a game (its evaluations, on which it resigns and answers draw offers)
+//! is stored with each of its moves, in the same write, and survives a restart: the service as
+//! a library on sled, the bot thinking with the built-in engine.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::task::JoinHandle;
+use xiangqi_bot::app::bot::ThinkingPool;
+use xiangqi_bot::app::{system_now, Incoming, Service, ServiceConfig};
+use xiangqi_bot::config::EngineConfig;
+use xiangqi_bot::game::{Game, GameRecord, PlayerRef};
+use xiangqi_bot::render::Renderer;
+use xiangqi_bot::storage::SledStorage;
+use xiangqi_bot::uci::player::Player;
+
+const CHANNEL: &str = "console:#bot";
+
+async fn start(dir: &Path) -> (Arc<Service>, JoinHandle<()>) {
+    let storage = Arc::new(SledStorage::open(dir).expect("sled"));
+    let config = ServiceConfig {
+        images: false,
+        rate_burst: 100_000,
+        ..ServiceConfig::default()
+    };
+    let svc = Arc::new(Service::new(
+        storage,
+        Arc::new(Renderer::new()),
+        system_now(),
+        config,
+    ));
+    svc.recover().await.expect("recover");
+    let pool = Arc::new(ThinkingPool::new(
+        1,
+        Arc::new(Player::new(&EngineConfig::default())),
+    ));
+    svc.attach_bot(pool, Some(30));
+    let bot = tokio::spawn(Arc::clone(&svc).run_bot());
+    (svc, bot)
+}
+
+async fn say(svc: &Service, text: &str) -> String {
+    let replies = svc
+        .handle(Incoming {
+            channel: CHANNEL.into(),
+            user: PlayerRef::new("console:alice", "alice"),
+            handle: Some("alice".into()),
+            text: text.into(),
+            ..Incoming::default()
+        })
+        .await;
+    replies
+        .iter()
+        .map(|r| r.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Waits until game 1 has `plies` moves; returns its record.
+async fn at_ply(svc: &Service, plies: usize) -> GameRecord {
+    for _ in 0..600 {
+        if let Ok(Some(r)) = svc.storage().game(1) {
+            if r.moves.len() >= plies {
+                return r;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("game 1 never reached ply {plies}");
+}
+
+/// Alice (Red) plays the first legal move; the bot answers. Returns the record after it.
+async fn exchange(svc: &Service, plies: usize) -> GameRecord {
+    let record = at_ply(svc, plies).await;
+    let game = Game::from_record(record).expect("a stored game replays");
+    let m = game
+        .position()
+        .legal_moves()
+        .iter()
+        .copied()
+        .next()
+        .expect("a legal move");
+    let said = say(svc, &m.to_string()).await;
+    assert!(said.contains(&format!("{}. alice", plies + 1)), "{said}");
+    at_ply(svc, plies + 2).await
+}
+
+async fn stop(svc: Arc<Service>, bot: JoinHandle<()>) {
+    bot.abort();
+    let _ = bot.await;
+    svc.storage().flush().await.expect("flush");
+    // Let the last move's task let go of the service, so sled can be opened again.
+    for _ in 0..100 {
+        if Arc::strong_count(&svc) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    drop(svc);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bots_memory_is_stored_with_its_moves_and_survives_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (svc, bot) = start(dir.path()).await;
+    let started = say(&svc, "/play bot 2 red").await;
+    assert!(started.contains("Game #1 begins"), "{started}");
+    for k in 1..=3 {
+        let r = exchange(&svc, 2 * (k - 1)).await;
+        assert_eq!(r.moves.len(), 2 * k);
+        // Written with the move itself: one evaluation per bot move, never behind.
+        let memory = r.bot_memory.expect("the bot's memory is stored");
+        assert_eq!(memory.evals.len(), k, "{memory:?}");
+    }
+    stop(svc, bot).await;
+
+    // After a restart the bot goes on from what it remembered.
+    let (svc, bot) = start(dir.path()).await;
+    let r = exchange(&svc, 6).await;
+    let memory = r.bot_memory.expect("the bot's memory is stored");
+    assert_eq!(
+        memory.evals.len(),
+        4,
+        "the evaluations before the restart are kept: {memory:?}"
+    );
+    stop(svc, bot).await;
+}
