@@ -76,6 +76,9 @@ pub struct Drawing {
     pub red: (String, Option<String>),
     /// Black's name and clock as shown.
     pub black: (String, Option<String>),
+    /// Arrows over the board: a move in ICCS and its style (`h2e2`, `hint`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arrows: Vec<(String, String)>,
 }
 
 /// A delivery worker of one platform.
@@ -219,6 +222,20 @@ fn decode(key: OutboxKey, bytes: &[u8]) -> Option<Delivery> {
 
 impl Drawing {
     /// The request for the renderer, if the stored position still reads.
+
+    /// The arrows drawn over the board (unreadable ones left out).
+    fn arrows(&self) -> Vec<crate::render::Arrow> {
+        self.arrows
+            .iter()
+            .filter_map(|(mv, style)| {
+                Some(crate::render::Arrow::of_move(
+                    Move::parse_iccs(mv)?,
+                    style.parse().ok()?,
+                ))
+            })
+            .collect()
+    }
+
     fn request(&self) -> Option<(Position, Option<Move>, Color, Player, Player)> {
         let position = Position::from_fen(&self.fen).ok()?;
         let last_move = self.last_move.as_deref().and_then(Move::parse_iccs);
@@ -305,6 +322,7 @@ impl Service {
             else {
                 continue;
             };
+            let arrows = img.drawing.as_ref().map(Drawing::arrows).unwrap_or_default();
             let renderer = Arc::clone(&self.renderer);
             // Never closed, so a permit always comes; if it somehow did not, draw anyway.
             let _slot = self.render_slots.acquire().await.ok();
@@ -314,6 +332,7 @@ impl Service {
                 req.viewer = viewer;
                 req.red = red;
                 req.black = black;
+                req.arrows = arrows;
                 renderer.png(&req)
             })
             .await;
@@ -439,6 +458,7 @@ mod tests {
             black_below: true,
             red: ("An".into(), Some("9:58".into())),
             black: ("Bình".into(), None),
+            arrows: vec![("h0g2".into(), "hint".into())],
         };
         let reply = Reply {
             text: "1. An: 炮二平五".into(),
