@@ -94,6 +94,11 @@ pub enum Action {
         /// The move.
         mv: Move,
     },
+    /// Review a finished game (the button under its result).
+    Review {
+        /// Game id.
+        game: u64,
+    },
 }
 
 impl Action {
@@ -117,6 +122,7 @@ impl Action {
             Action::Pick { game, ply } => format!("xq:P:{game}:{ply}"),
             Action::PickFrom { game, ply, from } => format!("xq:S:{game}:{ply}:{from}"),
             Action::PickTo { game, ply, mv } => format!("xq:T:{game}:{ply}:{mv}"),
+            Action::Review { game } => format!("xq:V:{game}"),
         }
     }
 
@@ -136,6 +142,7 @@ impl Action {
         let ply = || -> Option<u32> { rest.first()?.parse().ok() };
         let action = match (tag, rest.len()) {
             ("A", 0) => Action::Accept { id: a },
+            ("V", 0) => Action::Review { game: a },
             ("D", 0) => Action::Decline { id: a },
             ("Q", 1) => Action::SetRated {
                 id: a,
@@ -202,9 +209,10 @@ impl Action {
     #[must_use]
     pub fn target(&self) -> (u64, Option<u32>) {
         match *self {
-            Action::Accept { id } | Action::Decline { id } | Action::SetRated { id, .. } => {
-                (id, None)
-            }
+            Action::Accept { id }
+            | Action::Decline { id }
+            | Action::SetRated { id, .. }
+            | Action::Review { game: id } => (id, None),
             Action::Resign { game, ply }
             | Action::ConfirmResign { game, ply, .. }
             | Action::Draw { game, ply }
@@ -231,6 +239,7 @@ mod tests {
         for a in [
             Action::Accept { id: big },
             Action::Decline { id: 1 },
+            Action::Review { game: big },
             Action::SetRated {
                 id: big,
                 rated: true,

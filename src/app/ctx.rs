@@ -331,9 +331,26 @@ pub(crate) async fn finished_replies(
         lines.push(ruling_details(r, ctx.lang, notation));
     }
     let viewer = viewer.unwrap_or_else(|| game.to_move());
+    // "Review" under the result, where the engine runs and there is something to review.
+    let review =
+        (ctx.svc.engine_pool().is_some() && !game.record.moves.is_empty()).then(|| super::Button {
+            label: crate::i18n::analysis::text(
+                &crate::i18n::analysis::AnalysisMsg::ReviewButton,
+                ctx.lang,
+            ),
+            action: super::Action::Review {
+                game: game.record.id,
+            },
+        });
     let board = ctx
         .svc
-        .board_reply(game, viewer, lines.join("\n"), Vec::new(), ctx.lang)
+        .board_reply(
+            game,
+            viewer,
+            lines.join("\n"),
+            review.map(|b| vec![b]).into_iter().collect(),
+            ctx.lang,
+        )
         .await;
     let pgn = super::pgn(
         &game.record,

@@ -322,7 +322,11 @@ impl Service {
             else {
                 continue;
             };
-            let arrows = img.drawing.as_ref().map(Drawing::arrows).unwrap_or_default();
+            let arrows = img
+                .drawing
+                .as_ref()
+                .map(Drawing::arrows)
+                .unwrap_or_default();
             let renderer = Arc::clone(&self.renderer);
             // Never closed, so a permit always comes; if it somehow did not, draw anyway.
             let _slot = self.render_slots.acquire().await.ok();

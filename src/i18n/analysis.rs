@@ -176,7 +176,7 @@ fn en(m: &AnalysisMsg) -> String {
         AnalysisMsg::ReviewQueued { game } => format!("Reviewing game #{game}… the review follows in about 20 seconds."),
         AnalysisMsg::ReviewRunning { game } => format!("Game #{game} is being reviewed; the review follows shortly."),
         AnalysisMsg::ReviewHeading { game, red, black } => format!("📊 Review of game #{game}: {red} vs {black}"),
-        AnalysisMsg::PlayerSummary { player, accuracy, inaccuracies, mistakes, blunders } => format!("{player}: accuracy {} · {inaccuracies} inaccuracies, {mistakes} mistakes, {blunders} blunders", pct(*accuracy)),
+        AnalysisMsg::PlayerSummary { player, accuracy, inaccuracies, mistakes, blunders } => format!("{player}: accuracy {} · inaccuracies {inaccuracies} · mistakes {mistakes} · blunders {blunders}", pct(*accuracy)),
         AnalysisMsg::Flaw { number, mv, severity: s, better } => match better {
             Some(b) => format!("{number} {mv}{} — {}; better {b}", glyph(*s), severity(*s, Lang::En)),
             None => format!("{number} {mv}{} — {}", glyph(*s), severity(*s, Lang::En)),
@@ -209,7 +209,7 @@ fn vi(m: &AnalysisMsg) -> String {
         AnalysisMsg::ReviewQueued { game } => format!("Đang phân tích ván #{game}… kết quả có sau khoảng 20 giây."),
         AnalysisMsg::ReviewRunning { game } => format!("Ván #{game} đang được phân tích, kết quả sắp có."),
         AnalysisMsg::ReviewHeading { game, red, black } => format!("📊 Phân tích ván #{game}: {red} – {black}"),
-        AnalysisMsg::PlayerSummary { player, accuracy, inaccuracies, mistakes, blunders } => format!("{player}: độ chính xác {} · {inaccuracies} nước chưa chính xác, {mistakes} nước sai, {blunders} nước hớ nặng", pct(*accuracy)),
+        AnalysisMsg::PlayerSummary { player, accuracy, inaccuracies, mistakes, blunders } => format!("{player}: độ chính xác {} · nước chưa chính xác {inaccuracies} · nước sai {mistakes} · nước hớ nặng {blunders}", pct(*accuracy)),
         AnalysisMsg::Flaw { number, mv, severity: s, better } => match better {
             Some(b) => format!("{number} {mv}{} — {}; nên đi {b}", glyph(*s), severity(*s, Lang::Vi)),
             None => format!("{number} {mv}{} — {}", glyph(*s), severity(*s, Lang::Vi)),
@@ -229,22 +229,52 @@ fn zh(m: &AnalysisMsg) -> String {
         AnalysisMsg::HintNotPlaying => "只有本局棋手可以请求提示。".into(),
         AnalysisMsg::HintNotYourTurn => "只有轮到走棋的一方可以请求提示。".into(),
         AnalysisMsg::HintRated => "计分对局不提供提示。".into(),
-        AnalysisMsg::HintsOffHere => "本频道的真人对局未开启提示。有权修改频道设置的人可以用 /hints on 开启。".into(),
+        AnalysisMsg::HintsOffHere => {
+            "本频道的真人对局未开启提示。有权修改频道设置的人可以用 /hints on 开启。".into()
+        }
         AnalysisMsg::NoEngine => "这里没有运行引擎，暂时无法提供帮助。".into(),
         AnalysisMsg::HintThinking => "正在寻找最佳着法……".into(),
         AnalysisMsg::HintBusy => "已经在寻找提示，请稍候。".into(),
         AnalysisMsg::Hint { player, mv, iccs } => format!("💡 给{player}的提示：{mv}（{iccs}）"),
         AnalysisMsg::HintNone => "引擎找不到可以提示的着法。".into(),
-        AnalysisMsg::HintsSet { on: true } => "本频道的真人对局现在可以请求提示（计分对局除外）。".into(),
-        AnalysisMsg::HintsSet { on: false } => "本频道的真人对局现在不能请求提示（与机器人对局仍可）。".into(),
+        AnalysisMsg::HintsSet { on: true } => {
+            "本频道的真人对局现在可以请求提示（计分对局除外）。".into()
+        }
+        AnalysisMsg::HintsSet { on: false } => {
+            "本频道的真人对局现在不能请求提示（与机器人对局仍可）。".into()
+        }
         AnalysisMsg::ReviewNoGame => "这里还没有已结束的对局可以复盘。".into(),
-        AnalysisMsg::ReviewNotFound { asked } => format!("第 {asked} 局不是本频道已结束的对局。/games 列出你的对局及编号。"),
-        AnalysisMsg::ReviewQueued { game } => format!("正在复盘第 #{game} 局……约 20 秒后给出结果。"),
+        AnalysisMsg::ReviewNotFound { asked } => {
+            format!("第 {asked} 局不是本频道已结束的对局。/games 列出你的对局及编号。")
+        }
+        AnalysisMsg::ReviewQueued { game } => {
+            format!("正在复盘第 #{game} 局……约 20 秒后给出结果。")
+        }
         AnalysisMsg::ReviewRunning { game } => format!("第 #{game} 局正在复盘，结果马上就到。"),
-        AnalysisMsg::ReviewHeading { game, red, black } => format!("📊 第 #{game} 局复盘：{red} 对 {black}"),
-        AnalysisMsg::PlayerSummary { player, accuracy, inaccuracies, mistakes, blunders } => format!("{player}：准确率 {} · 缓着 {inaccuracies} · 错着 {mistakes} · 败着 {blunders}", pct(*accuracy)),
-        AnalysisMsg::Flaw { number, mv, severity: s, better } => match better {
-            Some(b) => format!("{number} {mv}{} — {}；应走 {b}", glyph(*s), severity(*s, Lang::Zh)),
+        AnalysisMsg::ReviewHeading { game, red, black } => {
+            format!("📊 第 #{game} 局复盘：{red} 对 {black}")
+        }
+        AnalysisMsg::PlayerSummary {
+            player,
+            accuracy,
+            inaccuracies,
+            mistakes,
+            blunders,
+        } => format!(
+            "{player}：准确率 {} · 缓着 {inaccuracies} · 错着 {mistakes} · 败着 {blunders}",
+            pct(*accuracy)
+        ),
+        AnalysisMsg::Flaw {
+            number,
+            mv,
+            severity: s,
+            better,
+        } => match better {
+            Some(b) => format!(
+                "{number} {mv}{} — {}；应走 {b}",
+                glyph(*s),
+                severity(*s, Lang::Zh)
+            ),
             None => format!("{number} {mv}{} — {}", glyph(*s), severity(*s, Lang::Zh)),
         },
         AnalysisMsg::NoFlaws => "没有缓着、错着或败着。".into(),

@@ -154,6 +154,13 @@ impl Service {
         });
     }
 
+    /// The thinking pool and the cap on a bot move (hints and reviews run on the same pool).
+    pub(crate) fn engine_pool(&self) -> Option<(Arc<ThinkingPool>, Option<u64>)> {
+        self.bot
+            .get()
+            .map(|rt| (Arc::clone(&rt.pool), rt.move_cap_ms))
+    }
+
     /// Whether the bot can be played here.
     #[must_use]
     pub fn bot_enabled(&self) -> bool {
@@ -199,6 +206,8 @@ impl Service {
         let Some(rt) = self.bot.get() else {
             return;
         };
+        // Hints and reviews run on the same pool, from their own loop.
+        tokio::spawn(Arc::clone(&self).run_analysis());
         match self.storage().active_games() {
             Ok(ids) => {
                 for id in ids {
