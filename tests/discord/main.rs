@@ -27,3 +27,4 @@ mod kill_support;
 mod platform;
 mod players;
 mod ratings;
+mod review;
