@@ -170,3 +170,23 @@ fn review_lines(c: &mut Console) -> Vec<String> {
         .cloned()
         .collect()
 }
+
+#[test]
+fn a_restart_while_a_review_runs_resumes_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A generous cap: the review is still running when the process is killed.
+    let env = [("BOARD_IMAGES", "off"), ("BOT_MOVE_CAP_MS", "3000")];
+    let mut c = Console::start(dir.path(), &env);
+    c.ask("@alice /play bot 1 red", "Game #1 begins");
+    c.ask("@alice h2e2", "1. alice");
+    c.expect("2. Bot (level 1): ");
+    c.ask("@alice /resign", "Game over");
+    c.ask("@alice /review", "Reviewing game #1");
+    c.kill();
+    let mut r = Console::start(dir.path(), &env);
+    r.expect("Review of game #1: alice vs Bot (level 1)");
+    r.expect("Annotated PGN");
+    // Stored now: asked again, it is there at once.
+    r.ask("@alice /review 1", "Review of game #1");
+    r.finish();
+}

@@ -221,8 +221,6 @@ fn decode(key: OutboxKey, bytes: &[u8]) -> Option<Delivery> {
 }
 
 impl Drawing {
-    /// The request for the renderer, if the stored position still reads.
-
     /// The arrows drawn over the board (unreadable ones left out).
     fn arrows(&self) -> Vec<crate::render::Arrow> {
         self.arrows
@@ -236,6 +234,7 @@ impl Drawing {
             .collect()
     }
 
+    /// The request for the renderer, if the stored position still reads.
     fn request(&self) -> Option<(Position, Option<Move>, Color, Player, Player)> {
         let position = Position::from_fen(&self.fen).ok()?;
         let last_move = self.last_move.as_deref().and_then(Move::parse_iccs);
