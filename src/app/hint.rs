@@ -9,7 +9,7 @@
 use super::analysis::{pool_key, Work};
 use super::bot::{bot_side, vet, Job, Outcome};
 use super::ctx::{Ctx, Slot};
-use super::{default_notation, AppResult, Incoming, Origin, Reply, Service};
+use super::{default_notation, AppResult, Incoming, Reply, Service};
 use crate::engine::Limits;
 use crate::game::{Changes, Game, HintAsk, PlayerRef};
 use crate::i18n::analysis::{text, AnalysisMsg};
@@ -168,17 +168,7 @@ impl Service {
             });
         }
         replies.extend(ctx.retired_reply());
-        let handled = self
-            .commit_slot(
-                &mut slot,
-                ctx.take_staged(),
-                channel,
-                &Origin::default(),
-                replies,
-            )
-            .await?;
-        self.send_unqueued(channel, handled);
-        Ok(())
+        self.commit_unsolicited(&ctx, &mut slot, replies).await
     }
 
     /// The board with the hint's arrow, seen from the player who asked.

@@ -417,6 +417,30 @@ impl Service {
         committed
     }
 
+    /// End an unsolicited event (the bot's move, a hint or a review coming back) as a timer
+    /// event ends: what it changed (staged in `ctx`) and what it says are committed together
+    /// to the outbox (delivered from there; handed straight to the subscribers only when
+    /// nothing was stored or no platform opened its outbox).
+    pub(super) async fn commit_unsolicited(
+        &self,
+        ctx: &super::ctx::Ctx<'_>,
+        slot: &mut Slot,
+        replies: Vec<Reply>,
+    ) -> AppResult<()> {
+        let channel = &ctx.inc.channel;
+        let handled = self
+            .commit_slot(
+                slot,
+                ctx.take_staged(),
+                channel,
+                &Origin::default(),
+                replies,
+            )
+            .await?;
+        self.send_unqueued(channel, handled);
+        Ok(())
+    }
+
     /// Hand what an unsolicited event (a timer, the bot) said to the subscribers when the
     /// outbox did not queue it (nothing was stored, or no platform opened its outbox).
     pub(super) fn send_unqueued(&self, channel: &str, handled: Handled) {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use super::analysis::{pool_key, Work};
 use super::bot::{Job, Outcome as JobOutcome};
 use super::ctx::{Ctx, Slot};
-use super::{AppResult, Image, ImageKind, Incoming, Origin, Reply, Service};
+use super::{AppResult, Image, ImageKind, Incoming, Reply, Service};
 use crate::arbiter::Outcome;
 use crate::core::{Color, Move, Position};
 use crate::engine::review::{Better, Flaw, PlyReview};
@@ -161,17 +161,7 @@ impl Service {
         })
         .await?;
         let out = replies(self, ctx.lang, notation, &game.record, &data).await;
-        let handled = self
-            .commit_slot(
-                &mut slot,
-                ctx.take_staged(),
-                channel,
-                &Origin::default(),
-                out,
-            )
-            .await?;
-        self.send_unqueued(channel, handled);
-        Ok(())
+        self.commit_unsolicited(&ctx, &mut slot, out).await
     }
 }
 
@@ -351,8 +341,17 @@ fn parse_eval(s: &str) -> Option<Eval> {
         return n.parse().ok().filter(|n: &i32| *n != 0).map(Eval::Mate);
     }
     let negative = s.starts_with('-');
-    let (whole, frac) = s.trim_start_matches(['+', '-']).split_once('.')?;
-    let cp = whole.parse::<i32>().ok()?.checked_mul(100)? + frac.parse::<i32>().ok()?;
+    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let (whole, frac) = unsigned.split_once('.')?;
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || frac.len() != 2 || !digits(frac) {
+        return None;
+    }
+    let cp = whole
+        .parse::<i32>()
+        .ok()?
+        .checked_mul(100)?
+        .checked_add(frac.parse::<i32>().ok()?)?;
     Some(Eval::Cp(if negative { -cp } else { cp }))
 }
 
@@ -460,6 +459,18 @@ mod tests {
         }
         assert_eq!(parse_eval("#0"), None);
         assert_eq!(parse_eval("nonsense"), None);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_reads_without_panicking(s in "\\PC{0,24}") {
+            let _ = parse_eval(&s);
+        }
+
+        #[test]
+        fn any_centipawns_read_back(cp in -1_000_000i32..1_000_000) {
+            proptest::prop_assert_eq!(parse_eval(&Eval::Cp(cp).to_string()), Some(Eval::Cp(cp)));
+        }
     }
 
     #[test]

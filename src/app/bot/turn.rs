@@ -20,7 +20,7 @@ use tokio::sync::Notify;
 use super::policy::{accepts_draw, conduct, vet, Conduct, Memory};
 use super::pool::{Job, Outcome, ThinkingPool};
 use crate::app::ctx::{Ctx, Slot};
-use crate::app::{AppResult, Incoming, Origin, Reply, Service};
+use crate::app::{AppResult, Incoming, Reply, Service};
 use crate::core::Color;
 use crate::engine::Clock;
 use crate::game::{color_name, ClockReading, Game, PlayerRef, TimeControl};
@@ -372,18 +372,7 @@ impl Service {
         slot: &mut Slot,
         replies: Vec<Reply>,
     ) -> AppResult<()> {
-        let channel = &ctx.inc.channel;
-        let handled = self
-            .commit_slot(
-                slot,
-                ctx.take_staged(),
-                channel,
-                &Origin::default(),
-                replies,
-            )
-            .await?;
-        self.send_unqueued(channel, handled);
-        Ok(())
+        self.commit_unsolicited(ctx, slot, replies).await
     }
 }
 
