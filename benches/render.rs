@@ -169,5 +169,43 @@ fn bench(c: &mut Criterion) {
     slow.finish();
 }
 
-criterion_group!(benches, bench);
+/// A review's evaluation graph as `/review` draws it: 101 positions, a dozen marks, at the
+/// scale that reads on a phone (1080×540).
+fn graph(c: &mut Criterion) {
+    use xiangqi_bot::render::chart::{line_chart, Chart, Mark, MarkKind};
+    let chart = Chart {
+        title: "Advantage (above the line: Red is better)".into(),
+        points: (0..=100)
+            .map(|i| {
+                let x = f64::from(i);
+                (x, 60.0 * (x / 9.0).sin() * (x / 100.0))
+            })
+            .collect(),
+        marks: (0..12)
+            .map(|k| Mark {
+                index: 7 * k + 3,
+                kind: if k % 3 == 0 {
+                    MarkKind::Neutral
+                } else {
+                    MarkKind::Bad
+                },
+            })
+            .collect(),
+        baseline: Some(0.0),
+        y_range: Some((-100.0, 100.0)),
+        x_labels: (0..=100)
+            .step_by(20)
+            .map(|p| (f64::from(p), (p / 2 + 1).to_string()))
+            .collect(),
+        scale: 1.5,
+        ..Chart::default()
+    };
+    let png = line_chart(&chart).expect("drawn");
+    eprintln!("review graph: {} bytes", png.len());
+    c.bench_function("review graph 100 plies (1080x540)", |b| {
+        b.iter(|| line_chart(&chart))
+    });
+}
+
+criterion_group!(benches, bench, graph);
 criterion_main!(benches);

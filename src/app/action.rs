@@ -104,6 +104,11 @@ pub enum Action {
         /// The finished game.
         game: u64,
     },
+    /// Review a finished game (the button under its result).
+    Review {
+        /// Game id.
+        game: u64,
+    },
 }
 
 impl Action {
@@ -129,6 +134,7 @@ impl Action {
             Action::PickTo { game, ply, mv } => format!("xq:T:{game}:{ply}:{mv}"),
             Action::PlayBot { level } => format!("xq:B:{level}"),
             Action::Rematch { game } => format!("xq:M:{game}"),
+            Action::Review { game } => format!("xq:V:{game}"),
         }
     }
 
@@ -148,6 +154,7 @@ impl Action {
         let ply = || -> Option<u32> { rest.first()?.parse().ok() };
         let action = match (tag, rest.len()) {
             ("A", 0) => Action::Accept { id: a },
+            ("V", 0) => Action::Review { game: a },
             ("D", 0) => Action::Decline { id: a },
             ("B", 0) => Action::PlayBot {
                 level: u8::try_from(a).ok()?,
@@ -221,7 +228,8 @@ impl Action {
             Action::Accept { id }
             | Action::Decline { id }
             | Action::SetRated { id, .. }
-            | Action::Rematch { game: id } => (id, None),
+            | Action::Rematch { game: id }
+            | Action::Review { game: id } => (id, None),
             Action::PlayBot { level } => (u64::from(level), None),
             Action::Resign { game, ply }
             | Action::ConfirmResign { game, ply, .. }
@@ -249,6 +257,7 @@ mod tests {
         for a in [
             Action::Accept { id: big },
             Action::Decline { id: 1 },
+            Action::Review { game: big },
             Action::SetRated {
                 id: big,
                 rated: true,

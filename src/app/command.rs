@@ -62,11 +62,17 @@ pub enum Cmd {
     Stats,
     /// `/help` (also `/start`, which Telegram sends first).
     Help,
+    /// `/hint`: the engine's best move for the player to move.
+    Hint,
+    /// `/hints on|off`: hints in games between people here.
+    Hints,
+    /// `/review [N]`: the engine's review of a finished game.
+    Review,
 }
 
 impl Cmd {
     /// Every command, with its name.
-    pub const ALL: [(Cmd, &'static str); 28] = [
+    pub const ALL: [(Cmd, &'static str); 31] = [
         (Cmd::Play, "play"),
         (Cmd::Accept, "accept"),
         (Cmd::Decline, "decline"),
@@ -95,6 +101,9 @@ impl Cmd {
         (Cmd::Top, "top"),
         (Cmd::Stats, "stats"),
         (Cmd::Help, "help"),
+        (Cmd::Hint, "hint"),
+        (Cmd::Hints, "hints"),
+        (Cmd::Review, "review"),
     ];
 
     /// The command's name (without the slash).

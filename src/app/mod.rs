@@ -7,11 +7,13 @@
 //! unsolicited messages (a flag falling, a challenge lapsing, a time warning) included.
 
 mod action;
+mod analysis;
 pub mod bot;
 mod challenge;
 mod command;
 mod ctx;
 mod endings;
+mod hint;
 mod info;
 mod menus;
 mod migrate;
@@ -20,6 +22,7 @@ mod pgn;
 mod play;
 mod ratelimit;
 mod ratings;
+mod review;
 mod router;
 mod timer;
 mod view;
@@ -232,6 +235,8 @@ pub struct Service {
     limiter: ratelimit::Limiter,
     /// The bot's pool and searches, once [`Service::attach_bot`] is called.
     bot: std::sync::OnceLock<bot::turn::BotRuntime>,
+    /// Hints and reviews due and running.
+    analysis: analysis::Analysis,
 }
 
 impl Service {
@@ -256,6 +261,7 @@ impl Service {
             sinks: Mutex::new(Vec::new()),
             timer_wake: Notify::new(),
             bot: std::sync::OnceLock::new(),
+            analysis: analysis::Analysis::default(),
         }
     }
 

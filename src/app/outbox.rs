@@ -76,6 +76,9 @@ pub struct Drawing {
     pub red: (String, Option<String>),
     /// Black's name and clock as shown.
     pub black: (String, Option<String>),
+    /// Arrows over the board: a move in ICCS and its style (`h2e2`, `hint`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arrows: Vec<(String, String)>,
 }
 
 /// A delivery worker of one platform.
@@ -218,6 +221,19 @@ fn decode(key: OutboxKey, bytes: &[u8]) -> Option<Delivery> {
 }
 
 impl Drawing {
+    /// The arrows drawn over the board (unreadable ones left out).
+    fn arrows(&self) -> Vec<crate::render::Arrow> {
+        self.arrows
+            .iter()
+            .filter_map(|(mv, style)| {
+                Some(crate::render::Arrow::of_move(
+                    Move::parse_iccs(mv)?,
+                    style.parse().ok()?,
+                ))
+            })
+            .collect()
+    }
+
     /// The request for the renderer, if the stored position still reads.
     fn request(&self) -> Option<(Position, Option<Move>, Color, Player, Player)> {
         let position = Position::from_fen(&self.fen).ok()?;
@@ -305,6 +321,11 @@ impl Service {
             else {
                 continue;
             };
+            let arrows = img
+                .drawing
+                .as_ref()
+                .map(Drawing::arrows)
+                .unwrap_or_default();
             let renderer = Arc::clone(&self.renderer);
             // Never closed, so a permit always comes; if it somehow did not, draw anyway.
             let _slot = self.render_slots.acquire().await.ok();
@@ -314,6 +335,7 @@ impl Service {
                 req.viewer = viewer;
                 req.red = red;
                 req.black = black;
+                req.arrows = arrows;
                 renderer.png(&req)
             })
             .await;
@@ -395,6 +417,30 @@ impl Service {
         committed
     }
 
+    /// End an unsolicited event (the bot's move, a hint or a review coming back) as a timer
+    /// event ends: what it changed (staged in `ctx`) and what it says are committed together
+    /// to the outbox (delivered from there; handed straight to the subscribers only when
+    /// nothing was stored or no platform opened its outbox).
+    pub(super) async fn commit_unsolicited(
+        &self,
+        ctx: &super::ctx::Ctx<'_>,
+        slot: &mut Slot,
+        replies: Vec<Reply>,
+    ) -> AppResult<()> {
+        let channel = &ctx.inc.channel;
+        let handled = self
+            .commit_slot(
+                slot,
+                ctx.take_staged(),
+                channel,
+                &Origin::default(),
+                replies,
+            )
+            .await?;
+        self.send_unqueued(channel, handled);
+        Ok(())
+    }
+
     /// Hand what an unsolicited event (a timer, the bot) said to the subscribers when the
     /// outbox did not queue it (nothing was stored, or no platform opened its outbox).
     pub(super) fn send_unqueued(&self, channel: &str, handled: Handled) {
@@ -439,6 +485,7 @@ mod tests {
             black_below: true,
             red: ("An".into(), Some("9:58".into())),
             black: ("Bình".into(), None),
+            arrows: vec![("h0g2".into(), "hint".into())],
         };
         let reply = Reply {
             text: "1. An: 炮二平五".into(),

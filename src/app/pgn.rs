@@ -31,6 +31,11 @@ pub(crate) fn date(ms: u64) -> String {
 /// The game as PGN text.
 #[must_use]
 pub fn pgn(record: &GameRecord, site: &str) -> String {
+    annotated_pgn(record, site, &[])
+}
+
+/// The game as PGN text with `notes` after its moves (a review's).
+pub(crate) fn annotated_pgn(record: &GameRecord, site: &str, notes: &[PgnNote]) -> String {
     let result = match &record.status {
         GameStatus::Finished { result, .. } => match result.as_str() {
             "red_wins" => "1-0",
@@ -59,7 +64,13 @@ pub fn pgn(record: &GameRecord, site: &str) -> String {
         .iter()
         .map_while(|t| Move::parse_iccs(t))
         .collect();
-    write_pgn(&tags, start.as_ref().map(|(f, p)| (*f, p)), &moves, result)
+    write_annotated_pgn(
+        &tags,
+        start.as_ref().map(|(f, p)| (*f, p)),
+        &moves,
+        notes,
+        result,
+    )
 }
 
 /// What follows one move of an annotated game.

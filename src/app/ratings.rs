@@ -241,6 +241,7 @@ async fn graph(
         baseline: Some(crate::rating::glicko::START_RATING),
         y_range: None,
         x_labels,
+        scale: 1.0,
     };
     let _slot = ctx.svc.render_slots.acquire().await.ok();
     let png = tokio::task::spawn_blocking(move || line_chart(&chart)).await;

@@ -6,8 +6,8 @@
 use super::ctx::{public_lang, Ctx, Slot};
 use super::view::ply_of;
 use super::{
-    challenge, default_notation, endings, info, play, ratings, Action, AppResult, Cmd, Handled,
-    Incoming, Line, Origin, Reply, Service,
+    challenge, default_notation, endings, hint, info, play, ratings, review, Action, AppResult,
+    Cmd, Handled, Incoming, Line, Origin, Reply, Service,
 };
 use crate::i18n::app::Msg;
 use crate::i18n::notation::move_text_error;
@@ -89,6 +89,9 @@ async fn command(ctx: &Ctx<'_>, slot: &mut Slot, cmd: Cmd, args: &str) -> AppRes
         Cmd::Abort => endings::abort(ctx, slot).await,
         Cmd::Rating | Cmd::Top | Cmd::Stats => ratings::command(ctx, cmd, args).await,
         Cmd::Claim => endings::claim(ctx, slot, args).await,
+        Cmd::Hint => hint::hint(ctx, slot).await,
+        Cmd::Hints => hint::hints(ctx, slot, args).await,
+        Cmd::Review => review::review(ctx, slot, args).await,
         _ => info::command(ctx, slot, cmd, args).await,
     }
 }
@@ -124,6 +127,7 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
         Action::SetRated { id, rated } => return challenge::set_rated(ctx, slot, id, rated).await,
         Action::PlayBot { level } => return challenge::play_bot_button(ctx, slot, level).await,
         Action::Rematch { game } => return challenge::rematch(ctx, slot, game).await,
+        Action::Review { game } => return review::review(ctx, slot, &game.to_string()).await,
         _ => {}
     }
     let (game_id, ply) = action.target();
@@ -157,6 +161,7 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
         | Action::Decline { .. }
         | Action::SetRated { .. }
         | Action::PlayBot { .. }
-        | Action::Rematch { .. } => Ok(Vec::new()),
+        | Action::Rematch { .. }
+        | Action::Review { .. } => Ok(Vec::new()),
     }
 }

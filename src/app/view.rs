@@ -146,6 +146,7 @@ impl Service {
             black_below: viewer == Color::Black,
             red: (rec.red.name.clone(), clock(true)),
             black: (rec.black.name.clone(), clock(false)),
+            arrows: Vec::new(),
         };
         Reply {
             text: caption,

@@ -4,6 +4,7 @@
 //! The [`GameManager`] owns one lock per channel: commands in a channel are applied strictly
 //! in order (tokio's mutex is fair), and channels never wait on each other.
 
+mod analysis;
 mod clock;
 mod model;
 mod storage;
@@ -11,6 +12,7 @@ mod storage;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+pub use analysis::{HintAsk, ReviewData, ReviewRecord, ReviewedPly, REVIEW_VERSION};
 pub use clock::{format_clock, ClockReading, ClockState, SideClock, TimeControl};
 pub use model::{
     bound, clean_name, BotMemory, Challenge, ChannelRecord, ChannelSettings, ColorChoice, Deadline,

@@ -220,6 +220,10 @@ pub struct ChannelSettings {
     pub ruleset: Option<String>,
     /// Whether `/takeback` is allowed.
     pub takebacks: bool,
+    /// Whether `/hint` is allowed in games between people (`/hints`; always in games against
+    /// the bot, never in rated games).
+    #[serde(default)]
+    pub hints: bool,
 }
 
 /// A stored channel.
@@ -239,6 +243,9 @@ pub struct ChannelRecord {
     /// and their buttons taken away, once they no longer do).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub menus: Vec<ShownMenu>,
+    /// A hint being searched for here (see [`super::analysis`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<super::analysis::HintAsk>,
 }
 
 /// A one-time question (a challenge, an offer, a confirmation) or a move picker, as a

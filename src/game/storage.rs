@@ -53,6 +53,8 @@ pub struct Changes {
     /// A game number (from [`Storage::next_game_number`]) now in use: the stored counter
     /// moves up to it in the same transaction (it never moves down).
     pub game_number: Option<u64>,
+    /// Game reviews to write (asked for, or done), by their game.
+    pub reviews: Vec<super::analysis::ReviewRecord>,
 }
 
 impl Changes {
@@ -69,6 +71,7 @@ impl Changes {
             && self.outbox.is_empty()
             && self.delivered.is_empty()
             && self.seen.is_empty()
+            && self.reviews.is_empty()
     }
 
     /// Whether the state of games, channels, users or deadlines changes (the outbox and the
@@ -81,7 +84,8 @@ impl Changes {
             && self.add_deadlines.is_empty()
             && self.remove_deadlines.is_empty()
             && self.aliases.is_empty()
-            && self.game_number.is_none())
+            && self.game_number.is_none()
+            && self.reviews.is_empty())
     }
 
     /// Add `later`'s changes after these, as if both were applied one after the other: a
@@ -99,6 +103,7 @@ impl Changes {
             delivered,
             seen,
             game_number,
+            reviews,
         } = later;
         // Records are written in order, so the later one wins; drop the earlier copies anyway.
         self.games
@@ -121,6 +126,9 @@ impl Changes {
         self.delivered.extend(delivered);
         self.seen.extend(seen);
         self.game_number = self.game_number.max(game_number);
+        self.reviews
+            .retain(|r| !reviews.iter().any(|later| later.game == r.game));
+        self.reviews.extend(reviews);
     }
 }
 
@@ -129,6 +137,18 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Where games, channels, preferences and deadlines live.
 pub trait Storage: Send + Sync + 'static {
+    /// The review of game `id`, asked for or done.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn review(&self, id: u64) -> Result<Option<super::analysis::ReviewRecord>, StorageError>;
+
+    /// Reviews asked for and not done (to resume after a restart).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn pending_reviews(&self) -> Result<Vec<super::analysis::ReviewRecord>, StorageError>;
+
     /// A game by id.
     ///
     /// # Errors

@@ -103,6 +103,21 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
             "此处是否允许悔棋：on 或 off",
         ),
         "time" => ("Xem đồng hồ", "Show the clocks", "显示棋钟"),
+        "hint" => (
+            "Gợi ý: nước hay nhất cho bạn, vẽ mũi tên trên bàn cờ",
+            "Hint: the engine's best move for you, as an arrow on the board",
+            "提示：引擎为你找出的最佳着法，在棋盘上画出箭头",
+        ),
+        "hints" => (
+            "Cho phép gợi ý trong ván giữa người với người: on hoặc off",
+            "Allow hints in games between people here: on or off",
+            "此处真人对局是否允许提示：on 或 off",
+        ),
+        "review" => (
+            "Phân tích ván vừa xong (hoặc /review N): độ chính xác, nước sai, biểu đồ",
+            "Review the last finished game (or /review N): accuracy, mistakes, graph",
+            "复盘刚结束的对局（或 /review N）：准确率、失误、形势图",
+        ),
         "games" => ("Các ván của bạn", "Your games", "你的对局"),
         "rating" => (
             "Điểm xếp hạng và biểu đồ: /rating [@người] [thể loại]",

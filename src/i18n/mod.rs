@@ -1,5 +1,6 @@
 //! Message catalogues: Vietnamese, English, Chinese.
 
+pub mod analysis;
 pub mod app;
 pub mod arbiter;
 pub mod commands;

@@ -56,6 +56,9 @@ pub struct Chart {
     pub y_range: Option<(f64, f64)>,
     /// Labels under the x axis: (x, text).
     pub x_labels: Vec<(f64, String)>,
+    /// Everything drawn this many times larger (up to 3): 1 (or 0) is [`WIDTH`] × [`HEIGHT`];
+    /// 1.5 gives a 1080-pixel-wide picture whose text reads on a phone.
+    pub scale: f32,
 }
 
 /// Picture size.
@@ -133,11 +136,20 @@ fn label(v: f64, step: f64) -> String {
 /// # Errors
 /// [`RenderError`] if encoding fails.
 pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
-    let (w, h) = (WIDTH as f32, HEIGHT as f32);
-    let mut img = RgbaImage::from_pixel(WIDTH, HEIGHT, image::Rgba([BG[0], BG[1], BG[2], 255]));
+    let k = if chart.scale > 1.0 {
+        chart.scale.min(3.0)
+    } else {
+        1.0
+    };
+    let (width, height) = (
+        (WIDTH as f32 * k).round() as u32,
+        (HEIGHT as f32 * k).round() as u32,
+    );
+    let (w, h) = (width as f32, height as f32);
+    let mut img = RgbaImage::from_pixel(width, height, image::Rgba([BG[0], BG[1], BG[2], 255]));
     // Grid, reference line and axes; then the data line and its marks (drawn over the text).
-    let mut grid = Layer::new(WIDTH, HEIGHT);
-    let mut data = Layer::new(WIDTH, HEIGHT);
+    let mut grid = Layer::new(width, height);
+    let mut data = Layer::new(width, height);
     let f = font();
     let skip = chart.points.len().saturating_sub(MAX_POINTS);
     let points: Vec<(f64, f64)> = chart
@@ -154,7 +166,8 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
         .map(|b| b.iter().skip(skip).copied().collect());
 
     let title = sanitize_name(&chart.title, 80);
-    Line::fitted(&f, &title, 18.0, w - LEFT - RIGHT).draw(&f, LEFT, 28.0, |x, y, c| {
+    let (left, right, top, bottom) = (LEFT * k, RIGHT * k, TOP * k, BOTTOM * k);
+    Line::fitted(&f, &title, 18.0 * k, w - left - right).draw(&f, left, 28.0 * k, |x, y, c| {
         blend(&mut img, x, y, INK, c);
     });
 
@@ -191,7 +204,7 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
             ticks(lo - pad, hi + pad)
         }
     };
-    let (px0, px1, py0, py1) = (LEFT, w - RIGHT, TOP, h - BOTTOM);
+    let (px0, px1, py0, py1) = (left, w - right, top, h - bottom);
     let sx = |x: f64| px0 + ((x - x0) / (x1 - x0)) as f32 * (px1 - px0);
     let sy = |y: f64| py1 - ((y.clamp(lo, hi) - lo) / (hi - lo)) as f32 * (py1 - py0);
 
@@ -221,9 +234,9 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
     let mut n = 0;
     while t <= hi + step * 1e-6 && n < 50 {
         let y = sy(t);
-        grid.line(px0, y, px1, y, 1.0, 0.0, GRID);
-        let l = Line::new(&f, &label(t, step), 13.0);
-        l.draw(&f, px0 - 8.0 - l.width, y + 5.0, |x, y, c| {
+        grid.line(px0, y, px1, y, k, 0.0, GRID);
+        let l = Line::new(&f, &label(t, step), 13.0 * k);
+        l.draw(&f, px0 - 8.0 * k - l.width, y + 5.0 * k, |x, y, c| {
             blend(&mut img, x, y, INK, c)
         });
         t += step;
@@ -234,20 +247,20 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
         // Dashed.
         let mut x = px0;
         while x < px1 {
-            grid.line(x, y, (x + 6.0).min(px1), y, 1.5, 0.0, BASE);
-            x += 11.0;
+            grid.line(x, y, (x + 6.0 * k).min(px1), y, 1.5 * k, 0.0, BASE);
+            x += 11.0 * k;
         }
     }
-    grid.line(px0, py1, px1, py1, 1.5, 0.0, INK);
-    grid.line(px0, py0, px0, py1, 1.5, 0.0, INK);
+    grid.line(px0, py1, px1, py1, 1.5 * k, 0.0, INK);
+    grid.line(px0, py0, px0, py1, 1.5 * k, 0.0, INK);
     imageops::overlay(&mut img, &grid.finish(), 0, 0);
     for (x, text) in &chart.x_labels {
         if *x < x0 || *x > x1 {
             continue;
         }
-        let l = Line::fitted(&f, text, 13.0, 160.0);
+        let l = Line::fitted(&f, text, 13.0 * k, 160.0 * k);
         let cx = sx(*x).clamp(px0 + l.width / 2.0, px1 - l.width / 2.0);
-        l.draw(&f, cx - l.width / 2.0, h - 12.0, |x, y, c| {
+        l.draw(&f, cx - l.width / 2.0, h - 12.0 * k, |x, y, c| {
             blend(&mut img, x, y, INK, c)
         });
     }
@@ -255,11 +268,11 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
     // The line and its marks.
     match points.as_slice() {
         [] => {}
-        [only] => data.disc(sx(only.0), sy(only.1), 3.5, LINE, 1.0),
+        [only] => data.disc(sx(only.0), sy(only.1), 3.5 * k, LINE, 1.0),
         many => {
             for pair in many.windows(2) {
                 let (a, b) = (pair[0], pair[1]);
-                data.line(sx(a.0), sy(a.1), sx(b.0), sy(b.1), 2.5, 1.0, LINE);
+                data.line(sx(a.0), sy(a.1), sx(b.0), sy(b.1), 2.5 * k, 1.0, LINE);
             }
         }
     }
@@ -273,19 +286,19 @@ pub fn line_chart(chart: &Chart) -> Result<Vec<u8>, RenderError> {
             MarkKind::Bad => BAD,
             MarkKind::Neutral => NEUTRAL,
         };
-        data.disc(sx(x), sy(y), if dense { 2.0 } else { 4.0 }, c, 1.0);
+        data.disc(sx(x), sy(y), if dense { 2.0 * k } else { 4.0 * k }, c, 1.0);
     }
 
     imageops::overlay(&mut img, &data.finish(), 0, 0);
 
     let pal = palette();
     let canvas = Canvas {
-        w: WIDTH as i32,
-        h: HEIGHT as i32,
+        w: width as i32,
+        h: height as i32,
         px: indices(&img, pal),
     };
-    let ends: Vec<i32> = (1..=HEIGHT.div_ceil(40))
-        .map(|i| (i * 40).min(HEIGHT) as i32)
+    let ends: Vec<i32> = (1..=height.div_ceil(40))
+        .map(|i| (i * 40).min(height) as i32)
         .collect();
     png(&canvas, pal, &ends, &StripCache::new(0))
 }

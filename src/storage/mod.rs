@@ -58,6 +58,8 @@ struct Trees {
     seen: sled::Tree,
     meta: sled::Tree,
     ratings: sled::Tree,
+    /// Game reviews by game id.
+    reviews: sled::Tree,
     /// The next outbox sequence number (one more than the highest stored at opening).
     outbox_seq: AtomicU64,
 }
@@ -175,6 +177,7 @@ impl SledStorage {
             seen: t("seen")?,
             meta,
             ratings: ratings_tree,
+            reviews: t("reviews")?,
             outbox_seq: AtomicU64::new(highest + 1),
             db,
         });
@@ -264,6 +267,11 @@ impl Trees {
             .map(|(k, v)| (outbox_key(k), v.as_slice()))
             .collect();
         let delivered: Vec<Vec<u8>> = changes.delivered.iter().map(outbox_key).collect();
+        let reviews: Vec<(u64, Vec<u8>)> = changes
+            .reviews
+            .iter()
+            .map(|r| Ok((r.game, serde_json::to_vec(r).map_err(err)?)))
+            .collect::<Result<_, StorageError>>()?;
         let result: Result<(), TransactionError<()>> = (
             &self.games,
             &self.channels,
@@ -275,8 +283,9 @@ impl Trees {
             &self.seen,
             &self.meta,
             &self.ratings,
+            &self.reviews,
         )
-            .transaction(|(tg, tc, tu, td, ta, tug, tob, ts, tm, tr)| {
+            .transaction(|(tg, tc, tu, td, ta, tug, tob, ts, tm, tr, trv)| {
                 if let Some(n) = changes.game_number {
                     let stored = tm
                         .get(GAME_NUMBER.as_bytes())?
@@ -320,6 +329,9 @@ impl Trees {
                 for (id, at) in &changes.seen {
                     ts.insert(id.as_bytes(), &at.to_be_bytes())?;
                 }
+                for (id, bytes) in &reviews {
+                    trv.insert(&id.to_be_bytes(), bytes.as_slice())?;
+                }
                 Ok::<(), ConflictableTransactionError<()>>(())
             });
         result.map_err(|e| err(format!("{e:?}")))
@@ -327,6 +339,24 @@ impl Trees {
 }
 
 impl Storage for SledStorage {
+    fn review(&self, id: u64) -> Result<Option<crate::game::ReviewRecord>, StorageError> {
+        match self.trees.reviews.get(id.to_be_bytes()).map_err(err)? {
+            Some(v) => decode(&v).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn pending_reviews(&self) -> Result<Vec<crate::game::ReviewRecord>, StorageError> {
+        let mut out = Vec::new();
+        for r in self.trees.reviews.iter().values() {
+            let r: crate::game::ReviewRecord = decode(&r.map_err(err)?)?;
+            if r.done.is_none() {
+                out.push(r);
+            }
+        }
+        Ok(out)
+    }
+
     fn game(&self, id: u64) -> Result<Option<GameRecord>, StorageError> {
         match self.trees.games.get(id.to_be_bytes()).map_err(err)? {
             Some(v) => decode(&v).map(Some),

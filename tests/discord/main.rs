@@ -12,6 +12,8 @@
 //! * `kill`: `kill -9` of the binary at random points while it handles moves.
 //! * `players`: what players noticed: challenges losing their buttons, private refusals,
 //!   pickers cleared, suggestions in the user's notation, rulesets named in each language.
+//! * `review`: with the engine attached, a hint as its own board, the *Review* button under a
+//!   result and the review's graph.
 #![forbid(unsafe_code)]
 
 mod bot;
@@ -28,3 +30,4 @@ mod kill_support;
 mod platform;
 mod players;
 mod ratings;
+mod review;

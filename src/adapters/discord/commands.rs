@@ -313,6 +313,27 @@ const TAKEBACKS: &[Opt] = &[Opt {
     required: false,
 }];
 
+const HINTS: &[Opt] = &[Opt {
+    name: "allow",
+    about: [
+        "Allow hints in games between people",
+        "Cho phép gợi ý trong ván giữa người với người",
+        "真人对局是否允许提示",
+    ],
+    kind: Kind::Choice(ON_OFF),
+    required: false,
+}];
+const REVIEW: &[Opt] = &[Opt {
+    name: "game",
+    about: [
+        "The game's number (/games); the last one if left out",
+        "Số ván (/games); bỏ trống là ván vừa xong",
+        "对局编号（/games）；不填则为最近一局",
+    ],
+    kind: Kind::Text,
+    required: false,
+}];
+
 /// A command's options (its description is the service's command summary, shared with the
 /// other platforms' command menus).
 fn spec(cmd: Cmd) -> &'static [Opt] {
@@ -325,6 +346,8 @@ fn spec(cmd: Cmd) -> &'static [Opt] {
         Cmd::Notation => NOTATION,
         Cmd::Lang => LANG,
         Cmd::Takebacks => TAKEBACKS,
+        Cmd::Hints => HINTS,
+        Cmd::Review => REVIEW,
         Cmd::Rating => RATING,
         Cmd::Top => TOP,
         Cmd::Stats => STATS,

@@ -20,7 +20,7 @@ use tokio::sync::Notify;
 use super::policy::{accepts_draw, conduct, vet, Conduct, Memory};
 use super::pool::{Job, Outcome, ThinkingPool};
 use crate::app::ctx::{Ctx, Slot};
-use crate::app::{AppResult, Incoming, Origin, Reply, Service};
+use crate::app::{AppResult, Incoming, Reply, Service};
 use crate::core::Color;
 use crate::engine::Clock;
 use crate::game::{color_name, ClockReading, Game, PlayerRef, TimeControl};
@@ -159,6 +159,13 @@ impl Service {
         });
     }
 
+    /// The thinking pool and the cap on a bot move (hints and reviews run on the same pool).
+    pub(crate) fn engine_pool(&self) -> Option<(Arc<ThinkingPool>, Option<u64>)> {
+        self.bot
+            .get()
+            .map(|rt| (Arc::clone(&rt.pool), rt.move_cap_ms))
+    }
+
     /// Whether the bot can be played here.
     #[must_use]
     pub fn bot_enabled(&self) -> bool {
@@ -204,6 +211,8 @@ impl Service {
         let Some(rt) = self.bot.get() else {
             return;
         };
+        // Hints and reviews run on the same pool, from their own loop.
+        tokio::spawn(Arc::clone(&self).run_analysis());
         match self.storage().active_games() {
             Ok(ids) => {
                 for id in ids {
@@ -370,18 +379,7 @@ impl Service {
         slot: &mut Slot,
         replies: Vec<Reply>,
     ) -> AppResult<()> {
-        let channel = &ctx.inc.channel;
-        let handled = self
-            .commit_slot(
-                slot,
-                ctx.take_staged(),
-                channel,
-                &Origin::default(),
-                replies,
-            )
-            .await?;
-        self.send_unqueued(channel, handled);
-        Ok(())
+        self.commit_unsolicited(ctx, slot, replies).await
     }
 }
 

@@ -1,0 +1,130 @@
+//! Engine work players ask for — a hint, a game review — run on the bot's thinking pool.
+//!
+//! A handler only stores the request (a channel's [`HintAsk`](crate::game::HintAsk), a pending
+//! [`ReviewRecord`](crate::game::ReviewRecord)) with its answer and marks it due here; this
+//! loop then submits the job, and its result is posted as an unsolicited event committed
+//! through the outbox, as the bot's moves are. Requests are stored, so a restart finds them
+//! and runs them again.
+
+use std::collections::{BTreeSet, HashSet};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+
+use super::Service;
+use crate::game::Game;
+
+/// Work to start.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) enum Work {
+    /// The hint asked for in this channel.
+    Hint(String),
+    /// The review of a game (its channel, its id).
+    Review(String, u64),
+}
+
+/// Due work and the work running.
+#[derive(Default)]
+pub(crate) struct Analysis {
+    due: Mutex<BTreeSet<Work>>,
+    running: Mutex<HashSet<Work>>,
+    wake: Notify,
+}
+
+impl Analysis {
+    /// Mark `w` due.
+    pub(crate) fn due(&self, w: Work) {
+        self.due
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(w);
+        self.wake.notify_one();
+    }
+
+    /// Claim `w` to start it; false if it already runs.
+    pub(crate) fn claim(&self, w: &Work) -> bool {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(w.clone())
+    }
+
+    /// `w` has ended.
+    pub(crate) fn release(&self, w: &Work) {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(w);
+    }
+}
+
+/// The pool key of `channel`'s hints and reviews: apart from its bot moves, so that a
+/// takeback that stops the bot's search does not stop a review.
+pub(crate) fn pool_key(channel: &str, what: &str) -> String {
+    format!("{channel}#{what}")
+}
+
+impl Service {
+    /// Run hints and reviews forever: first those stored before a restart, then each one a
+    /// handler marks due. Started by [`Service::run_bot`].
+    pub(crate) async fn run_analysis(self: Arc<Self>) {
+        match self.storage().pending_reviews() {
+            Ok(pending) => {
+                for r in pending {
+                    self.analysis.due(Work::Review(r.channel, r.game));
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "cannot list the reviews to resume"),
+        }
+        match self.storage().active_games() {
+            Ok(ids) => {
+                for id in ids {
+                    let channel = self
+                        .storage()
+                        .game(id)
+                        .ok()
+                        .flatten()
+                        .and_then(|r| Game::from_record(r).ok())
+                        .map(|g| g.record.channel);
+                    let Some(channel) = channel else { continue };
+                    if let Ok(Some(c)) = self.storage().channel(&channel) {
+                        if c.hint.is_some_and(|h| h.game == id) {
+                            self.analysis.due(Work::Hint(channel));
+                        }
+                    }
+                }
+            }
+            Err(e) => tracing::error!(error = %e, "cannot list the hints to resume"),
+        }
+        loop {
+            let due = std::mem::take(
+                &mut *self
+                    .analysis
+                    .due
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner),
+            );
+            for w in due {
+                if !self.analysis.claim(&w) {
+                    continue;
+                }
+                let svc = Arc::clone(&self);
+                tokio::spawn(async move {
+                    let result = match &w {
+                        Work::Hint(channel) => svc.hint_job(channel).await,
+                        Work::Review(channel, game) => svc.review_job(channel, *game).await,
+                    };
+                    svc.analysis.release(&w);
+                    if let Err(e) = result {
+                        tracing::error!(work = ?w, error = %e, "analysis: storage failure");
+                    }
+                });
+            }
+            tokio::select! {
+                () = self.analysis.wake.notified() => {}
+                () = tokio::time::sleep(Duration::from_secs(60)) => {}
+            }
+        }
+    }
+}
