@@ -18,7 +18,6 @@
 mod ratings;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -58,8 +57,9 @@ struct Trees {
     seen: sled::Tree,
     meta: sled::Tree,
     ratings: sled::Tree,
-    /// The next outbox sequence number (one more than the highest stored at opening).
-    outbox_seq: AtomicU64,
+    /// The lowest outbox sequence number still free: one more than the highest stored at
+    /// opening, then one more than the last given (see [`Storage::next_outbox_seq`]).
+    outbox_seq: Mutex<u64>,
 }
 
 fn err(e: impl std::fmt::Display) -> StorageError {
@@ -172,7 +172,7 @@ impl SledStorage {
             seen: t("seen")?,
             meta: t("meta")?,
             ratings: t("ratings")?,
-            outbox_seq: AtomicU64::new(highest + 1),
+            outbox_seq: Mutex::new(highest + 1),
             db,
         });
         let (tx, rx) = mpsc::channel::<WriteJob>();
@@ -510,7 +510,21 @@ impl Storage for SledStorage {
     }
 
     fn next_outbox_seq(&self) -> Result<u64, StorageError> {
-        Ok(self.trees.outbox_seq.fetch_add(1, Ordering::SeqCst))
+        // Never given twice, also across restarts: a delivered entry leaves no key behind, so
+        // the stored keys alone would hand its number out again once the outbox is empty, and
+        // Discord answers a channel message whose nonce (made from the number) it saw in the
+        // last minutes with that earlier message instead of posting the new one. sled's
+        // generator survives restarts; the floor keeps entries stored by an older version
+        // (numbered from their keys) before the new ones.
+        let mut free = self
+            .trees
+            .outbox_seq
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let generated = self.trees.db.generate_id().map_err(err)?.saturating_add(1);
+        let seq = generated.max(*free);
+        *free = seq.saturating_add(1);
+        Ok(seq)
     }
 
     fn outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
@@ -659,6 +673,64 @@ mod tests {
         .await
         .expect("persist");
         assert_eq!(s.next_game_number().expect("n"), 2_000_002);
+    }
+}
+
+#[cfg(test)]
+mod outbox_tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn outbox_numbers_are_never_given_twice_even_once_everything_was_delivered() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut given = Vec::new();
+        for _ in 0..3 {
+            let s = SledStorage::open(dir.path()).expect("open");
+            for _ in 0..2 {
+                let key = OutboxKey {
+                    channel: "dc:7".into(),
+                    seq: s.next_outbox_seq().expect("seq"),
+                };
+                given.push(key.seq);
+                s.persist(Changes {
+                    outbox: vec![(key.clone(), b"{}".to_vec())],
+                    ..Changes::default()
+                })
+                .await
+                .expect("store");
+                s.persist(Changes {
+                    delivered: vec![key],
+                    ..Changes::default()
+                })
+                .await
+                .expect("deliver");
+            }
+            assert!(s.outbox("dc:").expect("outbox").is_empty());
+        }
+        assert!(
+            given.windows(2).all(|w| w[0] < w[1]),
+            "numbers keep growing across restarts: {given:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn entries_stored_before_keep_their_place_before_new_ones() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let old = OutboxKey {
+            channel: "dc:7".into(),
+            seq: 1_000,
+        };
+        {
+            let s = SledStorage::open(dir.path()).expect("open");
+            s.persist(Changes {
+                outbox: vec![(old.clone(), b"{}".to_vec())],
+                ..Changes::default()
+            })
+            .await
+            .expect("store");
+        }
+        let s = SledStorage::open(dir.path()).expect("reopen");
+        assert!(s.next_outbox_seq().expect("seq") > old.seq);
     }
 }
 
