@@ -195,6 +195,14 @@ impl SledStorage {
     }
 }
 
+/// Whether `changes` only forgets delivered outbox entries.
+fn only_delivered(changes: &Changes) -> bool {
+    !changes.delivered.is_empty()
+        && !changes.changes_state()
+        && changes.outbox.is_empty()
+        && changes.seen.is_empty()
+}
+
 impl Trees {
     /// Apply jobs as they come, a group at a time: each group's transactions, then one
     /// flush, then every job in the group is answered. Ends when every sender is gone.
@@ -226,6 +234,15 @@ impl Trees {
     fn commit(&self, changes: Changes) -> Result<(), StorageError> {
         if changes.is_empty() {
             return Ok(());
+        }
+        if only_delivered(&changes) {
+            // Forgetting delivered entries touches one tree: a batch is as atomic there as a
+            // transaction over every tree, at a fraction of its cost (one per reply sent).
+            let mut batch = sled::Batch::default();
+            for k in &changes.delivered {
+                batch.remove(outbox_key(k));
+            }
+            return self.outbox.apply_batch(batch).map_err(err);
         }
         // Serialise outside the transaction closure (which may run more than once).
         let games: Vec<(u64, Vec<u8>, bool, [String; 2])> = changes
