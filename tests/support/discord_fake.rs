@@ -4501,7 +4501,10 @@ fn webhook_message(
         ("DELETE", false) => ResponseKind::DeleteFollowup(target.unwrap_or(0)),
         _ => return Err(method_not_allowed()),
     };
+    let acked = st.interactions[&ix].acked;
     let result = match target.filter(|m| st.messages.get(m).is_some_and(|m| !m.deleted)) {
+        // An interaction's webhook exists only once it was acknowledged, as on Discord.
+        _ if !acked => Err(api_error(404, 10015, "Unknown Webhook")),
         None => Err(unknown_message()),
         Some(mid) => match method {
             "GET" => Ok((200, st.message_json(&st.messages[&mid], false), mid)),
