@@ -208,11 +208,19 @@ impl Service {
     /// Run the bot forever: first every stored game where it is to move (after a restart),
     /// then each channel [`Service::bot_watch`] marks.
     pub async fn run_bot(self: Arc<Self>) {
+        if self.bot.get().is_none() {
+            return;
+        }
+        // Hints and reviews run on the same pool, from their own loop, in this task: stopping
+        // the bot stops them too (and lets go of the service).
+        tokio::join!(Arc::clone(&self).run_analysis(), self.run_bot_moves());
+    }
+
+    /// The bot's own moves (see [`Service::run_bot`]).
+    async fn run_bot_moves(self: Arc<Self>) {
         let Some(rt) = self.bot.get() else {
             return;
         };
-        // Hints and reviews run on the same pool, from their own loop.
-        tokio::spawn(Arc::clone(&self).run_analysis());
         match self.storage().active_games() {
             Ok(ids) => {
                 for id in ids {
