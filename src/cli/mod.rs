@@ -10,6 +10,7 @@ pub mod bot;
 pub mod engine;
 pub mod judge;
 pub mod matches;
+pub mod puzzles;
 pub mod render;
 pub mod rules;
 
@@ -74,6 +75,8 @@ pub enum Command {
     Match(matches::MatchArgs),
     /// Speak UCI on standard input and output (for Xiangqi GUIs and match tools).
     Uci,
+    /// The puzzle set: mine tactics from self-play, convert composed endgames, verify, count.
+    Puzzles(puzzles::PuzzlesArgs),
     /// Read a move typed in any notation and print it in ICCS (or the error).
     Parse {
         /// The position (default: the initial position).
@@ -109,6 +112,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Analyse(args)) => engine::analyse(&args),
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Uci) => engine::uci(),
+        Some(Command::Puzzles(args)) => puzzles::run(args),
         Some(Command::Moves { fen, notation }) => cmd_moves(fen.as_deref(), notation),
         Some(Command::Parse {
             fen,
