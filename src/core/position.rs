@@ -87,6 +87,12 @@ impl MoveList {
         self.moves[..self.len].swap(a, b);
     }
 
+    /// The moves as a mutable slice (to reorder them).
+    #[inline]
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
     /// Number of moves.
     #[must_use]
     pub fn len(&self) -> usize {

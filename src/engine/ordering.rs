@@ -257,19 +257,7 @@ impl MovePicker {
                     }
                     self.load(pos, GEN_QUIETS, false);
                     let side = pos.turn().index();
-                    let n = self.moves.len();
-                    for i in 0..n {
-                        self.scores[i] = ord.history(side, self.moves.as_slice()[i]);
-                    }
-                    // Sort once (insertion sort, best first): most quiet lists are walked far.
-                    for i in 1..n {
-                        let mut j = i;
-                        while j > 0 && self.scores[j - 1] < self.scores[j] {
-                            self.scores.swap(j - 1, j);
-                            self.moves.swap(j - 1, j);
-                            j -= 1;
-                        }
-                    }
+                    sort_by_history(self.moves.as_mut_slice(), &mut self.scores, ord, side);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -313,6 +301,28 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+}
+
+/// Score `moves` by history and sort them once, best first, keeping the generation order
+/// among equal scores (most quiet lists are walked far, so a sort beats picking lazily).
+/// An insertion sort that shifts the larger block up and writes each move once.
+#[inline]
+fn sort_by_history(moves: &mut [Move], scores: &mut [i32; 128], ord: &Ordering, side: usize) {
+    let n = moves.len().min(scores.len());
+    for i in 0..n {
+        scores[i] = ord.history(side, moves[i]);
+    }
+    for i in 1..n {
+        let (s, m) = (scores[i], moves[i]);
+        let mut j = i;
+        while j > 0 && scores[j - 1] < s {
+            scores[j] = scores[j - 1];
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        scores[j] = s;
+        moves[j] = m;
     }
 }
 

@@ -187,6 +187,7 @@ impl<'a> Searcher<'a> {
             && !self.pos.turn().owns_rank(m.from.rank());
         let base = self.frames[ply].base.after(&self.pos, m);
         let undo = self.pos.make(m);
+        self.tt.prefetch(self.pos.hash());
         let in_check = self.pos.is_check();
         self.frames[ply + 1] = Frame {
             path: Some((m, undo)),
@@ -209,6 +210,7 @@ impl<'a> Searcher<'a> {
 
     fn do_null(&mut self, ply: usize) {
         self.pos.make_null();
+        self.tt.prefetch(self.pos.hash());
         self.frames[ply + 1] = Frame {
             base: self.frames[ply].base,
             ..Frame::default()
