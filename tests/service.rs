@@ -6,10 +6,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use xiangqi_bot::app::{Incoming, Reply, Service, ServiceConfig};
-use xiangqi_bot::game::PlayerRef;
+use xiangqi_bot::app::{Service, ServiceConfig};
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
+
+#[path = "support/said.rs"]
+mod said;
+use said::{joined, said};
 
 struct Fixture {
     _dir: tempfile::TempDir,
@@ -48,24 +51,6 @@ fn fixture() -> Fixture {
         1_000_000,
         quiet_config(),
     )
-}
-
-fn said(user: &str, channel: &str, text: &str) -> Incoming {
-    Incoming {
-        channel: format!("console:{channel}"),
-        user: PlayerRef::new(format!("console:{user}"), user),
-        handle: Some(user.to_string()),
-        text: text.to_string(),
-        ..Incoming::default()
-    }
-}
-
-fn joined(replies: &[Reply]) -> String {
-    replies
-        .iter()
-        .map(|r| r.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 async fn ask(f: &Fixture, user: &str, text: &str) -> String {

@@ -6,22 +6,15 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use xiangqi_bot::app::bot::ThinkingPool;
-use xiangqi_bot::app::{Incoming, Service, ServiceConfig};
+use xiangqi_bot::app::{Service, ServiceConfig};
 use xiangqi_bot::config::EngineConfig;
-use xiangqi_bot::game::PlayerRef;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
-use xiangqi_bot::uci::player::Player;
 
-fn said(user: &str, channel: &str, text: &str) -> Incoming {
-    Incoming {
-        channel: format!("console:{channel}"),
-        user: PlayerRef::new(format!("console:{user}"), user),
-        handle: Some(user.to_string()),
-        text: text.to_string(),
-        ..Incoming::default()
-    }
-}
+#[path = "support/said.rs"]
+mod said;
+use said::said;
+use xiangqi_bot::uci::player::Player;
 
 async fn ask(svc: &Service, user: &str, channel: &str, text: &str) -> String {
     svc.handle(said(user, channel, text))

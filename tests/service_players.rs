@@ -15,6 +15,10 @@ use xiangqi_bot::notation::{format_move, Notation};
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 
+#[path = "support/said.rs"]
+mod said;
+use said::joined;
+
 const START_MS: u64 = 1_000_000;
 const PERPETUAL: &str = "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w";
 
@@ -61,14 +65,6 @@ fn by(user: &str, lang: Option<Lang>, channel: &str, text: &str) -> Incoming {
         lang_hint: lang,
         ..Incoming::default()
     }
-}
-
-fn joined(replies: &[Reply]) -> String {
-    replies
-        .iter()
-        .map(|r| r.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 impl Fixture {
