@@ -14,7 +14,7 @@ use xiangqi_bot::app::system_now;
 use crate::discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, FakeMessage, ResponseKind};
 use crate::harness::{
     board_text, button, check_every_attachment, fake, message_of, new_game, service_config,
-    slash_move, start, start_at, Ledger, WAIT,
+    slash_move, start, start_at, table, Ledger, WAIT,
 };
 
 use ResponseKind::{Callback, EditOriginal};
@@ -44,10 +44,7 @@ fn statuses(fake: &FakeDiscord, route: &str, skip: usize) -> Vec<u16> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn boards_meet_rate_limits_and_server_errors_on_every_route_and_arrive_once() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
 
     // The follow-up that carries the first board (after Accept): a 429, then a 500.
@@ -167,10 +164,7 @@ async fn an_answer_past_the_interactions_15_minutes_goes_to_the_channel() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_message_refused_for_good_is_dropped_and_the_next_goes_out() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
     new_game(&fake, &log, &alice, &bob).await;
     // The bot lost access to the channel (403 Missing Access): the typed move's board is
@@ -206,10 +200,7 @@ async fn a_message_refused_for_good_is_dropped_and_the_next_goes_out() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_stored_answer_not_sent_before_a_stop_fills_the_deferred_response_after_it() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, dir, bot, log) = table().await;
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
     new_game(&fake, &log, &alice, &bob).await;
     let original = "PATCH /webhooks/*/*/messages/@original";
@@ -252,10 +243,7 @@ async fn a_stored_answer_not_sent_before_a_stop_fills_the_deferred_response_afte
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn private_answers_come_at_once_without_a_public_thinking() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let (alice, bob, carol) = (
         fake.add_user("alice"),
         fake.add_user("bob"),

@@ -3,18 +3,15 @@
 
 use crate::discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use crate::harness::{
-    board_text, button, check_every_attachment, fake, latest_board, message_of, new_game,
-    pick_move, service_config, slash_move, start, Ledger, CHASE_FEN, WAIT,
+    board_text, button, check_every_attachment, latest_board, message_of, new_game, pick_move,
+    service_config, slash_move, start, table, CHASE_FEN, WAIT,
 };
 
 use ResponseKind::{Callback, EditOriginal, Followup};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_whole_game_to_a_perpetual_chase() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let (alice, bob, carol) = (
         fake.add_user("alice"),
         fake.add_user("bob"),
@@ -247,10 +244,7 @@ async fn a_whole_game_to_a_perpetual_chase() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn buttons_for_draws_takebacks_flip_and_resignation() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
     log.answers(
         &fake,
@@ -371,10 +365,7 @@ async fn buttons_for_draws_takebacks_flip_and_resignation() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_restart_mid_game_resumes_it_and_old_buttons_still_work() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, dir, bot, log) = table().await;
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
     new_game(&fake, &log, &alice, &bob).await;
     slash_move(&fake, &log, &alice, "炮二平五").await;
@@ -407,10 +398,7 @@ async fn a_restart_mid_game_resumes_it_and_old_buttons_still_work() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn play_in_a_thread_of_its_own() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
     let channel = fake.channel_id();
     let (_, r) = log
@@ -492,10 +480,7 @@ async fn play_in_a_thread_of_its_own() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_refused_play_leaves_no_thread_behind() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let alice = fake.add_user("alice");
     let channel = fake.channel_id();
     let refused = |by: &crate::discord_fake::FakeUser| {

@@ -436,3 +436,12 @@ pub async fn new_game(fake: &FakeDiscord, log: &Ledger, alice: &FakeUser, bob: &
     assert!(text.contains("10:00"), "the clocks: {text}");
     board.id
 }
+
+/// The usual table: a strict fake, a bot on a fresh database (kept while the returned
+/// directory lives) with the test settings and no timer, and an empty ledger.
+pub async fn table() -> (FakeDiscord, tempfile::TempDir, Bot, Ledger) {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bot = start(&fake, dir.path(), None, service_config(), false).await;
+    (fake, dir, bot, Ledger::default())
+}

@@ -3,7 +3,7 @@
 use crate::discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use crate::harness::{
     board_text, check_every_attachment, fake, message_of, new_game, service_config, slash_move,
-    start, Ledger, WAIT,
+    start, table, Ledger, WAIT,
 };
 
 use ResponseKind::{Callback, EditOriginal};
@@ -91,10 +91,7 @@ async fn commands_are_registered_globally_or_to_the_guild() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn missing_attach_files_gives_the_text_board_and_a_hint() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
     new_game(&fake, &log, &alice, &bob).await;
 

@@ -7,7 +7,9 @@ use xiangqi_bot::core::{Move, Position};
 use xiangqi_bot::notation::{format_move, Notation};
 
 use crate::discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
-use crate::harness::{button, fake, message_of, new_game, service_config, start, Ledger, WAIT};
+use crate::harness::{
+    button, fake, message_of, new_game, service_config, start, table, Ledger, WAIT,
+};
 
 use ResponseKind::{Callback, EditOriginal, Followup};
 
@@ -26,10 +28,7 @@ async fn loses_buttons(fake: &FakeDiscord, id: u64) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn challenges_lose_their_buttons_once_answered_and_a_strangers_move_is_private() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let (alice, bob, carol) = (
         fake.add_user("alice"),
         fake.add_user("bob"),
@@ -134,10 +133,7 @@ async fn a_lapsed_challenge_loses_its_buttons() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn pickers_are_cleared_and_suggestions_follow_the_user() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
     let board = new_game(&fake, &log, &alice, &bob).await;
     let pick = button(&fake.message(board).expect("board"), "xq:P:");

@@ -3,18 +3,14 @@
 
 use crate::discord_fake::{CmdOpt, FakeInteraction, ResponseKind};
 use crate::harness::{
-    board_text, button, check_every_attachment, decode_png, fake, message_of, service_config,
-    slash_move, start, Ledger,
+    board_text, button, check_every_attachment, decode_png, message_of, slash_move, table,
 };
 
 use ResponseKind::{Callback, EditOriginal, Followup};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_rated_game_on_a_server_then_its_leaderboard_stats_and_graph() {
-    let fake = fake().await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let bot = start(&fake, dir.path(), None, service_config(), false).await;
-    let log = Ledger::default();
+    let (fake, _dir, bot, log) = table().await;
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
 
     let (_, r) = log
