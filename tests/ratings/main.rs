@@ -98,13 +98,9 @@ pub fn incoming(t: Table, user: &str, text: &str) -> Incoming {
     }
 }
 
-pub fn joined(replies: &[Reply]) -> String {
-    replies
-        .iter()
-        .map(|r| r.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+#[path = "../support/said.rs"]
+mod said;
+pub use said::joined;
 
 pub async fn say_at(f: &Fixture, t: Table, user: &str, text: &str) -> Vec<Reply> {
     f.svc.handle(incoming(t, user, text)).await
