@@ -53,14 +53,18 @@ fn bench(c: &mut Criterion) {
     let rules = Ruleset::default();
     let stop = AtomicBool::new(false);
     let mut engine = Engine::new(16);
-    let once = review(
-        &mut engine,
-        &Position::startpos(),
-        &moves,
-        &rules,
-        ReviewLimits::default(),
-        &stop,
-    );
+    let start = Position::startpos();
+    let mut run = || {
+        review(
+            &mut engine,
+            &start,
+            &moves,
+            &rules,
+            ReviewLimits::default(),
+            &stop,
+        )
+    };
+    let once = run();
     if let Some(r) = &once {
         eprintln!(
             "review of {} plies: {} ms, {} nodes, accuracy red {:?} black {:?}, {} judged moves",
@@ -77,16 +81,7 @@ fn bench(c: &mut Criterion) {
         .warm_up_time(Duration::from_millis(1))
         .measurement_time(Duration::from_secs(60));
     g.bench_function("100_plies_default_budget", |b| {
-        b.iter(|| {
-            review(
-                &mut engine,
-                &Position::startpos(),
-                &moves,
-                &rules,
-                ReviewLimits::default(),
-                &stop,
-            )
-        });
+        b.iter(&mut run);
     });
     g.finish();
 }
