@@ -331,19 +331,7 @@ pub(crate) async fn finished_replies(
         lines.push(ruling_details(r, ctx.lang, notation));
     }
     let viewer = viewer.unwrap_or_else(|| game.to_move());
-    let mut buttons = super::view::after_game_buttons(game, ctx.svc.bot_enabled(), ctx.lang);
-    // "Review" under the result, where the engine runs and there is something to review.
-    if ctx.svc.engine_pool().is_some() && !game.record.moves.is_empty() {
-        buttons.push(vec![super::Button {
-            label: crate::i18n::analysis::text(
-                &crate::i18n::analysis::AnalysisMsg::ReviewButton,
-                ctx.lang,
-            ),
-            action: super::Action::Review {
-                game: game.record.id,
-            },
-        }]);
-    }
+    let buttons = super::view::after_game_buttons(game, ctx.svc.bot_enabled(), ctx.lang);
     let board = ctx
         .svc
         .board_reply(game, viewer, lines.join("\n"), buttons, ctx.lang)

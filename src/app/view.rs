@@ -49,8 +49,8 @@ pub(crate) fn play_bot_button(lang: Lang) -> Button {
     )
 }
 
-/// The buttons under a finished game's result: *Rematch*, and *Play the bot* when the bot
-/// can play here.
+/// The buttons under a finished game's result: *Rematch*; where the engine runs here, *Play
+/// the bot*, and *Review* on a row of its own when there are moves to review.
 pub(crate) fn after_game_buttons(game: &Game, bot: bool, lang: Lang) -> Vec<Vec<Button>> {
     let mut row = vec![button(
         Label::Rematch,
@@ -62,7 +62,19 @@ pub(crate) fn after_game_buttons(game: &Game, bot: bool, lang: Lang) -> Vec<Vec<
     if bot {
         row.push(play_bot_button(lang));
     }
-    vec![row]
+    let mut rows = vec![row];
+    if bot && !game.record.moves.is_empty() {
+        rows.push(vec![Button {
+            label: crate::i18n::analysis::text(
+                &crate::i18n::analysis::AnalysisMsg::ReviewButton,
+                lang,
+            ),
+            action: Action::Review {
+                game: game.record.id,
+            },
+        }]);
+    }
+    rows
 }
 
 /// Plies played, as carried by buttons.
