@@ -13,7 +13,6 @@ use std::time::Duration;
 use tokio::sync::Notify;
 
 use super::Service;
-use crate::game::Game;
 
 /// Work to start.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -66,7 +65,8 @@ pub(crate) fn pool_key(channel: &str, what: &str) -> String {
 }
 
 impl Service {
-    /// Run hints and reviews forever: first those stored before a restart, then each one a
+    /// Run hints and reviews forever: first the reviews stored before a restart (the hints
+    /// are found by [`Service::run_bot`]'s pass over the active games), then each one a
     /// handler marks due. Started by [`Service::run_bot`].
     pub(crate) async fn run_analysis(self: Arc<Self>) {
         match self.storage().pending_reviews() {
@@ -76,26 +76,6 @@ impl Service {
                 }
             }
             Err(e) => tracing::error!(error = %e, "cannot list the reviews to resume"),
-        }
-        match self.storage().active_games() {
-            Ok(ids) => {
-                for id in ids {
-                    let channel = self
-                        .storage()
-                        .game(id)
-                        .ok()
-                        .flatten()
-                        .and_then(|r| Game::from_record(r).ok())
-                        .map(|g| g.record.channel);
-                    let Some(channel) = channel else { continue };
-                    if let Ok(Some(c)) = self.storage().channel(&channel) {
-                        if c.hint.is_some_and(|h| h.game == id) {
-                            self.analysis.due(Work::Hint(channel));
-                        }
-                    }
-                }
-            }
-            Err(e) => tracing::error!(error = %e, "cannot list the hints to resume"),
         }
         loop {
             let due = std::mem::take(

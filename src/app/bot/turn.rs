@@ -211,9 +211,41 @@ impl Service {
         if self.bot.get().is_none() {
             return;
         }
+        self.resume_active_games();
         // Hints and reviews run on the same pool, from their own loop, in this task: stopping
         // the bot stops them too (and lets go of the service).
         tokio::join!(Arc::clone(&self).run_analysis(), self.run_bot_moves());
+    }
+
+    /// After a restart, one pass over the active games: the bot thinks where it is to move,
+    /// and a hint asked for and not posted is searched again.
+    fn resume_active_games(&self) {
+        let ids = match self.storage().active_games() {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::error!(error = %e, "bot: cannot list the active games");
+                return;
+            }
+        };
+        for id in ids {
+            let Some(game) = self
+                .storage()
+                .game(id)
+                .ok()
+                .flatten()
+                .and_then(|r| Game::from_record(r).ok())
+            else {
+                continue;
+            };
+            let channel = &game.record.channel;
+            self.bot_watch(channel, Some(&game));
+            if let Ok(Some(c)) = self.storage().channel(channel) {
+                if c.hint.is_some_and(|h| h.game == id) {
+                    self.analysis
+                        .due(crate::app::analysis::Work::Hint(channel.clone()));
+                }
+            }
+        }
     }
 
     /// The bot's own moves (see [`Service::run_bot`]).
@@ -221,18 +253,6 @@ impl Service {
         let Some(rt) = self.bot.get() else {
             return;
         };
-        match self.storage().active_games() {
-            Ok(ids) => {
-                for id in ids {
-                    if let Ok(Some(record)) = self.storage().game(id) {
-                        if let Ok(game) = Game::from_record(record) {
-                            self.bot_watch(&game.record.channel, Some(&game));
-                        }
-                    }
-                }
-            }
-            Err(e) => tracing::error!(error = %e, "bot: cannot list the active games"),
-        }
         loop {
             let due = std::mem::take(&mut *rt.due.lock().unwrap_or_else(PoisonError::into_inner));
             for channel in due {
