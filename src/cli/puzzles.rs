@@ -43,6 +43,9 @@ enum PuzzlesCommand {
         /// Append the puzzles to this file (default: print them).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Sets whose positions are not cut again (repeatable): earlier runs, to add to them.
+        #[arg(long)]
+        exclude: Vec<PathBuf>,
     },
     /// Convert XiangqiBench's cases.jsonl: the engine finds each mate's full line.
     Endgames {
@@ -79,7 +82,8 @@ pub fn run(args: PuzzlesArgs) -> i32 {
             seed,
             openings,
             out,
-        } => cmd_mine(games, nodes, seed, openings, out.as_deref()),
+            exclude,
+        } => cmd_mine(games, nodes, seed, openings, out.as_deref(), &exclude),
         PuzzlesCommand::Endgames { cases, nodes, out } => {
             cmd_endgames(&cases, nodes, out.as_deref())
         }
@@ -121,7 +125,18 @@ fn cmd_mine(
     seed: u64,
     openings: Option<PathBuf>,
     out: Option<&Path>,
+    exclude: &[PathBuf],
 ) -> i32 {
+    let mut known = std::collections::HashSet::new();
+    for path in exclude {
+        match read(path).and_then(|t| parse_set(&t)) {
+            Ok(set) => known.extend(set.iter().map(|p| p.position.hash())),
+            Err(e) => {
+                emit(&e);
+                return 2;
+            }
+        }
+    }
     let path = openings.unwrap_or_else(|| PathBuf::from("assets/openings.txt"));
     let openings = match read(&path).and_then(|t| parse_openings(&t)) {
         Ok(o) => o.into_iter().map(|o| o.moves).collect(),
@@ -137,6 +152,7 @@ fn cmd_mine(
         seed,
         max_plies: 200,
         prefix: format!("t{seed}"),
+        exclude: known,
     };
     let mut failed = None;
     mine(

@@ -39,6 +39,8 @@ pub struct MineSettings {
     pub max_plies: usize,
     /// Prefix of the ids (`t1` gives `t1-00001`, …).
     pub prefix: String,
+    /// Positions (their hashes) already in a set: never cut again.
+    pub exclude: HashSet<u64>,
 }
 
 /// A strength for one side of a self-play game: nodes per move, and how far from the best
@@ -240,15 +242,20 @@ fn pick(r: &SearchResult, margin: i32, state: &mut u64) -> Option<Move> {
     ok.get(i).copied().or(r.best)
 }
 
-/// Play `settings.games` games and hand each new puzzle to `on_puzzle` (a position is kept at
-/// most once per run); `on_game` hears (game index, puzzles so far) after each game.
+/// Play `settings.games` games and hand each new puzzle to `on_puzzle`; `on_game` hears (game
+/// index, puzzles so far) after each game.
+///
+/// A position is kept at most once (nor when `settings.exclude` has it). Within a game a side's
+/// combination is kept once: of its mates only the first position (the later ones are the same
+/// mate, shorter), and no material win found on the move right after one it was just kept for
+/// (the same combination, one move on).
 pub fn mine(
     settings: &MineSettings,
     on_puzzle: &mut dyn FnMut(&Puzzle),
     on_game: &mut dyn FnMut(usize, usize),
 ) {
     let mut engine = Engine::new(4);
-    let mut seen: HashSet<u64> = HashSet::new();
+    let mut seen: HashSet<u64> = settings.exclude.clone();
     let mut count = 0;
     for g in 0..settings.games {
         let mut state = settings.seed ^ (g as u64).wrapping_mul(0xA076_1D64_78BD_642F);
@@ -270,6 +277,9 @@ pub fn mine(
         let start = Position::startpos();
         let mut moves: Vec<Move> = opening.to_vec();
         let mut before_last = balance(arb.position(), arb.position().turn());
+        // Per side (red, black): a mate kept this game, and the ply of the last puzzle kept.
+        let mut mated = [false; 2];
+        let mut last_kept: [Option<usize>; 2] = [None; 2];
         while arb.ruling().is_none() && moves.len() < settings.max_plies {
             let pos = arb.position().clone();
             let side = usize::from(pos.turn() != crate::core::Color::Red);
@@ -287,8 +297,14 @@ pub fn mine(
                 // `before_last` is from the opponent's view, one ply earlier.
                 let change = now + before_last;
                 if let Some(p) = cut(&mut engine, &pos, change, settings.nodes, id, source) {
-                    count += 1;
-                    on_puzzle(&p);
+                    let mate = p.theme.is_mate();
+                    let follows = last_kept[side].is_some_and(|k| k + 2 == moves.len());
+                    if !(mate && mated[side] || !mate && follows) {
+                        count += 1;
+                        on_puzzle(&p);
+                        mated[side] |= mate;
+                    }
+                    last_kept[side] = Some(moves.len());
                 }
             }
             let Some(mv) = pick(&r, margin, &mut state) else {
