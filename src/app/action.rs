@@ -109,6 +109,46 @@ pub enum Action {
         /// Game id.
         game: u64,
     },
+    /// A puzzle's hint (which piece moves).
+    PuzzleHint {
+        /// The puzzle's showing number.
+        puzzle: u64,
+    },
+    /// Show a puzzle's solution (it ends).
+    PuzzleSolution {
+        /// The puzzle's showing number.
+        puzzle: u64,
+    },
+    /// Another puzzle (the one shown ends with its solution).
+    PuzzleNext {
+        /// The puzzle's showing number.
+        puzzle: u64,
+    },
+    /// Open the move picker of a puzzle.
+    PuzzlePick {
+        /// The puzzle's showing number.
+        puzzle: u64,
+        /// Moves played in it when the button was made.
+        ply: u32,
+    },
+    /// Puzzle picker step one: the piece on `from`.
+    PuzzlePickFrom {
+        /// The puzzle's showing number.
+        puzzle: u64,
+        /// Moves played.
+        ply: u32,
+        /// The piece's point.
+        from: Square,
+    },
+    /// Puzzle picker step two: play `mv`.
+    PuzzlePickTo {
+        /// The puzzle's showing number.
+        puzzle: u64,
+        /// Moves played.
+        ply: u32,
+        /// The move.
+        mv: Move,
+    },
 }
 
 impl Action {
@@ -135,6 +175,12 @@ impl Action {
             Action::PlayBot { level } => format!("xq:B:{level}"),
             Action::Rematch { game } => format!("xq:M:{game}"),
             Action::Review { game } => format!("xq:V:{game}"),
+            Action::PuzzleHint { puzzle } => format!("xq:h:{puzzle}"),
+            Action::PuzzleSolution { puzzle } => format!("xq:s:{puzzle}"),
+            Action::PuzzleNext { puzzle } => format!("xq:n:{puzzle}"),
+            Action::PuzzlePick { puzzle, ply } => format!("xq:p:{puzzle}:{ply}"),
+            Action::PuzzlePickFrom { puzzle, ply, from } => format!("xq:f:{puzzle}:{ply}:{from}"),
+            Action::PuzzlePickTo { puzzle, ply, mv } => format!("xq:t:{puzzle}:{ply}:{mv}"),
         }
     }
 
@@ -160,6 +206,23 @@ impl Action {
                 level: u8::try_from(a).ok()?,
             },
             ("M", 0) => Action::Rematch { game: a },
+            ("h", 0) => Action::PuzzleHint { puzzle: a },
+            ("s", 0) => Action::PuzzleSolution { puzzle: a },
+            ("n", 0) => Action::PuzzleNext { puzzle: a },
+            ("p", 1) => Action::PuzzlePick {
+                puzzle: a,
+                ply: ply()?,
+            },
+            ("f", 2) => Action::PuzzlePickFrom {
+                puzzle: a,
+                ply: ply()?,
+                from: Square::parse(rest[1])?,
+            },
+            ("t", 2) => Action::PuzzlePickTo {
+                puzzle: a,
+                ply: ply()?,
+                mv: Move::parse_iccs(rest[1])?,
+            },
             ("Q", 1) => Action::SetRated {
                 id: a,
                 rated: match rest[0] {
@@ -229,7 +292,10 @@ impl Action {
             | Action::Decline { id }
             | Action::SetRated { id, .. }
             | Action::Rematch { game: id }
-            | Action::Review { game: id } => (id, None),
+            | Action::Review { game: id }
+            | Action::PuzzleHint { puzzle: id }
+            | Action::PuzzleSolution { puzzle: id }
+            | Action::PuzzleNext { puzzle: id } => (id, None),
             Action::PlayBot { level } => (u64::from(level), None),
             Action::Resign { game, ply }
             | Action::ConfirmResign { game, ply, .. }
@@ -239,8 +305,56 @@ impl Action {
             | Action::Flip { game, ply }
             | Action::Pick { game, ply }
             | Action::PickFrom { game, ply, .. }
-            | Action::PickTo { game, ply, .. } => (game, Some(ply)),
+            | Action::PickTo { game, ply, .. }
+            | Action::PuzzlePick { puzzle: game, ply }
+            | Action::PuzzlePickFrom {
+                puzzle: game, ply, ..
+            }
+            | Action::PuzzlePickTo {
+                puzzle: game, ply, ..
+            } => (game, Some(ply)),
         }
+    }
+
+    /// Whether it acts on a puzzle rather than a game or challenge.
+    #[must_use]
+    pub fn is_puzzle(&self) -> bool {
+        matches!(
+            self,
+            Action::PuzzleHint { .. }
+                | Action::PuzzleSolution { .. }
+                | Action::PuzzleNext { .. }
+                | Action::PuzzlePick { .. }
+                | Action::PuzzlePickFrom { .. }
+                | Action::PuzzlePickTo { .. }
+        )
+    }
+
+    /// Whether it is a step of a move picker (a piece or a target chosen).
+    #[must_use]
+    pub fn is_picker_step(&self) -> bool {
+        matches!(
+            self,
+            Action::PickFrom { .. }
+                | Action::PickTo { .. }
+                | Action::PuzzlePickFrom { .. }
+                | Action::PuzzlePickTo { .. }
+        )
+    }
+
+    /// Whether it is a button under a board (picking a move, flipping, a puzzle's buttons):
+    /// pressing it leaves the board's buttons in place.
+    #[must_use]
+    pub fn is_board_button(&self) -> bool {
+        matches!(
+            self,
+            Action::Pick { .. }
+                | Action::Flip { .. }
+                | Action::PuzzlePick { .. }
+                | Action::PuzzleHint { .. }
+                | Action::PuzzleSolution { .. }
+                | Action::PuzzleNext { .. }
+        )
     }
 }
 
@@ -297,6 +411,23 @@ mod tests {
             },
             Action::PlayBot { level: 3 },
             Action::Rematch { game: big },
+            Action::PuzzleHint { puzzle: big },
+            Action::PuzzleSolution { puzzle: 4 },
+            Action::PuzzleNext { puzzle: big },
+            Action::PuzzlePick {
+                puzzle: big,
+                ply: u32::MAX,
+            },
+            Action::PuzzlePickFrom {
+                puzzle: big,
+                ply: u32::MAX,
+                from: sq,
+            },
+            Action::PuzzlePickTo {
+                puzzle: big,
+                ply: u32::MAX,
+                mv,
+            },
         ] {
             let s = a.encode();
             assert!(s.len() <= 64, "{s}");

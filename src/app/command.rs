@@ -68,11 +68,13 @@ pub enum Cmd {
     Hints,
     /// `/review [N]`: the engine's review of a finished game.
     Review,
+    /// `/puzzle [theme|difficulty|next|hint|solution|stats|daily]`.
+    Puzzle,
 }
 
 impl Cmd {
     /// Every command, with its name.
-    pub const ALL: [(Cmd, &'static str); 31] = [
+    pub const ALL: [(Cmd, &'static str); 32] = [
         (Cmd::Play, "play"),
         (Cmd::Accept, "accept"),
         (Cmd::Decline, "decline"),
@@ -104,6 +106,7 @@ impl Cmd {
         (Cmd::Hint, "hint"),
         (Cmd::Hints, "hints"),
         (Cmd::Review, "review"),
+        (Cmd::Puzzle, "puzzle"),
     ];
 
     /// The command's name (without the slash).

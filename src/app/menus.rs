@@ -35,6 +35,12 @@ pub(crate) fn applies(
             .is_some_and(|c| c.id == id && c.expires_ms > now);
     }
     let (id, ply) = action.target();
+    if action.is_puzzle() {
+        return record.puzzle.as_ref().is_some_and(|l| {
+            l.number == id
+                && ply.is_none_or(|p| usize::try_from(p).is_ok_and(|p| p == l.played.len()))
+        });
+    }
     let Some(g) = game.filter(|g| g.is_active() && g.record.id == id && Some(ply_of(g)) == ply)
     else {
         return false;

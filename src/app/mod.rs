@@ -20,6 +20,7 @@ mod migrate;
 mod outbox;
 mod pgn;
 mod play;
+mod puzzle;
 mod ratelimit;
 mod ratings;
 mod review;
@@ -187,6 +188,8 @@ pub struct ServiceConfig {
     /// Untimed games: after this long without a move (milliseconds) the waiting player may
     /// `/claim` the game; the absent player is warned at three quarters of it. 0: never.
     pub idle_claim_ms: u64,
+    /// Nodes the engine searches to judge a puzzle move off the listed solution.
+    pub puzzle_nodes: u64,
 }
 
 impl Default for ServiceConfig {
@@ -198,6 +201,7 @@ impl Default for ServiceConfig {
             cache_channels: 4096,
             images: true,
             idle_claim_ms: 24 * 60 * 60 * 1000,
+            puzzle_nodes: 300_000,
         }
     }
 }

@@ -2,14 +2,16 @@
 //! arbiter, saved, and answered with the board.
 
 use super::ctx::{finished_replies, not_your_game, save_game, Ctx, Slot};
-use super::view::{button, clocks_text, game_buttons, to_move_text};
+use super::view::{
+    clocks_text, game_buttons, looks_like_move, pick_menu, pick_prompt, to_move_text, Picks,
+};
 use super::{Action, AppResult, Reply};
 use crate::arbiter::SubmitError;
 use crate::core::{Color, Move};
-use crate::i18n::app::{Label, Msg};
+use crate::i18n::app::Msg;
 use crate::i18n::arbiter::{explain_refusal, explain_warning};
 use crate::i18n::notation::{illegal_move, move_text_error};
-use crate::notation::{format_move, parse_text, read_move, Notation};
+use crate::notation::{format_move, read_move, Notation};
 
 /// The two-step move picker: the player's movable pieces, then one piece's targets.
 pub(crate) fn picker(
@@ -29,79 +31,25 @@ pub(crate) fn picker(
         });
     }
     let player = game.player(me).name.clone();
-    let pos = game.position();
-    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
-    let name = |sq: crate::core::Square| {
-        pos.piece_at(sq).map_or_else(String::new, |p| {
-            format!(
-                "{} {sq}",
-                crate::i18n::role_name(p.role, p.color, ctx.reader)
-            )
-        })
-    };
-    let (prompt, buttons): (String, Vec<super::Button>) = match from {
-        None => {
-            let mut froms: Vec<crate::core::Square> = moves.iter().map(|m| m.from).collect();
-            froms.sort();
-            froms.dedup();
-            (
-                ctx.t_reader(&Msg::PickPiece {
-                    player: player.clone(),
-                }),
-                froms
-                    .into_iter()
-                    .map(|f| super::Button {
-                        label: name(f),
-                        action: Action::PickFrom {
-                            game: game_id,
-                            ply,
-                            from: f,
-                        },
-                    })
-                    .collect(),
-            )
-        }
-        Some(f) => {
-            let mut list: Vec<super::Button> = moves
-                .iter()
-                .filter(|m| m.from == f)
-                .map(|&m| super::Button {
-                    label: format!("{} ({m})", format_move(pos, m, ctx.notation)),
-                    action: Action::PickTo {
-                        game: game_id,
-                        ply,
-                        mv: m,
-                    },
-                })
-                .collect();
-            list.push(button(
-                Label::Back,
-                Action::Pick { game: game_id, ply },
-                ctx.reader,
-            ));
-            (
-                ctx.t_reader(&Msg::PickTarget {
-                    player,
-                    piece: name(f),
-                }),
-                list,
-            )
-        }
-    };
-    // Rows of at most five: small enough for Telegram's eight-per-row limit and for phones.
-    let rows = buttons.chunks(5).map(<[super::Button]>::to_vec).collect();
-    Reply {
-        text: prompt,
-        buttons: rows,
-        menu: true,
-        track: true,
-        ..Reply::default()
-    }
-}
-
-/// Whether some notation reads `text` as a move (so it was meant as one).
-fn looks_like_move(text: &str) -> bool {
-    text.chars().count() <= 16 && Notation::ALL.iter().any(|&n| parse_text(text, n).is_ok())
+    pick_menu(
+        ctx,
+        game.position(),
+        from,
+        &pick_prompt(player),
+        &Picks {
+            from: &|from| Action::PickFrom {
+                game: game_id,
+                ply,
+                from,
+            },
+            to: &|mv| Action::PickTo {
+                game: game_id,
+                ply,
+                mv,
+            },
+            back: Action::Pick { game: game_id, ply },
+        },
+    )
 }
 
 pub(crate) async fn bare_text(ctx: &Ctx<'_>, slot: &mut Slot, t: &str) -> AppResult<Vec<Reply>> {

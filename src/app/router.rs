@@ -6,8 +6,8 @@
 use super::ctx::{public_lang, Ctx, Slot};
 use super::view::ply_of;
 use super::{
-    challenge, default_notation, endings, hint, info, play, ratings, review, Action, AppResult,
-    Cmd, Handled, Incoming, Line, Origin, Reply, Service,
+    challenge, default_notation, endings, hint, info, play, puzzle, ratings, review, Action,
+    AppResult, Cmd, Handled, Incoming, Line, Origin, Reply, Service,
 };
 use crate::i18n::app::Msg;
 use crate::i18n::notation::move_text_error;
@@ -60,6 +60,9 @@ async fn run(ctx: &Ctx<'_>, slot: &mut Slot, line: Line) -> AppResult<Vec<Reply>
     } else {
         match line {
             Line::Unknown(cmd) => vec![ctx.say(Msg::UnknownCommand { cmd })],
+            Line::Text(t) if puzzle::takes_text(ctx, slot, &t) => {
+                puzzle::typed(ctx, slot, &t).await?
+            }
             Line::Text(t) => play::bare_text(ctx, slot, &t).await?,
             Line::Command(cmd, args) => command(ctx, slot, cmd, &args).await?,
         }
@@ -92,6 +95,7 @@ async fn command(ctx: &Ctx<'_>, slot: &mut Slot, cmd: Cmd, args: &str) -> AppRes
         Cmd::Hint => hint::hint(ctx, slot).await,
         Cmd::Hints => hint::hints(ctx, slot, args).await,
         Cmd::Review => review::review(ctx, slot, args).await,
+        Cmd::Puzzle => puzzle::command(ctx, slot, args).await,
         _ => info::command(ctx, slot, cmd, args).await,
     }
 }
@@ -121,6 +125,9 @@ async fn decline(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
 }
 
 async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<Vec<Reply>> {
+    if action.is_puzzle() {
+        return puzzle::on_action(ctx, slot, action).await;
+    }
     match action {
         Action::Accept { id } => return challenge::accept(ctx, slot, Some(id)).await,
         Action::Decline { id } => return challenge::decline(ctx, slot, Some(id)).await,
@@ -162,6 +169,12 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
         | Action::SetRated { .. }
         | Action::PlayBot { .. }
         | Action::Rematch { .. }
-        | Action::Review { .. } => Ok(Vec::new()),
+        | Action::Review { .. }
+        | Action::PuzzleHint { .. }
+        | Action::PuzzleSolution { .. }
+        | Action::PuzzleNext { .. }
+        | Action::PuzzlePick { .. }
+        | Action::PuzzlePickFrom { .. }
+        | Action::PuzzlePickTo { .. } => Ok(Vec::new()),
     }
 }

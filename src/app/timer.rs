@@ -67,6 +67,10 @@ impl Service {
                 }
             }
             for d in old {
+                // A daily puzzle keeps to its hour of the day: one due meanwhile fires now.
+                if d.kind == DeadlineKind::PuzzleDaily {
+                    continue;
+                }
                 let mut moved = d.clone();
                 moved.at_ms = d.at_ms.saturating_add(downtime);
                 if d.kind == DeadlineKind::ChallengeExpiry {
@@ -158,6 +162,9 @@ impl Service {
             DeadlineKind::IdleWarn | DeadlineKind::IdleClaim => idle(&ctx, &slot, d)
                 .map(|m| vec![ctx.say(m)])
                 .unwrap_or_default(),
+            DeadlineKind::PuzzleDaily => {
+                super::puzzle::daily_due(&ctx, &mut slot, d, &mut changes).await?
+            }
         };
         replies.extend(ctx.retired_reply());
         changes.absorb(ctx.take_staged());

@@ -4,10 +4,11 @@ use std::sync::Arc;
 
 use super::bot::{bot_side, DEFAULT_LEVEL};
 use super::{Action, Button, Drawing, Image, ImageKind, Reply, Service};
-use crate::core::{Color, Move};
+use crate::core::{Color, Move, Position, Square};
 use crate::game::{Game, GameRecord};
 use crate::i18n::app::{color_word, text, Label, Msg};
 use crate::i18n::Lang;
+use crate::notation::format_move;
 use crate::render::{describe, text_board};
 
 /// A localised button.
@@ -75,6 +76,95 @@ pub(crate) fn after_game_buttons(game: &Game, bot: bool, lang: Lang) -> Vec<Vec<
         }]);
     }
     rows
+}
+
+/// Whether some notation reads `text` as a move (so it was meant as one).
+pub(crate) fn looks_like_move(text: &str) -> bool {
+    text.chars().count() <= 16
+        && crate::notation::Notation::ALL
+            .iter()
+            .any(|&n| crate::notation::parse_text(text, n).is_ok())
+}
+
+/// The picker's prompts for `player`: choose a piece, then (named) its move.
+pub(crate) fn pick_prompt(player: String) -> impl Fn(Option<String>) -> Msg {
+    move |piece| match piece {
+        None => Msg::PickPiece {
+            player: player.clone(),
+        },
+        Some(piece) => Msg::PickTarget {
+            player: player.clone(),
+            piece,
+        },
+    }
+}
+
+/// The actions of a move picker's steps.
+pub(crate) struct Picks<'a> {
+    /// A piece chosen.
+    pub from: &'a dyn Fn(Square) -> Action,
+    /// A move chosen.
+    pub to: &'a dyn Fn(Move) -> Action,
+    /// Back to the pieces.
+    pub back: Action,
+}
+
+/// A two-step move picker over `pos` for the acting user: with no `from`, the pieces that can
+/// move; with `from`, that piece's moves and *Back*. `prompt` gets the chosen piece's name.
+pub(crate) fn pick_menu(
+    ctx: &super::ctx::Ctx<'_>,
+    pos: &Position,
+    from: Option<Square>,
+    prompt: &dyn Fn(Option<String>) -> Msg,
+    picks: &Picks<'_>,
+) -> Reply {
+    let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+    let name = |sq: Square| {
+        pos.piece_at(sq).map_or_else(String::new, |p| {
+            format!(
+                "{} {sq}",
+                crate::i18n::role_name(p.role, p.color, ctx.reader)
+            )
+        })
+    };
+    let (prompt, buttons): (String, Vec<Button>) = match from {
+        None => {
+            let mut froms: Vec<Square> = moves.iter().map(|m| m.from).collect();
+            froms.sort();
+            froms.dedup();
+            (
+                ctx.t_reader(&prompt(None)),
+                froms
+                    .into_iter()
+                    .map(|f| Button {
+                        label: name(f),
+                        action: (picks.from)(f),
+                    })
+                    .collect(),
+            )
+        }
+        Some(f) => {
+            let mut list: Vec<Button> = moves
+                .iter()
+                .filter(|m| m.from == f)
+                .map(|&m| Button {
+                    label: format!("{} ({m})", format_move(pos, m, ctx.notation)),
+                    action: (picks.to)(m),
+                })
+                .collect();
+            list.push(button(Label::Back, picks.back, ctx.reader));
+            (ctx.t_reader(&prompt(Some(name(f)))), list)
+        }
+    };
+    // Rows of at most five: small enough for Telegram's eight-per-row limit and for phones.
+    let rows = buttons.chunks(5).map(<[Button]>::to_vec).collect();
+    Reply {
+        text: prompt,
+        buttons: rows,
+        menu: true,
+        track: true,
+        ..Reply::default()
+    }
 }
 
 /// Plies played, as carried by buttons.

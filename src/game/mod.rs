@@ -7,6 +7,7 @@
 mod analysis;
 mod clock;
 mod model;
+mod puzzle;
 mod storage;
 
 use std::collections::HashMap;
@@ -19,6 +20,7 @@ pub use model::{
     DeadlineKind, GameRecord, GameStatus, PlayerRef, ShownMenu, StoredEval, UserPrefs, MAX_NAME,
     SCHEMA_VERSION,
 };
+pub use puzzle::{DailyPuzzle, LivePuzzle, PuzzlePlayer, PuzzleStanding, RECENT_PUZZLES};
 pub use storage::{BoxFuture, Changes, OutboxKey, Storage, StorageError};
 
 use crate::arbiter::{Accepted, Arbiter, Outcome, Ruleset, RulesetName, SubmitError};

@@ -224,6 +224,9 @@ pub struct ChannelSettings {
     /// the bot, never in rated games).
     #[serde(default)]
     pub hints: bool,
+    /// The daily puzzle (`/puzzle daily`); none: no daily puzzle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle_daily: Option<super::puzzle::DailyPuzzle>,
 }
 
 /// A stored channel.
@@ -246,6 +249,13 @@ pub struct ChannelRecord {
     /// A hint being searched for here (see [`super::analysis`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<super::analysis::HintAsk>,
+    /// The puzzle being solved here (`/puzzle`), apart from the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<super::puzzle::LivePuzzle>,
+    /// Ids of the puzzles shown here lately, newest last (at most
+    /// [`super::puzzle::RECENT_PUZZLES`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recent_puzzles: Vec<String>,
 }
 
 /// A one-time question (a challenge, an offer, a confirmation) or a move picker, as a
@@ -286,6 +296,8 @@ pub enum DeadlineKind {
     IdleWarn = 3,
     /// Untimed game: the side waiting may now claim it.
     IdleClaim = 4,
+    /// The channel's daily puzzle is due (the id is 0).
+    PuzzleDaily = 5,
 }
 
 /// A stored deadline: at `at_ms`, look at game (or challenge) `id` in `channel`.

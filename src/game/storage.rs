@@ -4,6 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use super::model::{ChannelRecord, Deadline, GameRecord, UserPrefs};
+use super::puzzle::{PuzzlePlayer, PuzzleStanding};
 use crate::rating::{Entry, Family, GameEnd, HistoryPoint, PairRecord, Profile};
 
 /// A storage failure (disk, corruption). Shown to users only as a generic apology.
@@ -55,6 +56,10 @@ pub struct Changes {
     pub game_number: Option<u64>,
     /// Game reviews to write (asked for, or done), by their game.
     pub reviews: Vec<super::analysis::ReviewRecord>,
+    /// Solvers' puzzle records to write, by player id.
+    pub puzzle_players: Vec<(String, PuzzlePlayer)>,
+    /// Puzzles' own ratings to write, by puzzle id.
+    pub puzzle_standings: Vec<(String, PuzzleStanding)>,
 }
 
 impl Changes {
@@ -72,6 +77,8 @@ impl Changes {
             && self.delivered.is_empty()
             && self.seen.is_empty()
             && self.reviews.is_empty()
+            && self.puzzle_players.is_empty()
+            && self.puzzle_standings.is_empty()
     }
 
     /// Whether the state of games, channels, users or deadlines changes (the outbox and the
@@ -85,7 +92,9 @@ impl Changes {
             && self.remove_deadlines.is_empty()
             && self.aliases.is_empty()
             && self.game_number.is_none()
-            && self.reviews.is_empty())
+            && self.reviews.is_empty()
+            && self.puzzle_players.is_empty()
+            && self.puzzle_standings.is_empty())
     }
 
     /// Add `later`'s changes after these, as if both were applied one after the other: a
@@ -104,6 +113,8 @@ impl Changes {
             seen,
             game_number,
             reviews,
+            puzzle_players,
+            puzzle_standings,
         } = later;
         // Records are written in order, so the later one wins; drop the earlier copies anyway.
         self.games
@@ -129,6 +140,12 @@ impl Changes {
         self.reviews
             .retain(|r| !reviews.iter().any(|later| later.game == r.game));
         self.reviews.extend(reviews);
+        self.puzzle_players
+            .retain(|(k, _)| !puzzle_players.iter().any(|(later, _)| later == k));
+        self.puzzle_players.extend(puzzle_players);
+        self.puzzle_standings
+            .retain(|(k, _)| !puzzle_standings.iter().any(|(later, _)| later == k));
+        self.puzzle_standings.extend(puzzle_standings);
     }
 }
 
@@ -154,6 +171,18 @@ pub trait Storage: Send + Sync + 'static {
     /// # Errors
     /// On a storage failure.
     fn game(&self, id: u64) -> Result<Option<GameRecord>, StorageError>;
+
+    /// A solver's puzzle record.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn puzzle_player(&self, player: &str) -> Result<Option<PuzzlePlayer>, StorageError>;
+
+    /// A puzzle's own rating, once it was rated.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn puzzle_standing(&self, id: &str) -> Result<Option<PuzzleStanding>, StorageError>;
     /// A channel by key.
     ///
     /// # Errors

@@ -118,6 +118,11 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
             "Review the last finished game (or /review N): accuracy, mistakes, graph",
             "复盘刚结束的对局（或 /review N）：准确率、失误、形势图",
         ),
+        "puzzle" => (
+            "Bài tập: /puzzle [chủ đề|độ khó], next, hint, solution, stats, daily on|off",
+            "A puzzle: /puzzle [theme|difficulty], next, hint, solution, stats, daily on|off",
+            "习题：/puzzle [主题|难度]、next、hint、solution、stats、daily on|off",
+        ),
         "games" => ("Các ván của bạn", "Your games", "你的对局"),
         "rating" => (
             "Điểm xếp hạng và biểu đồ: /rating [@người] [thể loại]",

@@ -5,6 +5,7 @@ pub mod app;
 pub mod arbiter;
 pub mod commands;
 pub mod notation;
+pub mod puzzle;
 pub mod ratings;
 pub mod rulebook;
 

@@ -17,6 +17,7 @@
 
 pub mod material;
 pub mod mine;
+pub mod select;
 mod solve;
 mod verify;
 
@@ -24,7 +25,7 @@ use std::fmt;
 
 use crate::core::{Color, Move, Position};
 
-pub use solve::{check_move, Progress, Verdict};
+pub use solve::{check_move, solution_from, Progress, Verdict};
 pub use verify::{verify, VerifyError};
 
 /// What the solver must achieve.

@@ -200,8 +200,10 @@ pub fn check_move(
     }
 }
 
-/// A winning line from `progress`: the rest of the listed one while on it, else the engine's.
-fn solution_from(
+/// A winning line from `progress`: the rest of the listed one while on it, else the engine's
+/// (a fresh search of `nodes` nodes).
+#[must_use]
+pub fn solution_from(
     puzzle: &Puzzle,
     progress: &Progress,
     engine: &mut Engine,

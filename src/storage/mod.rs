@@ -59,6 +59,9 @@ struct Trees {
     ratings: sled::Tree,
     /// Game reviews by game id.
     reviews: sled::Tree,
+    /// Puzzle records: solvers under `p` + NUL + player id, puzzles' ratings under `z` + NUL +
+    /// puzzle id.
+    puzzles: sled::Tree,
     /// The lowest outbox sequence number still free: one more than the highest stored at
     /// opening, then one more than the last given (see [`Storage::next_outbox_seq`]).
     outbox_seq: Mutex<u64>,
@@ -88,6 +91,7 @@ fn deadline_from(k: &[u8], v: &[u8]) -> Option<Deadline> {
         2 => DeadlineKind::ChallengeExpiry,
         3 => DeadlineKind::IdleWarn,
         4 => DeadlineKind::IdleClaim,
+        5 => DeadlineKind::PuzzleDaily,
         _ => return None,
     };
     Some(Deadline {
@@ -178,6 +182,7 @@ impl SledStorage {
             meta,
             ratings: ratings_tree,
             reviews: t("reviews")?,
+            puzzles: t("puzzles")?,
             outbox_seq: Mutex::new(highest + 1),
             db,
         });
@@ -289,6 +294,17 @@ impl Trees {
             .iter()
             .map(|r| Ok((r.game, serde_json::to_vec(r).map_err(err)?)))
             .collect::<Result<_, StorageError>>()?;
+        let puzzles: Vec<(Vec<u8>, Vec<u8>)> = changes
+            .puzzle_players
+            .iter()
+            .map(|(k, p)| Ok((puzzle_key(b'p', k), serde_json::to_vec(p).map_err(err)?)))
+            .chain(
+                changes
+                    .puzzle_standings
+                    .iter()
+                    .map(|(k, p)| Ok((puzzle_key(b'z', k), serde_json::to_vec(p).map_err(err)?))),
+            )
+            .collect::<Result<_, StorageError>>()?;
         let result: Result<(), TransactionError<()>> = (
             &self.games,
             &self.channels,
@@ -301,8 +317,9 @@ impl Trees {
             &self.meta,
             &self.ratings,
             &self.reviews,
+            &self.puzzles,
         )
-            .transaction(|(tg, tc, tu, td, ta, tug, tob, ts, tm, tr, trv)| {
+            .transaction(|(tg, tc, tu, td, ta, tug, tob, ts, tm, tr, trv, tp)| {
                 if let Some(n) = changes.game_number {
                     let stored = tm
                         .get(GAME_NUMBER.as_bytes())?
@@ -349,13 +366,49 @@ impl Trees {
                 for (id, bytes) in &reviews {
                     trv.insert(&id.to_be_bytes(), bytes.as_slice())?;
                 }
+                for (k, bytes) in &puzzles {
+                    tp.insert(k.as_slice(), bytes.as_slice())?;
+                }
                 Ok::<(), ConflictableTransactionError<()>>(())
             });
         result.map_err(|e| err(format!("{e:?}")))
     }
 }
 
+/// A key of the puzzles tree: the kind's byte, NUL, the id.
+fn puzzle_key(kind: u8, id: &str) -> Vec<u8> {
+    let mut k = Vec::with_capacity(id.len() + 2);
+    k.push(kind);
+    k.push(0);
+    k.extend_from_slice(id.as_bytes());
+    k
+}
+
 impl Storage for SledStorage {
+    fn puzzle_player(
+        &self,
+        player: &str,
+    ) -> Result<Option<crate::game::PuzzlePlayer>, StorageError> {
+        match self
+            .trees
+            .puzzles
+            .get(puzzle_key(b'p', player))
+            .map_err(err)?
+        {
+            Some(v) => decode(&v).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn puzzle_standing(
+        &self,
+        id: &str,
+    ) -> Result<Option<crate::game::PuzzleStanding>, StorageError> {
+        match self.trees.puzzles.get(puzzle_key(b'z', id)).map_err(err)? {
+            Some(v) => decode(&v).map(Some),
+            None => Ok(None),
+        }
+    }
     fn review(&self, id: u64) -> Result<Option<crate::game::ReviewRecord>, StorageError> {
         match self.trees.reviews.get(id.to_be_bytes()).map_err(err)? {
             Some(v) => decode(&v).map(Some),

@@ -334,6 +334,29 @@ const REVIEW: &[Opt] = &[Opt {
     required: false,
 }];
 
+const PUZZLE: &[Opt] = &[
+    Opt {
+        name: "what",
+        about: [
+            "A theme or level (mate, chariot, hard, 1500), a move, or next, hint, solution, stats, daily on|off",
+            "Chủ đề/độ khó (chieuhet, xe, kho, 1500), nước đi, hoặc next, hint, solution, stats, daily on|off",
+            "主题或难度（杀、车、困难、1500）、着法，或 next、hint、solution、stats、daily on|off",
+        ],
+        kind: Kind::Text,
+        required: false,
+    },
+    Opt {
+        name: "player",
+        about: [
+            "Whose puzzle statistics (with stats)",
+            "Thống kê giải bài của ai (với stats)",
+            "谁的解题统计（配合 stats）",
+        ],
+        kind: Kind::User,
+        required: false,
+    },
+];
+
 /// A command's options (its description is the service's command summary, shared with the
 /// other platforms' command menus).
 fn spec(cmd: Cmd) -> &'static [Opt] {
@@ -348,6 +371,7 @@ fn spec(cmd: Cmd) -> &'static [Opt] {
         Cmd::Takebacks => TAKEBACKS,
         Cmd::Hints => HINTS,
         Cmd::Review => REVIEW,
+        Cmd::Puzzle => PUZZLE,
         Cmd::Rating => RATING,
         Cmd::Top => TOP,
         Cmd::Stats => STATS,

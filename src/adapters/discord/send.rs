@@ -114,7 +114,7 @@ fn style(action: &Action) -> ButtonStyle {
     match action {
         Action::Accept { .. } | Action::AcceptTakeback { .. } => ButtonStyle::Success,
         Action::Resign { .. } | Action::ConfirmResign { .. } => ButtonStyle::Danger,
-        Action::Pick { .. } => ButtonStyle::Primary,
+        Action::Pick { .. } | Action::PuzzlePick { .. } => ButtonStyle::Primary,
         _ => ButtonStyle::Secondary,
     }
 }

@@ -36,15 +36,9 @@ pub(super) fn pressed_kind(msg: Option<&teloxide::types::Message>) -> Pressed {
             _ => None,
         })
         .collect();
-    if actions
-        .iter()
-        .any(|a| matches!(a, Action::PickFrom { .. } | Action::PickTo { .. }))
-    {
+    if actions.iter().any(Action::is_picker_step) {
         Pressed::Picker
-    } else if actions
-        .iter()
-        .any(|a| matches!(a, Action::Pick { .. } | Action::Flip { .. }))
-    {
+    } else if actions.iter().any(Action::is_board_button) {
         Pressed::Board
     } else if actions.is_empty() {
         Pressed::Other

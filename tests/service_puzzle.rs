@@ -1,0 +1,344 @@
+//! Puzzles through the chat service, on sled and a clock the test drives: a group race for the
+//! first solver (a wrong move refuted and its author's try over, the solver credited, puzzle
+//! ratings and streaks stored), a wrong move in a private chat answered with the solution,
+//! the picker, the hint (unrated), the solution and the next puzzle, a puzzle beside a game,
+//! and a daily puzzle that falls due while the bot is down and is posted at the restart.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use xiangqi_bot::app::{Action, Incoming, Reply, Service, ServiceConfig};
+use xiangqi_bot::core::Move;
+use xiangqi_bot::engine::Engine;
+use xiangqi_bot::game::{DeadlineKind, PlayerRef};
+use xiangqi_bot::puzzle::{check_move, shipped, Goal, Progress, Puzzle, Verdict};
+use xiangqi_bot::render::Renderer;
+use xiangqi_bot::storage::SledStorage;
+
+#[path = "support/said.rs"]
+mod said;
+use said::{joined, said};
+
+/// Nodes the service and these tests give a judgement (a debug build searches slowly).
+const NODES: u64 = 20_000;
+const DAY_MS: u64 = 86_400_000;
+
+fn config() -> ServiceConfig {
+    ServiceConfig {
+        images: false,
+        rate_burst: 100_000,
+        puzzle_nodes: NODES,
+        ..ServiceConfig::default()
+    }
+}
+
+fn service(path: &std::path::Path, clock: &Arc<AtomicU64>) -> Service {
+    let storage = Arc::new(SledStorage::open(path).expect("sled"));
+    let c = Arc::clone(clock);
+    Service::new(
+        storage,
+        Arc::new(Renderer::new()),
+        Arc::new(move || c.load(Ordering::SeqCst)),
+        config(),
+    )
+}
+
+/// A solver's stored puzzle record.
+fn solver(svc: &Service, id: &str) -> xiangqi_bot::game::PuzzlePlayer {
+    svc.storage()
+        .puzzle_player(id)
+        .expect("read")
+        .unwrap_or_else(|| panic!("no record of {id}"))
+}
+
+/// A service on a new database, its clock at 1,000 s.
+fn fresh() -> (tempfile::TempDir, Arc<AtomicU64>, Service) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let svc = service(dir.path(), &clock);
+    (dir, clock, svc)
+}
+
+/// `user` says `text` in a group (a community), not a private chat.
+fn in_group(user: &str, text: &str) -> Incoming {
+    Incoming {
+        community: Some("console:#g".into()),
+        ..said(user, "#g", text)
+    }
+}
+
+/// A mate in two with its listed line (three plies), and a legal first move that the
+/// solver refuses.
+fn mate_in_two() -> (Puzzle, Move) {
+    let mut engine = Engine::new(4);
+    shipped()
+        .into_iter()
+        .filter(|p| p.goal == Goal::Mate(2) && p.solution.len() == 3)
+        .find_map(|p| {
+            let wrong = p.position.legal_moves().iter().copied().find(|&m| {
+                matches!(
+                    check_move(&p, &Progress::start(), m, &mut engine, NODES),
+                    Verdict::Wrong { .. }
+                )
+            })?;
+            Some((p, wrong))
+        })
+        .expect("a mate in two with a wrong first move")
+}
+
+fn iccs(moves: &[Move]) -> Vec<String> {
+    moves.iter().map(Move::to_string).collect()
+}
+
+/// The puzzle shown in replies: its showing number, from the first puzzle button.
+fn number(replies: &[Reply]) -> u64 {
+    replies
+        .iter()
+        .flat_map(|r| r.buttons.iter().flatten())
+        .find_map(|b| match b.action {
+            Action::PuzzleHint { puzzle } | Action::PuzzleNext { puzzle } => Some(puzzle),
+            _ => None,
+        })
+        .expect("puzzle buttons")
+}
+
+#[tokio::test]
+async fn a_group_races_and_the_first_solver_is_credited() {
+    let (_dir, clock, svc) = fresh();
+    let (p, _) = mate_in_two();
+    let line = iccs(&p.solution);
+    let r = joined(
+        &svc.handle(in_group("alice", &format!("/puzzle {}", p.id)))
+            .await,
+    );
+    assert!(r.contains(&format!("Puzzle {}", p.id)), "{r}");
+    assert!(r.contains("mate in 2"), "{r}");
+    let r = joined(&svc.handle(in_group("alice", &line[0])).await);
+    assert!(r.contains("is right, alice"), "{r}");
+    assert!(r.contains("1 more move"), "{r}");
+    // Bob's wrong second move (a legal move of the solver that does not mate in time).
+    let pos = p.position.after(p.solution[0]).after(p.solution[1]);
+    let mut engine = Engine::new(4);
+    let progress = Progress {
+        played: p.solution[..2].to_vec(),
+        on_line: true,
+    };
+    let bad = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|&m| {
+            matches!(
+                check_move(&p, &progress, m, &mut engine, NODES),
+                Verdict::Wrong { .. }
+            )
+        })
+        .expect("a move that does not mate");
+    let r = joined(&svc.handle(in_group("bob", &bad.to_string())).await);
+    assert!(r.contains("is not it, bob"), "{r}");
+    assert!(r.contains("Others may still try"), "{r}");
+    assert!(!r.contains("The solution"), "no solution in a group: {r}");
+    let r = joined(&svc.handle(in_group("bob", &line[2])).await);
+    assert!(r.contains("already missed"), "{r}");
+    clock.fetch_add(12_000, Ordering::SeqCst);
+    let r = joined(&svc.handle(in_group("carol", &line[2])).await);
+    assert!(r.contains("solved by carol in 12 s"), "{r}");
+    assert!(r.contains("alice: puzzle rating 1500 →"), "{r}");
+    assert!(r.contains("carol: puzzle rating 1500 →"), "{r}");
+    let store = svc.storage();
+    let carol = store
+        .puzzle_player("console:carol")
+        .expect("read")
+        .expect("carol");
+    assert_eq!((carol.solved, carol.streak), (1, 1));
+    assert!(carol.rating.rating > 1500.0);
+    let bob = store
+        .puzzle_player("console:bob")
+        .expect("read")
+        .expect("bob");
+    assert_eq!((bob.missed, bob.streak), (1, 0));
+    assert!(bob.rating.rating < 1500.0);
+    let standing = store.puzzle_standing(&p.id).expect("read").expect("rated");
+    assert_eq!(standing.plays, 3);
+    let r = joined(&svc.handle(in_group("bob", "/puzzle stats")).await);
+    assert!(r.contains("bob: puzzle rating"), "{r}");
+    assert!(r.contains("missed 1, streak 0"), "{r}");
+    let about_carol = Incoming {
+        mentions: vec![("@carol".into(), PlayerRef::new("console:carol", "carol"))],
+        ..in_group("bob", "/puzzle stats @carol")
+    };
+    let r = joined(&svc.handle(about_carol).await);
+    assert!(r.contains("carol: puzzle rating"), "{r}");
+    assert!(r.contains("solved 1, missed 0, streak 1 (best 1)"), "{r}");
+    let r = joined(&svc.handle(in_group("bob", "/puzzle solution")).await);
+    assert!(r.contains("no puzzle here"), "{r}");
+}
+
+#[tokio::test]
+async fn alone_a_wrong_move_is_answered_with_the_solution() {
+    let (_dir, _clock, svc) = fresh();
+    let (p, wrong) = mate_in_two();
+    svc.handle(said("dan", "#dm", &format!("/puzzle {}", p.id)))
+        .await;
+    let r = joined(
+        &svc.handle(said("dan", "#dm", &format!("/puzzle {wrong}")))
+            .await,
+    );
+    assert!(r.contains("is not it, dan"), "{r}");
+    assert!(r.contains("The solution: 1."), "{r}");
+    let record = svc
+        .storage()
+        .channel("console:#dm")
+        .expect("read")
+        .expect("channel");
+    assert!(record.puzzle.is_none(), "the puzzle ended");
+    let dan = solver(&svc, "console:dan");
+    assert_eq!(dan.missed, 1);
+}
+
+#[tokio::test]
+async fn picker_hint_solution_and_next() {
+    let (_dir, _clock, svc) = fresh();
+    let (p, _) = mate_in_two();
+    let shown = svc
+        .handle(in_group("erin", &format!("/puzzle {}", p.id)))
+        .await;
+    let n = number(&shown);
+    let press = |action: Action| Incoming {
+        action: Some(action),
+        ..in_group("erin", "")
+    };
+    let menu = svc
+        .handle(press(Action::PuzzlePick { puzzle: n, ply: 0 }))
+        .await;
+    assert!(menu[0].menu, "a picker");
+    let from = p.solution[0].from;
+    assert!(menu[0].buttons.iter().flatten().any(|b| b.action
+        == Action::PuzzlePickFrom {
+            puzzle: n,
+            ply: 0,
+            from
+        }));
+    let menu = svc
+        .handle(press(Action::PuzzlePickFrom {
+            puzzle: n,
+            ply: 0,
+            from,
+        }))
+        .await;
+    let first = Action::PuzzlePickTo {
+        puzzle: n,
+        ply: 0,
+        mv: p.solution[0],
+    };
+    assert!(menu[0].buttons.iter().flatten().any(|b| b.action == first));
+    let r = joined(&svc.handle(press(first)).await);
+    assert!(r.contains("is right, erin"), "{r}");
+    // A stale step of the picker (made before the move) is refused.
+    let r = joined(&svc.handle(press(first)).await);
+    assert!(r.contains("earlier position"), "{r}");
+    let r = joined(&svc.handle(press(Action::PuzzleHint { puzzle: n })).await);
+    assert!(r.contains("Hint: move the"), "{r}");
+    assert!(r.contains(&p.solution[2].from.to_string()), "{r}");
+    let r = joined(
+        &svc.handle(in_group("erin", &p.solution[2].to_string()))
+            .await,
+    );
+    assert!(r.contains("solved by erin"), "{r}");
+    assert!(r.contains("does not change ratings"), "{r}");
+    let erin = solver(&svc, "console:erin");
+    assert!(
+        (erin.rating.rating - 1500.0).abs() < 1e-9,
+        "unrated after a hint"
+    );
+    assert_eq!(erin.streak, 1);
+    // Next: a new puzzle (not the same one); Show solution ends it.
+    let shown = svc.handle(press(Action::PuzzleNext { puzzle: n })).await;
+    let r = joined(&shown);
+    assert!(r.contains("🧩"), "{r}");
+    assert!(!r.contains(&format!("Puzzle {}:", p.id)), "{r}");
+    let m = number(&shown);
+    assert_ne!(m, n);
+    let r = joined(
+        &svc.handle(press(Action::PuzzleSolution { puzzle: m }))
+            .await,
+    );
+    assert!(r.contains("The solution: 1."), "{r}");
+    let r = joined(&svc.handle(press(Action::PuzzleHint { puzzle: m })).await);
+    assert!(r.contains("That puzzle is over"), "{r}");
+}
+
+#[tokio::test]
+async fn a_puzzle_beside_a_game_takes_the_onlookers_moves() {
+    let (_dir, _clock, svc) = fresh();
+    let (p, _) = mate_in_two();
+    let ask = |u: &str, t: &str| svc.handle(in_group(u, t));
+    assert!(joined(&ask("alice", "/play @bob red").await).contains("challenges bob"));
+    assert!(joined(&ask("bob", "/accept").await).contains("begins"));
+    joined(&ask("carol", &format!("/puzzle {}", p.id)).await);
+    let r = joined(&ask("alice", "h2e2").await);
+    assert!(!r.contains("is right") && !r.contains("is not it"), "{r}");
+    let r = joined(&ask("carol", &p.solution[0].to_string()).await);
+    assert!(r.contains("is right, carol"), "{r}");
+    let r = joined(&ask("carol", "/puzzle mate").await);
+    assert!(r.contains("already being solved"), "{r}");
+    let r = joined(&ask("carol", "/puzzle banana").await);
+    assert!(r.contains("banana"), "{r}");
+    let r = joined(&ask("carol", "/puzzle next sunflower").await);
+    assert!(r.contains("No puzzle matches “sunflower”"), "{r}");
+}
+
+#[tokio::test]
+async fn a_daily_puzzle_due_while_down_is_posted_at_the_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db");
+    let start = 20_000 * DAY_MS + 6 * 3_600_000; // 06:00 UTC
+    let clock = Arc::new(AtomicU64::new(start));
+    {
+        let svc = service(&path, &clock);
+        svc.recover().await.expect("recover");
+        let r = joined(&svc.handle(in_group("alice", "/puzzle daily on 9")).await);
+        assert!(r.contains("every day at 09:00 UTC"), "{r}");
+        let r = joined(&svc.handle(in_group("alice", "/puzzle daily at noon")).await);
+        assert!(r.contains("/puzzle daily on"), "{r}");
+        svc.storage()
+            .set_meta("alive_ms", start)
+            .expect("heartbeat");
+        svc.storage().flush().await.expect("flush");
+    }
+    // Down from 06:00 to 10:00: the 09:00 puzzle is posted once the bot is back.
+    clock.store(start + 4 * 3_600_000, Ordering::SeqCst);
+    let svc = service(&path, &clock);
+    svc.recover().await.expect("recover");
+    let now = clock.load(Ordering::SeqCst);
+    assert_eq!(svc.process_due(now).await.expect("due"), 1);
+    let record = svc
+        .storage()
+        .channel("console:#g")
+        .expect("read")
+        .expect("channel");
+    let live = record.puzzle.expect("a daily puzzle");
+    assert!(live.daily);
+    let daily = record.settings.puzzle_daily.expect("still daily");
+    assert_eq!(
+        daily.next_ms,
+        20_001 * DAY_MS + 9 * 3_600_000,
+        "tomorrow 09:00"
+    );
+    let deadlines = svc.storage().all_deadlines().expect("deadlines");
+    assert!(deadlines
+        .iter()
+        .any(|d| d.kind == DeadlineKind::PuzzleDaily && d.at_ms == daily.next_ms));
+    assert_eq!(svc.process_due(now).await.expect("due"), 0, "once");
+    // Everyone gets the same puzzle that day; off stops it.
+    let r = joined(&svc.handle(in_group("alice", "/puzzle")).await);
+    assert!(r.contains(&live.id), "{r}");
+    let r = joined(&svc.handle(in_group("alice", "/puzzle daily off")).await);
+    assert!(r.contains("No more daily puzzles"), "{r}");
+    assert!(!svc
+        .storage()
+        .all_deadlines()
+        .expect("deadlines")
+        .iter()
+        .any(|d| d.kind == DeadlineKind::PuzzleDaily));
+}
