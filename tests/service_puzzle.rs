@@ -9,18 +9,17 @@ use std::sync::Arc;
 
 use xiangqi_bot::app::{Action, Incoming, Reply, Service, ServiceConfig};
 use xiangqi_bot::core::Move;
-use xiangqi_bot::engine::Engine;
 use xiangqi_bot::game::{DeadlineKind, PlayerRef};
-use xiangqi_bot::puzzle::{check_move, shipped, Goal, Progress, Puzzle, Verdict};
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 
+#[path = "support/puzzles.rs"]
+mod puzzles;
 #[path = "support/said.rs"]
 mod said;
+use puzzles::{mate_in_two, NODES};
 use said::{joined, said};
 
-/// Nodes the service and these tests give a judgement (a debug build searches slowly).
-const NODES: u64 = 20_000;
 const DAY_MS: u64 = 86_400_000;
 
 fn config() -> ServiceConfig {
@@ -67,25 +66,6 @@ fn in_group(user: &str, text: &str) -> Incoming {
     }
 }
 
-/// A mate in two with its listed line (three plies), and a legal first move that the
-/// solver refuses.
-fn mate_in_two() -> (Puzzle, Move) {
-    let mut engine = Engine::new(4);
-    shipped()
-        .into_iter()
-        .filter(|p| p.goal == Goal::Mate(2) && p.solution.len() == 3)
-        .find_map(|p| {
-            let wrong = p.position.legal_moves().iter().copied().find(|&m| {
-                matches!(
-                    check_move(&p, &Progress::start(), m, &mut engine, NODES),
-                    Verdict::Wrong { .. }
-                )
-            })?;
-            Some((p, wrong))
-        })
-        .expect("a mate in two with a wrong first move")
-}
-
 fn iccs(moves: &[Move]) -> Vec<String> {
     moves.iter().map(Move::to_string).collect()
 }
@@ -105,7 +85,8 @@ fn number(replies: &[Reply]) -> u64 {
 #[tokio::test]
 async fn a_group_races_and_the_first_solver_is_credited() {
     let (_dir, clock, svc) = fresh();
-    let (p, _) = mate_in_two();
+    let example = mate_in_two();
+    let (p, bad) = (&example.puzzle, example.wrong_second);
     let line = iccs(&p.solution);
     let r = joined(
         &svc.handle(in_group("alice", &format!("/puzzle {}", p.id)))
@@ -117,23 +98,6 @@ async fn a_group_races_and_the_first_solver_is_credited() {
     assert!(r.contains("is right, alice"), "{r}");
     assert!(r.contains("1 more move"), "{r}");
     // Bob's wrong second move (a legal move of the solver that does not mate in time).
-    let pos = p.position.after(p.solution[0]).after(p.solution[1]);
-    let mut engine = Engine::new(4);
-    let progress = Progress {
-        played: p.solution[..2].to_vec(),
-        on_line: true,
-    };
-    let bad = pos
-        .legal_moves()
-        .iter()
-        .copied()
-        .find(|&m| {
-            matches!(
-                check_move(&p, &progress, m, &mut engine, NODES),
-                Verdict::Wrong { .. }
-            )
-        })
-        .expect("a move that does not mate");
     let r = joined(&svc.handle(in_group("bob", &bad.to_string())).await);
     assert!(r.contains("is not it, bob"), "{r}");
     assert!(r.contains("Others may still try"), "{r}");
@@ -177,7 +141,8 @@ async fn a_group_races_and_the_first_solver_is_credited() {
 #[tokio::test]
 async fn alone_a_wrong_move_is_answered_with_the_solution() {
     let (_dir, _clock, svc) = fresh();
-    let (p, wrong) = mate_in_two();
+    let example = mate_in_two();
+    let (p, wrong) = (&example.puzzle, example.wrong_first);
     svc.handle(said("dan", "#dm", &format!("/puzzle {}", p.id)))
         .await;
     let r = joined(
@@ -199,7 +164,7 @@ async fn alone_a_wrong_move_is_answered_with_the_solution() {
 #[tokio::test]
 async fn picker_hint_solution_and_next() {
     let (_dir, _clock, svc) = fresh();
-    let (p, _) = mate_in_two();
+    let p = &mate_in_two().puzzle;
     let shown = svc
         .handle(in_group("erin", &format!("/puzzle {}", p.id)))
         .await;
@@ -271,7 +236,7 @@ async fn picker_hint_solution_and_next() {
 #[tokio::test]
 async fn a_puzzle_beside_a_game_takes_the_onlookers_moves() {
     let (_dir, _clock, svc) = fresh();
-    let (p, _) = mate_in_two();
+    let p = &mate_in_two().puzzle;
     let ask = |u: &str, t: &str| svc.handle(in_group(u, t));
     assert!(joined(&ask("alice", "/play @bob red").await).contains("challenges bob"));
     assert!(joined(&ask("bob", "/accept").await).contains("begins"));

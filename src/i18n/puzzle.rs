@@ -201,8 +201,8 @@ pub fn text(m: &PuzzleMsg, lang: Lang) -> String {
 fn en(m: &PuzzleMsg) -> String {
     match m {
         PuzzleMsg::Posted { id, theme, side, rating, source, daily } => format!(
-            "🧩 {}Puzzle {id}: {} — {side} to move. Rating {rating}.\nType your move, or pick it. Source: {source}.",
-            if *daily { "Daily " } else { "" },
+            "🧩 {} {id}: {} — {side} to move. Rating {rating}.\nType your move, or pick it. Source: {source}.",
+            if *daily { "Daily puzzle" } else { "Puzzle" },
             theme_name(*theme, Lang::En)
         ),
         PuzzleMsg::Again { id, side, left } => {

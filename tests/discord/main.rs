@@ -12,6 +12,7 @@
 //! * `kill`: `kill -9` of the binary at random points while it handles moves.
 //! * `players`: what players noticed: challenges losing their buttons, private refusals,
 //!   pickers cleared, suggestions in the user's notation, rulesets named in each language.
+//! * `puzzle`: a puzzle solved with the select-menu picker and slash commands, its buttons.
 //! * `review`: with the engine attached, a hint as its own board, the *Review* button under a
 //!   result and the review's graph.
 #![forbid(unsafe_code)]
@@ -29,5 +30,8 @@ mod kill;
 mod kill_support;
 mod platform;
 mod players;
+mod puzzle;
+#[path = "../support/puzzles.rs"]
+mod puzzles;
 mod ratings;
 mod review;
