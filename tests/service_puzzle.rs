@@ -131,6 +131,12 @@ async fn a_group_races_and_the_first_solver_is_credited() {
         mentions: vec![("@carol".into(), PlayerRef::new("console:carol", "carol"))],
         ..in_group("bob", "/puzzle stats @carol")
     };
+    let about_carol_alone = Incoming {
+        text: "/puzzle @carol".into(),
+        ..about_carol.clone()
+    };
+    let r = joined(&svc.handle(about_carol_alone).await);
+    assert!(r.contains("carol: puzzle rating"), "{r}");
     let r = joined(&svc.handle(about_carol).await);
     assert!(r.contains("carol: puzzle rating"), "{r}");
     assert!(r.contains("solved 1, missed 0, streak 1 (best 1)"), "{r}");

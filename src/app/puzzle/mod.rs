@@ -115,6 +115,15 @@ pub(crate) async fn command(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRe
         Ask::Solution => give_up(ctx, slot).await,
         Ask::Stats => rate::stats(ctx),
         Ask::Daily(rest) => daily::configure(ctx, slot, rest).await,
+        // `/puzzle @someone` (on Discord, the player option alone): their record.
+        Ask::New(words)
+            if !words.is_empty()
+                && words
+                    .split_whitespace()
+                    .all(|w| ctx.inc.mentions.iter().any(|(token, _)| token == w)) =>
+        {
+            rate::stats(ctx)
+        }
         Ask::New(words) => {
             let named = find(words.trim_start_matches('#').to_lowercase().as_str());
             if slot.record.puzzle.is_some() {

@@ -15,6 +15,7 @@ pub(super) fn text(m: &Msg) -> String {
 /rules [topic], /ruleset [name], /notation [iccs|wxf|chinese|vietnamese], /lang [vi|en|zh], /takebacks on|off
 /rating [@user] [family] — ratings and their graph; /top [family] [page] [global] — leaderboard; /stats [@user] [@opponent] — statistics, head to head
 /hint — the engine's best move for you (against the bot; between people after /hints on); /review [N] — the engine's review of a finished game
+/puzzle [theme|difficulty] — a puzzle to solve by moves; /puzzle next, hint, solution, stats, daily on|off
 /games — your games; /help — this list".into(),
         Msg::UnknownCommand { cmd } => format!("I don't know the command {cmd}. Type /help for the list."),
         Msg::TooLong { max } => format!("That message is too long for me (over {max} characters). Send a shorter one."),

@@ -15,6 +15,7 @@ pub(super) fn text(m: &Msg) -> String {
 /rules [chủ đề], /ruleset [luật], /notation [iccs|wxf|chinese|vietnamese], /lang [vi|en|zh], /takebacks on|off
 /rating [@người] [thể loại] — điểm xếp hạng và biểu đồ; /top [thể loại] [trang] [global] — bảng xếp hạng; /stats [@người] [@đối thủ] — thống kê, đối đầu
 /hint — nước hay nhất cho bạn (khi chơi với máy; giữa người với người sau /hints on); /review [N] — máy phân tích ván đã xong
+/puzzle [chủ đề|độ khó] — một bài tập để giải; /puzzle next, hint, solution, stats, daily on|off
 /games — các ván của bạn; /help — danh sách này".into(),
         Msg::UnknownCommand { cmd } => format!("Tôi không biết lệnh {cmd}. Gõ /help để xem danh sách lệnh."),
         Msg::TooLong { max } => format!("Tin nhắn quá dài (hơn {max} ký tự). Hãy gửi ngắn hơn."),

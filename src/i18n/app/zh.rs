@@ -15,6 +15,7 @@ pub(super) fn text(m: &Msg) -> String {
 /rules [主题]、/ruleset [规则]、/notation [iccs|wxf|chinese|vietnamese]、/lang [vi|en|zh]、/takebacks on|off
 /rating [@用户] [类别] —— 等级分及走势图；/top [类别] [页码] [global] —— 排行榜；/stats [@用户] [@对手] —— 统计、交手记录
 /hint —— 引擎为你找出最佳着法（与机器人对局时；真人对局需先 /hints on）；/review [N] —— 引擎复盘已结束的对局
+/puzzle [主题|难度] —— 出一道习题；/puzzle next、hint、solution、stats、daily on|off
 /games —— 你的对局；/help —— 本列表".into(),
         Msg::UnknownCommand { cmd } => format!("我不认识命令 {cmd}。输入 /help 查看命令列表。"),
         Msg::TooLong { max } => format!("消息太长了（超过{max}个字符），请发短一些。"),
