@@ -1,4 +1,5 @@
-//! The sled implementation of [`crate::game::Storage`] (the only module that names sled).
+//! The sled implementation of [`crate::game::Storage`] (the only module that names sled),
+//! and the PostgreSQL one in [`pg`] (chosen with `DATABASE_URL`).
 //!
 //! Trees: `games` (id → JSON record), `channels`, `users`, `deadlines` (time ‖ id ‖ kind →
 //! channel, so the earliest is the first key), `active` (ids of games in progress),
@@ -15,7 +16,10 @@
 //! sled's global write lock, and if it queues while two flushes run, one flush holds the read
 //! lock waiting for the other, which waits for the lock behind the transaction.
 
+pub mod pg;
 mod ratings;
+
+pub use pg::PgStorage;
 
 use std::path::Path;
 use std::sync::mpsc;
@@ -82,14 +86,7 @@ fn deadline_from(k: &[u8], v: &[u8]) -> Option<Deadline> {
     }
     let at_ms = u64::from_be_bytes(k[..8].try_into().ok()?);
     let id = u64::from_be_bytes(k[8..16].try_into().ok()?);
-    let kind = match k[16] {
-        0 => DeadlineKind::Flag,
-        1 => DeadlineKind::Warn,
-        2 => DeadlineKind::ChallengeExpiry,
-        3 => DeadlineKind::IdleWarn,
-        4 => DeadlineKind::IdleClaim,
-        _ => return None,
-    };
+    let kind = DeadlineKind::from_code(k[16])?;
     Some(Deadline {
         at_ms,
         id,
