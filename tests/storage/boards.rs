@@ -125,3 +125,36 @@ async fn leaderboards_ranks_and_records_equal_sleds_for_the_same_games() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn game_ends_written_at_once_each_count_once() {
+    for place in super::places("concurrent_ends") {
+        let s = place.open();
+        let who = |i: usize| PlayerRef::new(format!("dc:{i}"), &format!("p{i}"));
+        // Player 1 against 24 others, the 24 ends written at once (each twice): every update
+        // of player 1's profile counts.
+        let writes = (0..48u64).map(|n| {
+            let s = Arc::clone(&s);
+            let k = n % 24;
+            let players = (who(1), who(2 + k as usize));
+            let game = rated(1 + k, players, "draw", "agreement", START + k, SCOPE);
+            tokio::spawn(async move {
+                s.persist(Changes {
+                    games: vec![game],
+                    ..Changes::default()
+                })
+                .await
+            })
+        });
+        for w in writes.collect::<Vec<_>>() {
+            w.await.expect("task").expect("persist");
+        }
+        let games = |player: &str| {
+            s.profile(player)
+                .expect("profile")
+                .and_then(|p| p.ratings.get(&Family::Rapid).map(|r| r.games))
+        };
+        assert_eq!(games("dc:1"), Some(24), "{}", place.name());
+        assert_eq!(games("dc:25"), Some(1), "{}", place.name());
+    }
+}

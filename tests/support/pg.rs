@@ -162,9 +162,16 @@ impl Cluster {
         let mut last = String::new();
         for _ in 0..5 {
             let port = free_port()?;
+            // Tests do not survive the machine's crash, so they skip fsync (faster on a
+            // shared disk); benches set TEST_PG_FSYNC=1 to time durable commits.
+            let durability = if std::env::var("TEST_PG_FSYNC").as_deref() == Ok("1") {
+                ""
+            } else {
+                "-c fsync=off -c full_page_writes=off"
+            };
             let options = format!(
-                "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off \
-                 -c full_page_writes=off -c max_connections=200",
+                "-p {port} -k {} -c listen_addresses=127.0.0.1 {durability} \
+                 -c max_connections=200",
                 cluster.dir.path().display()
             );
             let log = cluster.dir.path().join("server.log");
