@@ -7,7 +7,7 @@ use std::sync::Arc;
 use xiangqi_bot::game::{Changes, PlayerRef, Storage};
 use xiangqi_bot::rating::Family;
 
-use super::rated::rated;
+use super::rated::{league, rated};
 
 const SCOPE: &str = "dc:g:7";
 /// More players than PostgreSQL reads in one page of a leaderboard walk.
@@ -18,29 +18,7 @@ const START: u64 = 1_700_000_000_000;
 /// Rounds of rated games; players stop at different rounds, so that their deviations and last
 /// games differ and some fall off the board before others.
 async fn play(storage: &Arc<dyn Storage>) {
-    let mut games = Vec::new();
-    let mut id = 1;
-    for round in 0..11 {
-        for i in 0..PLAYERS {
-            if round >= 7 + i % 5 {
-                continue;
-            }
-            let j = (i + 1 + round * 11) % PLAYERS;
-            let result = ["red_wins", "black_wins", "draw"][(i * 7 + j * 3 + round) % 3];
-            let result = if i % 5 < j % 5 { "red_wins" } else { result };
-            let at = START + round as u64 * DAY + (i as u64) * 1_000;
-            let who = |i: usize| PlayerRef::new(format!("dc:{i}"), &format!("p{i}"));
-            games.push(rated(
-                id,
-                (who(i), who(j)),
-                result,
-                "resignation",
-                at,
-                SCOPE,
-            ));
-            id += 1;
-        }
-    }
+    let games = league(PLAYERS, |i| 7 + i % 5, START, SCOPE);
     for chunk in games.chunks(100) {
         storage
             .persist(Changes {

@@ -293,6 +293,17 @@ async fn game_numbers_count_up_without_gaps_and_ids_never_repeat() {
         assert_eq!(s.next_game_number().expect("n"), 3, "{name}");
         ids.extend((0..3).map(|_| s.next_id().expect("id")));
         assert!(ids.windows(2).all(|w| w[0] < w[1]), "{name}: {ids:?}");
+        // A game stored without its number (a database from before the counter was kept):
+        // numbering goes on after the highest game id.
+        s.persist(Changes {
+            games: vec![game(2_000_001, false, "dc:a", "dc:b")],
+            ..Changes::default()
+        })
+        .await
+        .expect("persist");
+        drop(s);
+        let s = place.open();
+        assert_eq!(s.next_game_number().expect("n"), 2_000_002, "{name}");
     }
 }
 

@@ -23,7 +23,7 @@ mod ratings;
 mod write;
 
 use std::future::Future;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex};
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::types::ToSql;
@@ -354,25 +354,12 @@ impl Storage for PgStorage {
     }
 
     fn next_game_number(&self) -> Result<u64, StorageError> {
-        let mut last = self
-            .game_numbers
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let current = match *last {
-            Some(n) => n,
-            None => {
-                let stored = self.meta(GAME_NUMBER)?.unwrap_or(0);
-                let highest = self
-                    .one::<i64>("SELECT max(id) FROM games", params![])
-                    .ok()
-                    .flatten()
-                    .map_or(0, small);
-                stored.max(highest)
-            }
-        };
-        let next = current.saturating_add(1);
-        *last = Some(next);
-        Ok(next)
+        super::next_number(&self.game_numbers, || {
+            let stored = self.meta(GAME_NUMBER)?.unwrap_or(0);
+            // max() of no rows is NULL.
+            let highest = self.one::<Option<i64>>("SELECT max(id) FROM games", params![])?;
+            Ok(stored.max(highest.flatten().map_or(0, small)))
+        })
     }
 
     fn persist(&self, changes: Changes) -> BoxFuture<'_, Result<(), StorageError>> {
