@@ -17,6 +17,7 @@
 //! lock waiting for the other, which waits for the lock behind the transaction.
 
 pub mod pg;
+mod ranking;
 mod ratings;
 
 pub use pg::PgStorage;
@@ -550,7 +551,7 @@ impl Storage for SledStorage {
         first: usize,
         visit: &mut dyn FnMut(usize, crate::rating::Entry) -> bool,
     ) -> Result<(), StorageError> {
-        ratings::leaderboard(&self.trees.ratings, scope, family, now_ms, first, visit)
+        ranking::leaderboard(&self.trees.ratings, scope, family, now_ms, first, visit)
     }
 
     fn rank(
@@ -561,7 +562,7 @@ impl Storage for SledStorage {
         rating: f64,
         now_ms: u64,
     ) -> Result<Option<usize>, StorageError> {
-        ratings::rank(&self.trees.ratings, scope, family, player, rating, now_ms)
+        ranking::rank(&self.trees.ratings, scope, family, player, rating, now_ms)
     }
 
     fn last_family(

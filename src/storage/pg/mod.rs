@@ -482,7 +482,7 @@ impl Storage for PgStorage {
         first: usize,
         visit: &mut dyn FnMut(usize, Entry) -> bool,
     ) -> Result<(), StorageError> {
-        ratings::leaderboard(self, scope, family, now_ms, first, visit)
+        crate::storage::ranking::leaderboard(self, scope, family, now_ms, first, visit)
     }
 
     fn rank(
@@ -493,7 +493,7 @@ impl Storage for PgStorage {
         rating: f64,
         now_ms: u64,
     ) -> Result<Option<usize>, StorageError> {
-        ratings::rank(self, scope, family, player, rating, now_ms)
+        crate::storage::ranking::rank(self, scope, family, player, rating, now_ms)
     }
 
     fn last_family(&self, scope: &str) -> Result<Option<(Family, u64)>, StorageError> {

@@ -8,13 +8,14 @@ use deadpool_postgres::Transaction;
 
 use super::{err, exec, params, rows, PgStorage};
 use crate::game::StorageError;
-use crate::rating::board::{Band, BAND_WIDTH};
+use crate::rating::board::Band;
 use crate::rating::{
     self, apply, history_point, keys, Before, Ending, Entry, Family, GameEnd, HistoryPoint,
     PairRecord, Profile, Write,
 };
+use crate::storage::ranking::KeyRange;
 
-/// Rows read at a time when walking a leaderboard.
+/// Rows read at a time when walking a leaderboard (small, so paging is tested).
 const PAGE: i64 = 64;
 
 /// The first key after every key starting with `prefix` (none when there is no such key).
@@ -104,114 +105,35 @@ pub(super) fn history(
     Ok(points)
 }
 
-/// Whole bands passed before reaching the band where `stop` says to look (see the sled
-/// storage's `skip_bands`): the listed players passed, and the first inverted rating to read.
-fn skip_bands(
-    s: &PgStorage,
-    scope: &str,
-    family: Family,
-    now_ms: u64,
-    stop: impl Fn(u32, usize, usize) -> bool,
-) -> Result<(usize, u32), StorageError> {
-    let prefix = keys::band_prefix(scope, family);
-    let (mut before, mut from) = (0, 0);
-    for (k, v) in range(s, prefix.clone(), prefix_end(&prefix), false, i64::MAX)? {
-        let Some(number) = keys::band_number(&k, prefix.len()) else {
-            continue;
-        };
-        let listed = Band::decode(&v).listed(now_ms);
-        if stop(number, before, listed) {
-            return Ok((before, number.saturating_mul(BAND_WIDTH)));
-        }
-        before += listed;
-        from = number.saturating_add(1).saturating_mul(BAND_WIDTH);
-    }
-    Ok((before, from))
-}
-
-/// Walk the leaderboard entries from inverted rating `from` on, a page at a time, until
-/// `each` returns `false`.
-fn walk_entries(
-    s: &PgStorage,
-    scope: &str,
-    family: Family,
-    from: u32,
-    each: &mut dyn FnMut(&[u8], Entry) -> bool,
-) -> Result<(), StorageError> {
-    let prefix = keys::board_prefix(scope, family);
-    let end = prefix_end(&prefix);
-    let mut start = keys::board_from(scope, family, from);
-    loop {
-        let page = range(s, start, end.clone(), false, PAGE)?;
-        let full = page.len() == usize::try_from(PAGE).unwrap_or(usize::MAX);
-        let Some(last) = page.last().map(|(k, _)| k.clone()) else {
-            return Ok(());
-        };
-        for (k, v) in &page {
-            let entry = keys::board_player(k, prefix.len()).and_then(|p| Entry::decode(p, v));
-            if let Some(entry) = entry {
-                if !each(k, entry) {
+/// The `ratings` table read in key order, a page at a time, for leaderboard pages and ranks
+/// (`src/storage/ranking.rs`).
+impl KeyRange for PgStorage {
+    fn scan(
+        &self,
+        prefix: &[u8],
+        from: &[u8],
+        each: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), StorageError> {
+        let end = prefix_end(prefix);
+        let mut start = from.to_vec();
+        loop {
+            let page = range(self, start, end.clone(), false, PAGE)?;
+            let Some(last) = page.last().map(|(k, _)| k.clone()) else {
+                return Ok(());
+            };
+            for (k, v) in &page {
+                if !each(k, v) {
                     return Ok(());
                 }
             }
+            if page.len() < usize::try_from(PAGE).unwrap_or(usize::MAX) {
+                return Ok(());
+            }
+            // The first key after `last`.
+            start = last;
+            start.push(0);
         }
-        if !full {
-            return Ok(());
-        }
-        // The next key after `last`.
-        start = last;
-        start.push(0);
     }
-}
-
-pub(super) fn leaderboard(
-    s: &PgStorage,
-    scope: &str,
-    family: Family,
-    now_ms: u64,
-    first: usize,
-    visit: &mut dyn FnMut(usize, Entry) -> bool,
-) -> Result<(), StorageError> {
-    let first = first.max(1);
-    let (mut rank, from) = skip_bands(s, scope, family, now_ms, |_, before, listed| {
-        before + listed >= first
-    })?;
-    walk_entries(s, scope, family, from, &mut |_, entry| {
-        if !entry.listed(now_ms) {
-            return true;
-        }
-        rank += 1;
-        rank < first || visit(rank, entry)
-    })
-}
-
-pub(super) fn rank(
-    s: &PgStorage,
-    scope: &str,
-    family: Family,
-    player: &str,
-    rating: f64,
-    now_ms: u64,
-) -> Result<Option<usize>, StorageError> {
-    let key = keys::board(scope, family, rating, player);
-    let prefix = keys::board_prefix(scope, family);
-    let Some(band) = keys::board_rating(&key, prefix.len()).map(|r| r / BAND_WIDTH) else {
-        return Ok(None);
-    };
-    let (mut above, from) = skip_bands(s, scope, family, now_ms, |n, _, _| n >= band)?;
-    let mut found = None;
-    walk_entries(s, scope, family, from, &mut |k, entry| {
-        if k == key.as_slice() {
-            found = entry.listed(now_ms).then_some(above + 1);
-            return false;
-        }
-        if k > key.as_slice() {
-            return false;
-        }
-        above += usize::from(entry.listed(now_ms));
-        true
-    })?;
-    Ok(found)
 }
 
 pub(super) fn last_family(
