@@ -4,9 +4,17 @@
 //! table and one loop here.
 
 use deadpool_postgres::{GenericClient, Object};
+use tokio_postgres::types::ToSql;
 
 use super::{big, err, exec, GAME_NUMBER};
 use crate::game::{Changes, GameRecord, GameStatus, StorageError};
+
+/// Parameters of one row, for [`each`].
+macro_rules! row {
+    ($($p:expr),* $(,)?) => {
+        vec![$($p as &(dyn ToSql + Sync)),*]
+    };
+}
 
 /// Taken (for the transaction) by a write that ends rated games: rating updates read and
 /// write the same profiles and bands, so they run one at a time, as on sled's one writer
@@ -114,121 +122,136 @@ pub(super) async fn commit(client: &mut Object, changes: &Changes) -> Result<(),
             .map_err(err)?;
     }
     write_rows(&tx, &rows).await.map_err(err)?;
+    each(
+        &tx,
+        "INSERT INTO aliases (handle, player) VALUES ($1, $2)
+         ON CONFLICT (handle) DO UPDATE SET player = EXCLUDED.player",
+        changes.aliases.iter().map(|(h, p)| row![h, p]).collect(),
+    )
+    .await
+    .map_err(err)?;
     super::ratings::apply_ends(&tx, &endings).await?;
-    for (handle, player) in &changes.aliases {
-        exec(
-            &tx,
-            "INSERT INTO aliases (handle, player) VALUES ($1, $2)
-             ON CONFLICT (handle) DO UPDATE SET player = EXCLUDED.player",
-            &[handle, player],
-        )
-        .await
-        .map_err(err)?;
-    }
     tx.commit().await.map_err(err)
 }
 
+/// Run `sql` (prepared once) for each row of parameters. (Rows come collected: a future
+/// holding the closures that make them would not be `Send`, a known limit of the compiler.)
+async fn each<C: GenericClient + Sync>(
+    tx: &C,
+    sql: &str,
+    rows: Vec<Vec<&(dyn ToSql + Sync)>>,
+) -> Result<(), tokio_postgres::Error> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let statement = tx.prepare_cached(sql).await?;
+    for params in rows {
+        tx.execute(&statement, &params).await?;
+    }
+    Ok(())
+}
+
+/// Every row of `rows`: one statement per record kind. Removals of deadlines go before
+/// additions, as on sled.
 async fn write_rows<C: GenericClient + Sync>(
     tx: &C,
     rows: &Encoded,
 ) -> Result<(), tokio_postgres::Error> {
-    if let Some(n) = &rows.game_number {
-        exec(
-            tx,
-            "INSERT INTO meta (key, value) VALUES ($1, $2)
-             ON CONFLICT (key) DO UPDATE SET value = greatest(meta.value, EXCLUDED.value)",
-            &[&GAME_NUMBER, n],
-        )
-        .await?;
-    }
-    for (id, channel, active, record, players) in &rows.games {
-        exec(
-            tx,
-            "INSERT INTO games (id, channel, active, record) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (id) DO UPDATE
-             SET channel = EXCLUDED.channel, active = EXCLUDED.active, record = EXCLUDED.record",
-            &[id, channel, active, record],
-        )
-        .await?;
-        for p in players {
-            exec(
-                tx,
-                "INSERT INTO user_games (player, game) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-                &[p, id],
-            )
-            .await?;
-        }
-    }
-    for (key, record) in &rows.channels {
-        exec(
-            tx,
-            "INSERT INTO channels (key, record) VALUES ($1, $2)
-             ON CONFLICT (key) DO UPDATE SET record = EXCLUDED.record",
-            &[key, record],
-        )
-        .await?;
-    }
-    for (key, record) in &rows.users {
-        exec(
-            tx,
-            "INSERT INTO users (key, record) VALUES ($1, $2)
-             ON CONFLICT (key) DO UPDATE SET record = EXCLUDED.record",
-            &[key, record],
-        )
-        .await?;
-    }
-    // Removals first, then additions, as on sled.
-    for (at, id, kind) in &rows.remove_deadlines {
-        exec(
-            tx,
-            "DELETE FROM deadlines WHERE at_ms = $1 AND id = $2 AND kind = $3",
-            &[at, id, kind],
-        )
-        .await?;
-    }
-    for (at, id, kind, channel) in &rows.add_deadlines {
-        exec(
-            tx,
-            "INSERT INTO deadlines (at_ms, id, kind, channel) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (at_ms, id, kind) DO UPDATE SET channel = EXCLUDED.channel",
-            &[at, id, kind, channel],
-        )
-        .await?;
-    }
-    for (channel, seq, reply) in &rows.outbox {
-        exec(
-            tx,
-            "INSERT INTO outbox (channel, seq, reply) VALUES ($1, $2, $3)
-             ON CONFLICT (channel, seq) DO UPDATE SET reply = EXCLUDED.reply",
-            &[channel, seq, reply],
-        )
-        .await?;
-    }
-    for (channel, seq) in &rows.delivered {
-        exec(
-            tx,
-            "DELETE FROM outbox WHERE channel = $1 AND seq = $2",
-            &[channel, seq],
-        )
-        .await?;
-    }
-    for (id, at) in &rows.seen {
-        exec(
-            tx,
-            "INSERT INTO seen (id, at_ms) VALUES ($1, $2)
-             ON CONFLICT (id) DO UPDATE SET at_ms = EXCLUDED.at_ms",
-            &[id, at],
-        )
-        .await?;
-    }
-    for (game, done, record) in &rows.reviews {
-        exec(
-            tx,
-            "INSERT INTO reviews (game, done, record) VALUES ($1, $2, $3)
-             ON CONFLICT (game) DO UPDATE SET done = EXCLUDED.done, record = EXCLUDED.record",
-            &[game, done, record],
-        )
-        .await?;
-    }
+    each(
+        tx,
+        "INSERT INTO meta (key, value) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET value = greatest(meta.value, EXCLUDED.value)",
+        rows.game_number
+            .iter()
+            .map(|n| row![&GAME_NUMBER, n])
+            .collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "INSERT INTO games (id, channel, active, record) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (id) DO UPDATE
+         SET channel = EXCLUDED.channel, active = EXCLUDED.active, record = EXCLUDED.record",
+        rows.games
+            .iter()
+            .map(|(id, channel, active, record, _)| row![id, channel, active, record])
+            .collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "INSERT INTO user_games (player, game) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+        rows.games
+            .iter()
+            .flat_map(|(id, _, _, _, players)| players.iter().map(move |p| row![p, id]))
+            .collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "INSERT INTO channels (key, record) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET record = EXCLUDED.record",
+        rows.channels.iter().map(|(k, r)| row![k, r]).collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "INSERT INTO users (key, record) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET record = EXCLUDED.record",
+        rows.users.iter().map(|(k, r)| row![k, r]).collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "DELETE FROM deadlines WHERE at_ms = $1 AND id = $2 AND kind = $3",
+        rows.remove_deadlines
+            .iter()
+            .map(|(at, id, kind)| row![at, id, kind])
+            .collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "INSERT INTO deadlines (at_ms, id, kind, channel) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (at_ms, id, kind) DO UPDATE SET channel = EXCLUDED.channel",
+        rows.add_deadlines
+            .iter()
+            .map(|(at, id, kind, channel)| row![at, id, kind, channel])
+            .collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "INSERT INTO outbox (channel, seq, reply) VALUES ($1, $2, $3)
+         ON CONFLICT (channel, seq) DO UPDATE SET reply = EXCLUDED.reply",
+        rows.outbox
+            .iter()
+            .map(|(c, seq, reply)| row![c, seq, reply])
+            .collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "DELETE FROM outbox WHERE channel = $1 AND seq = $2",
+        rows.delivered.iter().map(|(c, seq)| row![c, seq]).collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "INSERT INTO seen (id, at_ms) VALUES ($1, $2)
+         ON CONFLICT (id) DO UPDATE SET at_ms = EXCLUDED.at_ms",
+        rows.seen.iter().map(|(id, at)| row![id, at]).collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "INSERT INTO reviews (game, done, record) VALUES ($1, $2, $3)
+         ON CONFLICT (game) DO UPDATE SET done = EXCLUDED.done, record = EXCLUDED.record",
+        rows.reviews
+            .iter()
+            .map(|(g, done, r)| row![g, done, r])
+            .collect(),
+    )
+    .await?;
     Ok(())
 }
