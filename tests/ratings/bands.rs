@@ -2,12 +2,12 @@
 //! every player's profile, at several dates (as deviations grow back and the month passes),
 //! and after the bands are lost and rebuilt at open.
 
-use xiangqi_bot::game::{Changes, Storage};
+use xiangqi_bot::game::Storage;
 use xiangqi_bot::rating::board::Entry;
 use xiangqi_bot::rating::Family;
 use xiangqi_bot::storage::SledStorage;
 
-use super::rated::league;
+use super::rated::{league, store};
 use super::DAY;
 
 const SCOPE: &str = "dc:g:7";
@@ -17,15 +17,7 @@ const PLAYERS: usize = 240;
 /// rounds so that their deviations and last games differ.
 async fn play(storage: &SledStorage, start: u64) {
     let games = league(PLAYERS, |i| 8 + i % 7, start, SCOPE);
-    for chunk in games.chunks(400) {
-        storage
-            .persist(Changes {
-                games: chunk.to_vec(),
-                ..Changes::default()
-            })
-            .await
-            .expect("persist");
-    }
+    store(storage, &games, 400).await;
 }
 
 /// The listed players in board order, from their profiles alone.

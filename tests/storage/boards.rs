@@ -7,7 +7,7 @@ use std::sync::Arc;
 use xiangqi_bot::game::{Changes, PlayerRef, Storage};
 use xiangqi_bot::rating::Family;
 
-use super::rated::{league, rated};
+use super::rated::{league, rated, store};
 
 const SCOPE: &str = "dc:g:7";
 /// More players than PostgreSQL reads in one page of a leaderboard walk.
@@ -19,15 +19,7 @@ const START: u64 = 1_700_000_000_000;
 /// games differ and some fall off the board before others.
 async fn play(storage: &Arc<dyn Storage>) {
     let games = league(PLAYERS, |i| 7 + i % 5, START, SCOPE);
-    for chunk in games.chunks(100) {
-        storage
-            .persist(Changes {
-                games: chunk.to_vec(),
-                ..Changes::default()
-            })
-            .await
-            .expect("persist");
-    }
+    store(storage.as_ref(), &games, 100).await;
 }
 
 /// Everything the ratings reads say at `now`, as text to compare.

@@ -1,7 +1,9 @@
 //! A finished rated game record, written straight to storage (whose transaction applies its
 //! rating update): for building large rated histories quickly in tests and benches.
 
-use xiangqi_bot::game::{GameRecord, GameStatus, PlayerRef, TimeControl, SCHEMA_VERSION};
+use xiangqi_bot::game::{
+    Changes, GameRecord, GameStatus, PlayerRef, Storage, TimeControl, SCHEMA_VERSION,
+};
 
 /// Game `id` between `red` and `black`, ended at `at_ms` with `result` (`red_wins`,
 /// `black_wins`, `draw`) by `reason`, rapid (10+5), in `community`.
@@ -85,4 +87,18 @@ pub fn league(
         }
     }
     games
+}
+
+/// Write `games` to `storage`, `per_write` to a transaction (each applies its rating updates).
+#[allow(dead_code)]
+pub async fn store(storage: &dyn Storage, games: &[GameRecord], per_write: usize) {
+    for chunk in games.chunks(per_write) {
+        storage
+            .persist(Changes {
+                games: chunk.to_vec(),
+                ..Changes::default()
+            })
+            .await
+            .expect("persist");
+    }
 }
