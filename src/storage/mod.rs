@@ -16,6 +16,7 @@
 //! sled's global write lock, and if it queues while two flushes run, one flush holds the read
 //! lock waiting for the other, which waits for the lock behind the transaction.
 
+pub mod copy;
 pub mod pg;
 mod ranking;
 mod ratings;

@@ -22,11 +22,12 @@ async fn play(storage: &Arc<dyn Storage>) {
     store(storage.as_ref(), &games, 100).await;
 }
 
-/// Everything the ratings reads say at `now`, as text to compare.
-fn read_all(s: &dyn Storage, now: u64) -> Vec<String> {
+/// Everything the ratings reads say at `now` about the board of `scope` and players `dc:0`
+/// to `dc:{players - 1}`, as text to compare.
+pub fn read_all(s: &dyn Storage, scope: &str, players: usize, now: u64) -> Vec<String> {
     let mut out = Vec::new();
     let mut board = Vec::new();
-    s.leaderboard(SCOPE, Family::Rapid, now, 1, &mut |rank, e| {
+    s.leaderboard(scope, Family::Rapid, now, 1, &mut |rank, e| {
         board.push(format!("{rank} {} {:.4}", e.player, e.glicko.rating));
         true
     })
@@ -35,32 +36,32 @@ fn read_all(s: &dyn Storage, now: u64) -> Vec<String> {
     out.extend(board);
     for first in [2, 9, 40, 75, 200] {
         let mut page = Vec::new();
-        s.leaderboard(SCOPE, Family::Rapid, now, first, &mut |rank, e| {
+        s.leaderboard(scope, Family::Rapid, now, first, &mut |rank, e| {
             page.push(format!("{rank} {}", e.player));
             page.len() < 12
         })
         .expect("page");
         out.push(format!("from {first}: {page:?}"));
     }
-    for i in 0..PLAYERS {
+    for i in 0..players {
         let id = format!("dc:{i}");
         let profile = s.profile(&id).expect("profile");
         out.push(format!("{profile:?}"));
         if let Some(fr) = profile.and_then(|p| p.ratings.get(&Family::Rapid).cloned()) {
-            let rank = s.rank(SCOPE, Family::Rapid, &id, fr.glicko.rating, now);
+            let rank = s.rank(scope, Family::Rapid, &id, fr.glicko.rating, now);
             out.push(format!("rank {id}: {:?}", rank.expect("rank")));
         }
         out.push(format!(
             "{:?}",
             s.rating_history(&id, Family::Rapid, 5).expect("history")
         ));
-        let other = format!("dc:{}", (i + 12) % PLAYERS);
+        let other = format!("dc:{}", (i + 12) % players);
         out.push(format!("{:?}", s.pair(&id, &other).expect("pair")));
     }
     for game in [1, 77, 400, 10_000] {
         out.push(format!("{:?}", s.game_end(game).expect("end")));
     }
-    out.push(format!("{:?}", s.last_family(SCOPE).expect("family")));
+    out.push(format!("{:?}", s.last_family(scope).expect("family")));
     out
 }
 
@@ -81,7 +82,10 @@ async fn leaderboards_ranks_and_records_equal_sleds_for_the_same_games() {
         ];
         reads.push((
             place.name(),
-            dates.iter().map(|&now| read_all(s.as_ref(), now)).collect(),
+            dates
+                .iter()
+                .map(|&now| read_all(s.as_ref(), SCOPE, PLAYERS, now))
+                .collect(),
         ));
     }
     let (sled, want) = &reads[0];

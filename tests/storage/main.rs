@@ -8,6 +8,7 @@ mod pg;
 mod rated;
 
 mod boards;
+mod migrate;
 
 use std::sync::Arc;
 

@@ -19,6 +19,7 @@
 //! transaction that holds a lock on `schema_version`, so two processes starting together
 //! apply each migration once.
 
+mod load;
 mod ratings;
 mod write;
 

@@ -13,6 +13,7 @@ use crate::rating::{
     self, apply, history_point, keys, Before, Ending, Entry, Family, GameEnd, HistoryPoint,
     PairRecord, Profile, Write,
 };
+use crate::storage::copy::KeyValues;
 use crate::storage::ranking::KeyRange;
 
 /// Rows read at a time when walking a leaderboard (small, so paging is tested).
@@ -29,9 +30,6 @@ fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
     }
     None
 }
-
-/// Key-value rows of the `ratings` table.
-type KeyValues = Vec<(Vec<u8>, Vec<u8>)>;
 
 /// Rows with `from <= k < end`, in key order (`desc` reverses it), at most `limit`.
 fn range(

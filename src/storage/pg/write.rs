@@ -3,7 +3,7 @@
 //! before the transaction starts (as JSON, the sled storage's encoding); a record kind is a
 //! table and one loop here.
 
-use deadpool_postgres::{GenericClient, Object};
+use deadpool_postgres::{GenericClient, Object, Transaction};
 use tokio_postgres::types::ToSql;
 
 use super::{big, err, exec, GAME_NUMBER};
@@ -109,34 +109,48 @@ fn encode(c: &Changes) -> Result<Encoded, StorageError> {
 
 /// Write `changes` in one transaction; `Ok` once it is committed.
 pub(super) async fn commit(client: &mut Object, changes: &Changes) -> Result<(), StorageError> {
-    let rows = encode(changes)?;
-    let endings: Vec<crate::rating::Ending> = changes
-        .games
-        .iter()
-        .filter_map(GameRecord::ending)
-        .collect();
     let tx = client.transaction().await.map_err(err)?;
+    write_changes(&tx, changes, true).await?;
+    tx.commit().await.map_err(err)
+}
+
+/// Write `changes` in the transaction `tx`; with `rate`, games written as ended for the first
+/// time get their rating update (a copy from another storage brings the updates along).
+pub(super) async fn write_changes(
+    tx: &Transaction<'_>,
+    changes: &Changes,
+    rate: bool,
+) -> Result<(), StorageError> {
+    let rows = encode(changes)?;
+    let endings: Vec<crate::rating::Ending> = if rate {
+        changes
+            .games
+            .iter()
+            .filter_map(GameRecord::ending)
+            .collect()
+    } else {
+        Vec::new()
+    };
     if !endings.is_empty() {
-        exec(&tx, "SELECT pg_advisory_xact_lock($1)", &[&RATINGS_LOCK])
+        exec(tx, "SELECT pg_advisory_xact_lock($1)", &[&RATINGS_LOCK])
             .await
             .map_err(err)?;
     }
-    write_rows(&tx, &rows).await.map_err(err)?;
+    write_rows(tx, &rows).await.map_err(err)?;
     each(
-        &tx,
+        tx,
         "INSERT INTO aliases (handle, player) VALUES ($1, $2)
          ON CONFLICT (handle) DO UPDATE SET player = EXCLUDED.player",
         changes.aliases.iter().map(|(h, p)| row![h, p]).collect(),
     )
     .await
     .map_err(err)?;
-    super::ratings::apply_ends(&tx, &endings).await?;
-    tx.commit().await.map_err(err)
+    super::ratings::apply_ends(tx, &endings).await
 }
 
 /// Run `sql` (prepared once) for each row of parameters. (Rows come collected: a future
 /// holding the closures that make them would not be `Send`, a known limit of the compiler.)
-async fn each<C: GenericClient + Sync>(
+pub(super) async fn each<C: GenericClient + Sync>(
     tx: &C,
     sql: &str,
     rows: Vec<Vec<&(dyn ToSql + Sync)>>,
