@@ -339,3 +339,23 @@ async fn a_write_is_all_or_nothing() {
         }
     }
 }
+
+#[test]
+fn an_unreachable_database_stops_the_bot_at_start_without_showing_the_password() {
+    // Port 1 on this machine: nothing listens there, so the connection is refused at once.
+    let url = "postgres://bot:hunter2@127.0.0.1:1/xq";
+    assert!(PgStorage::connect(url).is_err());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"))
+        .arg("console")
+        .env("DATABASE_URL", url)
+        .env("RUST_LOG", "info")
+        .env_remove("TELEGRAM_BOT_TOKEN")
+        .env_remove("DISCORD_TOKEN")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run the bot");
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("postgres://bot:***@127.0.0.1:1/xq"), "{said}");
+    assert!(!said.contains("hunter2"), "{said}");
+}

@@ -42,6 +42,9 @@ const MIGRATIONS: &[(i32, &str)] = &[(1, include_str!("../../../migrations/0001_
 /// Connections in the pool: enough for the bot's concurrent commands and readers on 2 cores.
 const POOL_SIZE: usize = 8;
 
+/// How long to wait for a connection from the pool, or for a new one.
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The meta key of the game-number counter (as in the sled storage).
 const GAME_NUMBER: &str = "game_number";
 
@@ -159,8 +162,13 @@ impl Bridge {
                 recycling_method: RecyclingMethod::Fast,
             },
         );
+        // A database that does not answer fails the command (the user gets the usual
+        // apology) instead of hanging it and everything queued behind it.
         let pool = Pool::builder(manager)
             .max_size(POOL_SIZE)
+            .wait_timeout(Some(TIMEOUT))
+            .create_timeout(Some(TIMEOUT))
+            .recycle_timeout(Some(TIMEOUT))
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
             .map_err(err)?;
