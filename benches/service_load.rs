@@ -12,9 +12,14 @@
 //! 0 to turn the renderer's strip cache off).
 //!
 //! `SCENARIO=bot`: 32 channels playing the bot at once instead (see [`bot_load`]).
+//!
+//! `STORAGE=postgres`: store in PostgreSQL (the throwaway cluster of `tests/support/pg.rs`,
+//! fsync on, or `TEST_DATABASE_URL`) instead of sled.
 
 #[path = "service_load/bot.rs"]
 mod bot_load;
+#[path = "../tests/support/pg.rs"]
+mod pg;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -22,8 +27,9 @@ use std::time::{Duration, Instant};
 use xiangqi_bot::app::{system_now, Incoming, Service, ServiceConfig};
 use xiangqi_bot::core::{Move, Position};
 use xiangqi_bot::game::PlayerRef;
+use xiangqi_bot::game::Storage;
 use xiangqi_bot::render::Renderer;
-use xiangqi_bot::storage::SledStorage;
+use xiangqi_bot::storage::{PgStorage, SledStorage};
 
 fn env(key: &str, default: usize) -> usize {
     std::env::var(key)
@@ -97,8 +103,24 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
+/// The PostgreSQL database with `STORAGE=postgres`.
+fn postgres() -> Option<&'static pg::TestDb> {
+    static DB: std::sync::OnceLock<Option<pg::TestDb>> = std::sync::OnceLock::new();
+    DB.get_or_init(|| {
+        (std::env::var("STORAGE").as_deref() == Ok("postgres")).then(|| {
+            // Commits timed as durable, as sled's are.
+            std::env::set_var("TEST_PG_FSYNC", "1");
+            pg::database("service_load").expect("STORAGE=postgres needs PostgreSQL")
+        })
+    })
+    .as_ref()
+}
+
 fn service(dir: &std::path::Path, images: bool, renderer: Arc<Renderer>) -> Arc<Service> {
-    let storage = Arc::new(SledStorage::open(dir).expect("sled"));
+    let storage: Arc<dyn Storage> = match postgres() {
+        Some(db) => Arc::new(PgStorage::connect(&db.url).expect("postgres")),
+        None => Arc::new(SledStorage::open(dir).expect("sled")),
+    };
     Arc::new(Service::new(
         storage,
         renderer,
@@ -246,13 +268,18 @@ fn main() {
             r.first().map(|r| r.text.chars().take(40).collect::<String>()).unwrap_or_default()
         );
     });
+    if postgres().is_some() {
+        println!("  storage: PostgreSQL (size not measured)");
+    }
     let size: u64 = walk(&path);
-    println!(
-        "  storage: {:.1} MB on disk = {:.0} bytes per stored game ({} plies each)",
-        size as f64 / 1e6,
-        size as f64 / games as f64,
-        plies
-    );
+    if postgres().is_none() {
+        println!(
+            "  storage: {:.1} MB on disk = {:.0} bytes per stored game ({} plies each)",
+            size as f64 / 1e6,
+            size as f64 / games as f64,
+            plies
+        );
+    }
     println!(
         "  memory: RSS {} MB -> {} MB after play ({} KB per game, channel cache capped)",
         rss_start / 1024,

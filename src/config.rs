@@ -77,6 +77,9 @@ impl Default for EngineConfig {
 pub struct Config {
     /// `DATA_DIR` (default `./data`).
     pub data_dir: PathBuf,
+    /// `DATABASE_URL` (`postgres://…`): store in PostgreSQL instead of sled in `DATA_DIR/db`.
+    /// Holds the password: log it only through [`crate::storage::pg::redacted`].
+    pub database_url: Option<Secret>,
     /// Telegram, when its token is set.
     pub telegram: Option<TelegramConfig>,
     /// Discord, when its token is set.
@@ -157,6 +160,18 @@ impl Config {
                 .filter(|s| !s.is_empty())
         };
         let data_dir = PathBuf::from(get("DATA_DIR").unwrap_or_else(|| "./data".into()));
+        let database_url = match get("DATABASE_URL") {
+            None => None,
+            Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+                Some(Secret(url))
+            }
+            Some(_) => {
+                // Not echoed: the value may hold a password.
+                return Err(ConfigError(
+                    "DATABASE_URL must be a postgres:// or postgresql:// URL".into(),
+                ));
+            }
+        };
         let telegram = get("TELEGRAM_BOT_TOKEN").map(|t| TelegramConfig {
             token: Secret(t),
             api_url: get("TELEGRAM_API_URL"),
@@ -204,6 +219,7 @@ impl Config {
         }
         Ok(Config {
             data_dir,
+            database_url,
             telegram,
             discord,
             service,
@@ -309,6 +325,24 @@ mod tests {
         assert_eq!(
             c.telegram.as_ref().map(|t| t.token.expose()),
             Some("123:SECRET")
+        );
+    }
+
+    #[test]
+    fn a_database_url_picks_postgres_and_is_never_shown() {
+        assert!(Config::from_vars(&vars(&[]))
+            .unwrap()
+            .database_url
+            .is_none());
+        let url = "postgres://bot:hunter2@db:5432/xq";
+        let c = Config::from_vars(&vars(&[("DATABASE_URL", url)])).unwrap();
+        assert_eq!(c.database_url.as_ref().map(Secret::expose), Some(url));
+        assert!(!format!("{c:?}").contains("hunter2"));
+        let e =
+            Config::from_vars(&vars(&[("DATABASE_URL", "mysql://bot:hunter2@db/xq")])).unwrap_err();
+        assert!(
+            e.0.contains("DATABASE_URL") && !e.0.contains("hunter2"),
+            "{e:?}"
         );
     }
 

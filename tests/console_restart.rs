@@ -1,10 +1,13 @@
 //! `kill -9` at any moment loses no acknowledged move and corrupts no game; a restart resumes
-//! every game and its clock.
+//! every game and its clock. Each runs on sled and again on PostgreSQL (`DATABASE_URL`, on the
+//! test cluster of `support/pg.rs`).
 
 #[path = "support/console.rs"]
 mod console;
 #[path = "support/games.rs"]
 mod games;
+#[path = "support/pg.rs"]
+mod pg;
 
 use console::Console;
 use std::time::Duration;
@@ -36,16 +39,34 @@ fn stored_plies(c: &mut Console) -> usize {
         .expect("a ply count")
 }
 
+/// The bot's settings on `backend`: sled (no settings), or PostgreSQL at a URL.
+fn settings(backend: Option<&pg::TestDb>) -> Vec<(&str, &str)> {
+    let mut env = vec![("BOARD_IMAGES", "off")];
+    env.extend(backend.map(|db| ("DATABASE_URL", db.url.as_str())));
+    env
+}
+
+/// Run `check` on sled, and on PostgreSQL when it can be had (see `support/pg.rs`).
+fn on_each_backend(test: &str, check: fn(&[(&str, &str)])) {
+    check(&settings(None));
+    if let Some(db) = pg::database(test) {
+        check(&settings(Some(&db)));
+    }
+}
+
 #[test]
 fn kill_nine_mid_game_loses_no_acknowledged_move() {
+    on_each_backend("kill_nine", kill_nine_mid_game);
+}
+
+fn kill_nine_mid_game(env: &[(&str, &str)]) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let env = [("BOARD_IMAGES", "off")];
     let moves: Vec<String> = games::quiet_game(START_FEN, RulesetName::Asian, 0, 60)
         .iter()
         .map(ToString::to_string)
         .collect();
     assert!(moves.len() >= 40);
-    let mut c = Console::start(dir.path(), &env);
+    let mut c = Console::start(dir.path(), env);
     c.ask("@alice /play @bob red 1d", "challenges bob");
     c.ask("@bob /accept", "begins");
     let mut next = 0usize;
@@ -61,7 +82,7 @@ fn kill_nine_mid_game_loses_no_acknowledged_move() {
         c.expect(&format!("{}. ", next + burst.min(end - next)));
         let seen_acks = acked(&c.seen);
         c.kill();
-        let mut r = Console::start(dir.path(), &env);
+        let mut r = Console::start(dir.path(), env);
         let stored = stored_plies(&mut r);
         assert!(
             stored >= seen_acks,
@@ -91,16 +112,19 @@ fn kill_nine_mid_game_loses_no_acknowledged_move() {
 
 #[test]
 fn a_restart_resumes_games_and_deadlines() {
+    on_each_backend("restart", restart_resumes);
+}
+
+fn restart_resumes(env: &[(&str, &str)]) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let env = [("BOARD_IMAGES", "off")];
-    let mut c = Console::start(dir.path(), &env);
+    let mut c = Console::start(dir.path(), env);
     c.ask("@alice /play @bob red 4s", "challenges bob");
     c.ask("@bob /accept", "begins");
     c.ask("@alice h2e2", "1. alice");
     c.finish();
     // The process is down for a while: Black's clock does not run meanwhile.
     std::thread::sleep(Duration::from_secs(5));
-    let mut r = Console::start(dir.path(), &env);
+    let mut r = Console::start(dir.path(), env);
     let t = r.ask("/time", "⏱ Red");
     assert!(
         !t.contains("Black 0:00"),
@@ -113,14 +137,17 @@ fn a_restart_resumes_games_and_deadlines() {
 
 #[test]
 fn game_numbers_go_on_one_by_one_after_kill_nine() {
+    on_each_backend("numbers", numbers_after_kill);
+}
+
+fn numbers_after_kill(env: &[(&str, &str)]) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let env = [("BOARD_IMAGES", "off")];
-    let mut c = Console::start(dir.path(), &env);
+    let mut c = Console::start(dir.path(), env);
     for n in 1..=5 {
         if n == 3 || n == 5 {
             // Killed between games: the next number is still the next one.
             c.kill();
-            c = Console::start(dir.path(), &env);
+            c = Console::start(dir.path(), env);
         }
         c.ask("@alice /play @bob red", "challenges bob");
         c.ask("@bob /accept", &format!("Game #{n} begins"));

@@ -13,8 +13,9 @@ use crate::adapters::telegram::{self, TelegramOptions};
 use crate::app::bot::ThinkingPool;
 use crate::app::{system_now, Service};
 use crate::config::Config;
+use crate::game::Storage;
 use crate::render::Renderer;
-use crate::storage::SledStorage;
+use crate::storage::{pg, PgStorage, SledStorage};
 use crate::uci::player::Player;
 
 /// Start the bot; returns when it stops.
@@ -48,14 +49,33 @@ pub fn run() -> ExitCode {
     runtime.block_on(serve(config))
 }
 
+/// PostgreSQL when `DATABASE_URL` is set, otherwise sled in `DATA_DIR/db`.
+fn open_storage(config: &Config) -> Result<Arc<dyn Storage>, String> {
+    match &config.database_url {
+        Some(url) => {
+            let shown = pg::redacted(url.expose());
+            tracing::info!(database = %shown, "storing in PostgreSQL");
+            // The driver's errors do not repeat the password; the URL is shown redacted.
+            PgStorage::connect(url.expose())
+                .map(|s| Arc::new(s) as Arc<dyn Storage>)
+                .map_err(|e| format!("cannot use the database at {shown}: {e}"))
+        }
+        None => SledStorage::open(&config.data_dir.join("db"))
+            .map(|s| Arc::new(s) as Arc<dyn Storage>)
+            .map_err(|e| {
+                format!(
+                    "cannot open the database in {}: {e}",
+                    config.data_dir.display()
+                )
+            }),
+    }
+}
+
 async fn serve(config: Config) -> ExitCode {
-    let storage = match SledStorage::open(&config.data_dir.join("db")) {
-        Ok(s) => Arc::new(s),
+    let storage = match open_storage(&config) {
+        Ok(s) => s,
         Err(e) => {
-            eprintln!(
-                "cannot open the database in {}: {e}",
-                config.data_dir.display()
-            );
+            eprintln!("{e}");
             return ExitCode::from(1);
         }
     };

@@ -10,6 +10,7 @@ pub mod bot;
 pub mod engine;
 pub mod judge;
 pub mod matches;
+pub mod migrate;
 pub mod puzzles;
 pub mod render;
 pub mod rules;
@@ -77,6 +78,8 @@ pub enum Command {
     Uci,
     /// The puzzle set: mine tactics from self-play, convert composed endgames, verify, count.
     Puzzles(puzzles::PuzzlesArgs),
+    /// Copy a sled database into an empty PostgreSQL database and check the copy.
+    Migrate(migrate::MigrateArgs),
     /// Read a move typed in any notation and print it in ICCS (or the error).
     Parse {
         /// The position (default: the initial position).
@@ -113,6 +116,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Match(args)) => matches::run(&args),
         Some(Command::Uci) => engine::uci(),
         Some(Command::Puzzles(args)) => puzzles::run(args),
+        Some(Command::Migrate(args)) => migrate::run(&args),
         Some(Command::Moves { fen, notation }) => cmd_moves(fen.as_deref(), notation),
         Some(Command::Parse {
             fen,

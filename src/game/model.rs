@@ -300,6 +300,23 @@ pub enum DeadlineKind {
     PuzzleDaily = 5,
 }
 
+impl DeadlineKind {
+    /// The kind stored as `code` (its discriminant); none for a code this version does not
+    /// know. Storages keep kinds as these numbers.
+    #[must_use]
+    pub fn from_code(code: u8) -> Option<DeadlineKind> {
+        Some(match code {
+            0 => DeadlineKind::Flag,
+            1 => DeadlineKind::Warn,
+            2 => DeadlineKind::ChallengeExpiry,
+            3 => DeadlineKind::IdleWarn,
+            4 => DeadlineKind::IdleClaim,
+            5 => DeadlineKind::PuzzleDaily,
+            _ => return None,
+        })
+    }
+}
+
 /// A stored deadline: at `at_ms`, look at game (or challenge) `id` in `channel`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Deadline {

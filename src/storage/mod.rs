@@ -1,4 +1,5 @@
-//! The sled implementation of [`crate::game::Storage`] (the only module that names sled).
+//! The sled implementation of [`crate::game::Storage`] (the only module that names sled),
+//! and the PostgreSQL one in [`pg`] (chosen with `DATABASE_URL`).
 //!
 //! Trees: `games` (id → JSON record), `channels`, `users`, `deadlines` (time ‖ id ‖ kind →
 //! channel, so the earliest is the first key), `active` (ids of games in progress),
@@ -15,7 +16,12 @@
 //! sled's global write lock, and if it queues while two flushes run, one flush holds the read
 //! lock waiting for the other, which waits for the lock behind the transaction.
 
+pub mod copy;
+pub mod pg;
+mod ranking;
 mod ratings;
+
+pub use pg::PgStorage;
 
 use std::path::Path;
 use std::sync::mpsc;
@@ -85,15 +91,7 @@ fn deadline_from(k: &[u8], v: &[u8]) -> Option<Deadline> {
     }
     let at_ms = u64::from_be_bytes(k[..8].try_into().ok()?);
     let id = u64::from_be_bytes(k[8..16].try_into().ok()?);
-    let kind = match k[16] {
-        0 => DeadlineKind::Flag,
-        1 => DeadlineKind::Warn,
-        2 => DeadlineKind::ChallengeExpiry,
-        3 => DeadlineKind::IdleWarn,
-        4 => DeadlineKind::IdleClaim,
-        5 => DeadlineKind::PuzzleDaily,
-        _ => return None,
-    };
+    let kind = DeadlineKind::from_code(k[16])?;
     Some(Deadline {
         at_ms,
         id,
@@ -204,6 +202,22 @@ impl SledStorage {
     pub fn size_on_disk(&self) -> u64 {
         self.trees.db.size_on_disk().unwrap_or(0)
     }
+}
+
+/// The next game number after `last` (the last handed out), which `stored` reads on first use
+/// (the highest number stored): see [`Storage::next_game_number`]. Shared by both backends.
+pub(crate) fn next_number(
+    last: &Mutex<Option<u64>>,
+    stored: impl FnOnce() -> Result<u64, StorageError>,
+) -> Result<u64, StorageError> {
+    let mut last = last.lock().unwrap_or_else(PoisonError::into_inner);
+    let current = match *last {
+        Some(n) => n,
+        None => stored()?,
+    };
+    let next = current.saturating_add(1);
+    *last = Some(next);
+    Ok(next)
 }
 
 /// Whether `changes` only forgets delivered outbox entries.
@@ -449,29 +463,19 @@ impl Storage for SledStorage {
     }
 
     fn next_game_number(&self) -> Result<u64, StorageError> {
-        let mut last = self
-            .game_numbers
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let current = match *last {
-            Some(n) => n,
-            None => {
-                // The stored counter; a database from before it was kept goes on after its
-                // highest game id.
-                let stored = self.meta(GAME_NUMBER)?.unwrap_or(0);
-                let highest = self
-                    .trees
-                    .games
-                    .last()
-                    .map_err(err)?
-                    .and_then(|(k, _)| k.as_ref().try_into().ok().map(u64::from_be_bytes))
-                    .unwrap_or(0);
-                stored.max(highest)
-            }
-        };
-        let next = current.saturating_add(1);
-        *last = Some(next);
-        Ok(next)
+        next_number(&self.game_numbers, || {
+            // The stored counter; a database from before it was kept goes on after its
+            // highest game id.
+            let stored = self.meta(GAME_NUMBER)?.unwrap_or(0);
+            let highest = self
+                .trees
+                .games
+                .last()
+                .map_err(err)?
+                .and_then(|(k, _)| k.as_ref().try_into().ok().map(u64::from_be_bytes))
+                .unwrap_or(0);
+            Ok(stored.max(highest))
+        })
     }
 
     fn next_id(&self) -> Result<u64, StorageError> {
@@ -600,7 +604,7 @@ impl Storage for SledStorage {
         first: usize,
         visit: &mut dyn FnMut(usize, crate::rating::Entry) -> bool,
     ) -> Result<(), StorageError> {
-        ratings::leaderboard(&self.trees.ratings, scope, family, now_ms, first, visit)
+        ranking::leaderboard(&self.trees.ratings, scope, family, now_ms, first, visit)
     }
 
     fn rank(
@@ -611,7 +615,7 @@ impl Storage for SledStorage {
         rating: f64,
         now_ms: u64,
     ) -> Result<Option<usize>, StorageError> {
-        ratings::rank(&self.trees.ratings, scope, family, player, rating, now_ms)
+        ranking::rank(&self.trees.ratings, scope, family, player, rating, now_ms)
     }
 
     fn last_family(
@@ -675,6 +679,8 @@ impl Storage for SledStorage {
     }
 }
 
+// Records, deadlines, the outbox, handled events and game numbers are checked on sled and
+// PostgreSQL alike in tests/storage/; the tests here are sled's own.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -753,82 +759,11 @@ mod tests {
         );
         assert!(s.channel("console:#local").expect("channel").is_some());
     }
-
-    #[tokio::test]
-    async fn game_numbers_count_up_without_gaps_across_reopens() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        {
-            let s = SledStorage::open(dir.path()).expect("open");
-            assert_eq!(s.next_game_number().expect("n"), 1);
-            assert_eq!(s.next_game_number().expect("n"), 2, "never twice");
-            // 2 is stored (with its game), 1 never is.
-            s.persist(Changes {
-                games: vec![game(2, true)],
-                game_number: Some(2),
-                ..Changes::default()
-            })
-            .await
-            .expect("persist");
-            // A later, lower number never moves the counter back.
-            s.persist(Changes {
-                game_number: Some(1),
-                ..Changes::default()
-            })
-            .await
-            .expect("persist");
-        }
-        let s = SledStorage::open(dir.path()).expect("reopen");
-        assert_eq!(s.next_game_number().expect("n"), 3);
-        drop(s);
-        // A database from before the counter goes on after its highest game id.
-        let old = tempfile::tempdir().expect("tempdir");
-        let s = SledStorage::open(old.path()).expect("open");
-        s.persist(Changes {
-            games: vec![game(2_000_001, false)],
-            ..Changes::default()
-        })
-        .await
-        .expect("persist");
-        assert_eq!(s.next_game_number().expect("n"), 2_000_002);
-    }
 }
 
 #[cfg(test)]
 mod outbox_tests {
     use super::*;
-
-    #[tokio::test]
-    async fn outbox_numbers_are_never_given_twice_even_once_everything_was_delivered() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let mut given = Vec::new();
-        for _ in 0..3 {
-            let s = SledStorage::open(dir.path()).expect("open");
-            for _ in 0..2 {
-                let key = OutboxKey {
-                    channel: "dc:7".into(),
-                    seq: s.next_outbox_seq().expect("seq"),
-                };
-                given.push(key.seq);
-                s.persist(Changes {
-                    outbox: vec![(key.clone(), b"{}".to_vec())],
-                    ..Changes::default()
-                })
-                .await
-                .expect("store");
-                s.persist(Changes {
-                    delivered: vec![key],
-                    ..Changes::default()
-                })
-                .await
-                .expect("deliver");
-            }
-            assert!(s.outbox("dc:").expect("outbox").is_empty());
-        }
-        assert!(
-            given.windows(2).all(|w| w[0] < w[1]),
-            "numbers keep growing across restarts: {given:?}"
-        );
-    }
 
     #[tokio::test]
     async fn entries_stored_before_keep_their_place_before_new_ones() {

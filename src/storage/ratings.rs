@@ -8,8 +8,9 @@ use sled::transaction::{
 };
 
 use super::err;
+use super::ranking::KeyRange;
 use crate::game::StorageError;
-use crate::rating::board::{Band, BAND_WIDTH};
+use crate::rating::board::Band;
 use crate::rating::{
     self, apply, history_point, keys, Before, Ending, Entry, Family, GameEnd, HistoryPoint,
     PairRecord, Profile, Write,
@@ -188,102 +189,22 @@ pub(super) fn history(
     Ok(points)
 }
 
-/// Whole bands passed before reaching the band where `stop` says to look (given the band's
-/// number, the listed players before it and in it): the listed players passed, and the first
-/// inverted rating to read entries from.
-fn skip_bands(
-    tree: &sled::Tree,
-    scope: &str,
-    family: Family,
-    now_ms: u64,
-    stop: impl Fn(u32, usize, usize) -> bool,
-) -> Result<(usize, u32), StorageError> {
-    let prefix = keys::band_prefix(scope, family);
-    let (mut before, mut from) = (0, 0);
-    for kv in tree.scan_prefix(&prefix) {
-        let (k, v) = kv.map_err(err)?;
-        let Some(number) = keys::band_number(&k, prefix.len()) else {
-            continue;
-        };
-        let listed = Band::decode(&v).listed(now_ms);
-        if stop(number, before, listed) {
-            return Ok((before, number.saturating_mul(BAND_WIDTH)));
+/// The ratings tree read in key order, for leaderboard pages and ranks (`ranking.rs`).
+impl KeyRange for sled::Tree {
+    fn scan(
+        &self,
+        prefix: &[u8],
+        from: &[u8],
+        each: &mut dyn FnMut(&[u8], &[u8]) -> bool,
+    ) -> Result<(), StorageError> {
+        for kv in self.range(from..) {
+            let (k, v) = kv.map_err(err)?;
+            if !k.starts_with(prefix) || !each(&k, &v) {
+                break;
+            }
         }
-        before += listed;
-        from = number.saturating_add(1).saturating_mul(BAND_WIDTH);
+        Ok(())
     }
-    Ok((before, from))
-}
-
-/// The entries of a leaderboard from inverted rating `from` on, in order.
-fn entries_from(
-    tree: &sled::Tree,
-    scope: &str,
-    family: Family,
-    from: u32,
-) -> impl Iterator<Item = Result<(Vec<u8>, Entry), StorageError>> {
-    let prefix = keys::board_prefix(scope, family);
-    let len = prefix.len();
-    tree.range(keys::board_from(scope, family, from)..)
-        .take_while(move |kv| kv.as_ref().map_or(true, |(k, _)| k.starts_with(&prefix)))
-        .filter_map(move |kv| match kv {
-            Err(e) => Some(Err(err(e))),
-            Ok((k, v)) => keys::board_player(&k, len)
-                .and_then(|p| Entry::decode(p, &v))
-                .map(|e| Ok((k.to_vec(), e))),
-        })
-}
-
-pub(super) fn leaderboard(
-    tree: &sled::Tree,
-    scope: &str,
-    family: Family,
-    now_ms: u64,
-    first: usize,
-    visit: &mut dyn FnMut(usize, Entry) -> bool,
-) -> Result<(), StorageError> {
-    let first = first.max(1);
-    let (mut rank, from) = skip_bands(tree, scope, family, now_ms, |_, before, listed| {
-        before + listed >= first
-    })?;
-    for kv in entries_from(tree, scope, family, from) {
-        let (_, entry) = kv?;
-        if !entry.listed(now_ms) {
-            continue;
-        }
-        rank += 1;
-        if rank >= first && !visit(rank, entry) {
-            break;
-        }
-    }
-    Ok(())
-}
-
-pub(super) fn rank(
-    tree: &sled::Tree,
-    scope: &str,
-    family: Family,
-    player: &str,
-    rating: f64,
-    now_ms: u64,
-) -> Result<Option<usize>, StorageError> {
-    let key = keys::board(scope, family, rating, player);
-    let prefix = keys::board_prefix(scope, family);
-    let Some(band) = keys::board_rating(&key, prefix.len()).map(|r| r / BAND_WIDTH) else {
-        return Ok(None);
-    };
-    let (mut above, from) = skip_bands(tree, scope, family, now_ms, |n, _, _| n >= band)?;
-    for kv in entries_from(tree, scope, family, from) {
-        let (k, entry) = kv?;
-        if k == key {
-            return Ok(entry.listed(now_ms).then_some(above + 1));
-        }
-        if k > key {
-            break;
-        }
-        above += usize::from(entry.listed(now_ms));
-    }
-    Ok(None)
 }
 
 pub(super) fn last_family(

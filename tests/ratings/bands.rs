@@ -2,12 +2,12 @@
 //! every player's profile, at several dates (as deviations grow back and the month passes),
 //! and after the bands are lost and rebuilt at open.
 
-use xiangqi_bot::game::{Changes, PlayerRef, Storage};
+use xiangqi_bot::game::Storage;
 use xiangqi_bot::rating::board::Entry;
 use xiangqi_bot::rating::Family;
 use xiangqi_bot::storage::SledStorage;
 
-use super::rated::rated;
+use super::rated::{league, store};
 use super::DAY;
 
 const SCOPE: &str = "dc:g:7";
@@ -16,38 +16,8 @@ const PLAYERS: usize = 240;
 /// Rounds of rated games, each player against two others a day; players stop at different
 /// rounds so that their deviations and last games differ.
 async fn play(storage: &SledStorage, start: u64) {
-    let mut games = Vec::new();
-    let mut id = 1;
-    for round in 0..14 {
-        for i in 0..PLAYERS {
-            if round >= 8 + i % 7 {
-                continue;
-            }
-            let j = (i + 1 + round * 11) % PLAYERS;
-            let result = ["red_wins", "black_wins", "draw"][(i * 7 + j * 3 + round) % 3];
-            let result = if i % 5 < j % 5 { "red_wins" } else { result };
-            let at = start + round as u64 * DAY + (i as u64) * 1_000;
-            let who = |i: usize| PlayerRef::new(format!("dc:{i}"), &format!("p{i}"));
-            games.push(rated(
-                id,
-                (who(i), who(j)),
-                result,
-                "resignation",
-                at,
-                SCOPE,
-            ));
-            id += 1;
-        }
-    }
-    for chunk in games.chunks(400) {
-        storage
-            .persist(Changes {
-                games: chunk.to_vec(),
-                ..Changes::default()
-            })
-            .await
-            .expect("persist");
-    }
+    let games = league(PLAYERS, |i| 8 + i % 7, start, SCOPE);
+    store(storage, &games, 400).await;
 }
 
 /// The listed players in board order, from their profiles alone.

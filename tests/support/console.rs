@@ -34,6 +34,8 @@ impl Console {
             .env("RATE_LIMIT_BURST", "100000")
             .env_remove("TELEGRAM_BOT_TOKEN")
             .env_remove("DISCORD_TOKEN")
+            // sled in DATA_DIR unless a test asks for PostgreSQL.
+            .env_remove("DATABASE_URL")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());

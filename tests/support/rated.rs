@@ -1,7 +1,9 @@
 //! A finished rated game record, written straight to storage (whose transaction applies its
 //! rating update): for building large rated histories quickly in tests and benches.
 
-use xiangqi_bot::game::{GameRecord, GameStatus, PlayerRef, TimeControl, SCHEMA_VERSION};
+use xiangqi_bot::game::{
+    Changes, GameRecord, GameStatus, PlayerRef, Storage, TimeControl, SCHEMA_VERSION,
+};
 
 /// Game `id` between `red` and `black`, ended at `at_ms` with `result` (`red_wins`,
 /// `black_wins`, `draw`) by `reason`, rapid (10+5), in `community`.
@@ -46,5 +48,57 @@ pub fn rated(
         idle_after_ms: None,
         turn_since_ms: None,
         bot_memory: None,
+    }
+}
+
+/// Rounds of rated games among `players` players (`dc:0`, `dc:1`…), one day apart from
+/// `start`: in each round every player meets another; player `i` plays its first `rounds(i)`
+/// rounds only, so that deviations and last games differ.
+#[allow(dead_code)]
+pub fn league(
+    players: usize,
+    rounds: impl Fn(usize) -> usize,
+    start: u64,
+    scope: &str,
+) -> Vec<GameRecord> {
+    const DAY: u64 = 86_400_000;
+    let last = (0..players).map(&rounds).max().unwrap_or(0);
+    let mut games = Vec::new();
+    let mut id = 1;
+    for round in 0..last {
+        for i in 0..players {
+            if round >= rounds(i) {
+                continue;
+            }
+            let j = (i + 1 + round * 11) % players;
+            let result = ["red_wins", "black_wins", "draw"][(i * 7 + j * 3 + round) % 3];
+            let result = if i % 5 < j % 5 { "red_wins" } else { result };
+            let at = start + round as u64 * DAY + (i as u64) * 1_000;
+            let who = |i: usize| PlayerRef::new(format!("dc:{i}"), &format!("p{i}"));
+            games.push(rated(
+                id,
+                (who(i), who(j)),
+                result,
+                "resignation",
+                at,
+                scope,
+            ));
+            id += 1;
+        }
+    }
+    games
+}
+
+/// Write `games` to `storage`, `per_write` to a transaction (each applies its rating updates).
+#[allow(dead_code)]
+pub async fn store(storage: &dyn Storage, games: &[GameRecord], per_write: usize) {
+    for chunk in games.chunks(per_write) {
+        storage
+            .persist(Changes {
+                games: chunk.to_vec(),
+                ..Changes::default()
+            })
+            .await
+            .expect("persist");
     }
 }

@@ -17,6 +17,8 @@ use crate::puzzle::select::is_endgame;
 use crate::puzzle::Puzzle;
 use crate::render::{describe, text_board};
 
+/// Most rating changes listed under a solved puzzle.
+const MAX_LINES: usize = 12;
 /// Longest source credit shown (characters).
 const MAX_SOURCE: usize = 120;
 
@@ -216,9 +218,13 @@ pub(super) fn solved(
         },
         ctx.lang,
     );
-    for l in lines {
+    // A caption has room for a dozen solvers (Telegram allows 1,024 characters).
+    for l in lines.iter().take(MAX_LINES) {
         caption.push('\n');
         caption.push_str(l);
+    }
+    if lines.len() > MAX_LINES {
+        caption.push_str("\n…");
     }
     board(
         ctx,

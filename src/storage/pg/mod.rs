@@ -1,0 +1,609 @@
+//! The PostgreSQL implementation of [`crate::game::Storage`], chosen with `DATABASE_URL`.
+//!
+//! Tables (see `migrations/`): one row per record, with its key columns and the record in
+//! the JSON encoding the sled storage uses; ratings keep the ordered key space of
+//! [`crate::rating::keys`] as `bytea` rows, which PostgreSQL orders as sled does, so pages and
+//! ranks read the same. Every [`Storage::persist`] is one transaction, committed before its
+//! future resolves (see `write.rs`); a game's rating update is part of the transaction that
+//! ends it (`ratings.rs`).
+//!
+//! # Threads
+//! The trait's reads are synchronous and are called from async code, on the bot's runtime
+//! and on the current-thread runtimes of tests, where `Handle::block_on` panics. So the
+//! driver (`tokio-postgres` with a `deadpool-postgres` pool) runs on a runtime of its own, on
+//! its own threads ([`Bridge`]): a read is spawned there and the caller waits on a plain
+//! `std` channel (as a sled read may wait on the disk); `persist` awaits the spawned task's
+//! handle, which works from any runtime. The runtime ends when the last handle is dropped.
+//!
+//! Schema migrations are embedded (`include_str!`) and applied at opening, in one
+//! transaction that holds a lock on `schema_version`, so two processes starting together
+//! apply each migration once.
+
+mod load;
+mod ratings;
+mod write;
+
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{NoTls, Row};
+
+use crate::game::{
+    BoxFuture, Changes, ChannelRecord, Deadline, DeadlineKind, GameRecord, OutboxKey, ReviewRecord,
+    Storage, StorageError, UserPrefs,
+};
+use crate::rating::{Entry, Family, GameEnd, HistoryPoint, PairRecord, Profile};
+
+/// The migrations, in order: version, SQL.
+const MIGRATIONS: &[(i32, &str)] = &[
+    (1, include_str!("../../../migrations/0001_initial.sql")),
+    (2, include_str!("../../../migrations/0002_puzzles.sql")),
+];
+
+/// Connections in the pool: enough for the bot's concurrent commands and readers on 2 cores.
+const POOL_SIZE: usize = 8;
+
+/// How long to wait for a connection from the pool, or for a new one.
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// The meta key of the game-number counter (as in the sled storage).
+const GAME_NUMBER: &str = "game_number";
+
+/// Storage in a PostgreSQL database.
+#[derive(Clone)]
+pub struct PgStorage {
+    bridge: Arc<Bridge>,
+    /// The last game number handed out (read from storage on first use).
+    game_numbers: Arc<Mutex<Option<u64>>>,
+}
+
+/// The driver's runtime and pool, on threads of their own (see the module doc).
+struct Bridge {
+    handle: tokio::runtime::Handle,
+    pool: Pool,
+    /// Dropped with the bridge: the runtime's thread then returns and ends the runtime.
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+fn err(e: impl std::fmt::Display) -> StorageError {
+    StorageError(e.to_string())
+}
+
+/// A u64 kept by the service as the bigint PostgreSQL stores.
+fn big(n: u64) -> Result<i64, StorageError> {
+    i64::try_from(n).map_err(|_| err(format!("{n} does not fit in a bigint")))
+}
+
+/// A bigint read back as the u64 the service keeps (never negative: only `big` writes them).
+fn small(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StorageError> {
+    serde_json::from_slice(bytes).map_err(err)
+}
+
+/// `url` with its password replaced by `***`, for logs.
+#[must_use]
+pub fn redacted(url: &str) -> String {
+    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
+        return url.to_string();
+    };
+    let rest = &url[scheme_end..];
+    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else {
+        return url.to_string();
+    };
+    match rest[..at].find(':') {
+        Some(colon) => format!(
+            "{}{}:***{}",
+            &url[..scheme_end],
+            &rest[..colon],
+            &rest[at..]
+        ),
+        None => url.to_string(),
+    }
+}
+
+/// Run one prepared (and cached) statement.
+async fn rows<C: GenericClient + Sync>(
+    c: &C,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<Vec<Row>, tokio_postgres::Error> {
+    let statement = c.prepare_cached(sql).await?;
+    c.query(&statement, params).await
+}
+
+/// Run one prepared (and cached) statement that changes rows.
+async fn exec<C: GenericClient + Sync>(
+    c: &C,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<u64, tokio_postgres::Error> {
+    let statement = c.prepare_cached(sql).await?;
+    c.execute(&statement, params).await
+}
+
+impl Bridge {
+    fn start(url: &str) -> Result<Bridge, StorageError> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| err(format!("DATABASE_URL does not read: {e}")))?;
+        let (ready, wait) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        std::thread::Builder::new()
+            .name("postgres".into())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .thread_name("postgres-io")
+                    .enable_all()
+                    .build()
+                {
+                    Ok(r) => r,
+                    Err(e) => {
+                        let _ = ready.send(Err(err(e)));
+                        return;
+                    }
+                };
+                let _ = ready.send(Ok(runtime.handle().clone()));
+                runtime.block_on(async move {
+                    let _ = stopped.await;
+                });
+            })
+            .map_err(err)?;
+        let handle = wait
+            .recv()
+            .map_err(|_| err("the PostgreSQL thread did not start"))??;
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        // A database that does not answer fails the command (the user gets the usual
+        // apology) instead of hanging it and everything queued behind it.
+        let pool = Pool::builder(manager)
+            .max_size(POOL_SIZE)
+            .wait_timeout(Some(TIMEOUT))
+            .create_timeout(Some(TIMEOUT))
+            .recycle_timeout(Some(TIMEOUT))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(err)?;
+        Ok(Bridge {
+            handle,
+            pool,
+            _stop: stop,
+        })
+    }
+
+    /// Run `job` with a pooled connection on the driver's runtime and wait for it (a plain
+    /// blocking wait: callable from any thread, inside a runtime or not).
+    fn wait<T, F, Fut>(&self, job: F) -> Result<T, StorageError>
+    where
+        T: Send + 'static,
+        F: FnOnce(deadpool_postgres::Object) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<T, StorageError>> + Send,
+    {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let pool = self.pool.clone();
+        self.handle.spawn(async move {
+            let result = match pool.get().await {
+                Ok(client) => job(client).await,
+                Err(e) => Err(err(format!("no database connection: {e}"))),
+            };
+            let _ = tx.send(result);
+        });
+        rx.recv()
+            .map_err(|_| err("the PostgreSQL runtime has stopped"))?
+    }
+
+    /// One query's rows, waited for.
+    fn query(
+        &self,
+        sql: &'static str,
+        params: Vec<Box<dyn ToSql + Send + Sync>>,
+    ) -> Result<Vec<Row>, StorageError> {
+        self.wait(move |client| async move {
+            let refs: Vec<&(dyn ToSql + Sync)> = params
+                .iter()
+                .map(|p| p.as_ref() as &(dyn ToSql + Sync))
+                .collect();
+            rows(&client, sql, &refs).await.map_err(err)
+        })
+    }
+}
+
+/// Owned query parameters for [`Bridge::query`].
+macro_rules! params {
+    ($($p:expr),* $(,)?) => {
+        vec![$(Box::new($p) as Box<dyn tokio_postgres::types::ToSql + Send + Sync>),*]
+    };
+}
+use params;
+
+impl PgStorage {
+    /// Connect to `url` (`postgres://…`) and bring the schema up to date.
+    ///
+    /// # Errors
+    /// When the URL does not read, the server cannot be reached, or a migration fails.
+    pub fn connect(url: &str) -> Result<PgStorage, StorageError> {
+        let bridge = Bridge::start(url)?;
+        bridge.wait(|mut client| async move { migrate(&mut client).await })?;
+        Ok(PgStorage {
+            bridge: Arc::new(bridge),
+            game_numbers: Arc::new(Mutex::new(None)),
+        })
+    }
+
+    /// The one column of the first row, if any.
+    fn one<T>(
+        &self,
+        sql: &'static str,
+        params: Vec<Box<dyn ToSql + Send + Sync>>,
+    ) -> Result<Option<T>, StorageError>
+    where
+        T: for<'a> tokio_postgres::types::FromSql<'a>,
+    {
+        match self.bridge.query(sql, params)?.first() {
+            Some(row) => row.try_get(0).map(Some).map_err(err),
+            None => Ok(None),
+        }
+    }
+
+    /// A record stored as JSON bytes.
+    fn record<T: serde::de::DeserializeOwned>(
+        &self,
+        sql: &'static str,
+        params: Vec<Box<dyn ToSql + Send + Sync>>,
+    ) -> Result<Option<T>, StorageError> {
+        self.one::<Vec<u8>>(sql, params)?
+            .map(|bytes| decode(&bytes))
+            .transpose()
+    }
+
+    fn deadlines(
+        &self,
+        sql: &'static str,
+        params: Vec<Box<dyn ToSql + Send + Sync>>,
+    ) -> Result<Vec<Deadline>, StorageError> {
+        let mut out = Vec::new();
+        for row in self.bridge.query(sql, params)? {
+            let kind: i16 = row.try_get(2).map_err(err)?;
+            // A kind this version does not know (written by a newer one) is left alone.
+            let Some(kind) = u8::try_from(kind).ok().and_then(DeadlineKind::from_code) else {
+                continue;
+            };
+            out.push(Deadline {
+                at_ms: small(row.try_get(0).map_err(err)?),
+                id: small(row.try_get(1).map_err(err)?),
+                kind,
+                channel: row.try_get(3).map_err(err)?,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Apply the migrations not yet applied, in one transaction.
+async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StorageError> {
+    let tx = client.transaction().await.map_err(err)?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_version (
+             version integer PRIMARY KEY,
+             applied_at timestamptz NOT NULL DEFAULT now()
+         );
+         LOCK TABLE schema_version IN EXCLUSIVE MODE;",
+    )
+    .await
+    .map_err(err)?;
+    let current: i32 = tx
+        .query_one("SELECT coalesce(max(version), 0) FROM schema_version", &[])
+        .await
+        .and_then(|row| row.try_get(0))
+        .map_err(err)?;
+    for (version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > current) {
+        tx.batch_execute(sql)
+            .await
+            .map_err(|e| err(format!("migration {version}: {e}")))?;
+        tx.execute(
+            "INSERT INTO schema_version (version) VALUES ($1)",
+            &[version],
+        )
+        .await
+        .map_err(err)?;
+        tracing::info!(version, "database schema migrated");
+    }
+    tx.commit().await.map_err(err)
+}
+
+impl Storage for PgStorage {
+    fn puzzle_player(
+        &self,
+        player: &str,
+    ) -> Result<Option<crate::game::PuzzlePlayer>, StorageError> {
+        self.record(
+            "SELECT record FROM puzzle_players WHERE player = $1",
+            params![player.to_string()],
+        )
+    }
+
+    fn puzzle_standing(
+        &self,
+        id: &str,
+    ) -> Result<Option<crate::game::PuzzleStanding>, StorageError> {
+        self.record(
+            "SELECT record FROM puzzle_standings WHERE puzzle = $1",
+            params![id.to_string()],
+        )
+    }
+
+    fn review(&self, id: u64) -> Result<Option<ReviewRecord>, StorageError> {
+        self.record(
+            "SELECT record FROM reviews WHERE game = $1",
+            params![big(id)?],
+        )
+    }
+
+    fn pending_reviews(&self) -> Result<Vec<ReviewRecord>, StorageError> {
+        self.bridge
+            .query(
+                "SELECT record FROM reviews WHERE NOT done ORDER BY game",
+                params![],
+            )?
+            .iter()
+            .map(|row| decode(&row.try_get::<_, Vec<u8>>(0).map_err(err)?))
+            .collect()
+    }
+
+    fn game(&self, id: u64) -> Result<Option<GameRecord>, StorageError> {
+        self.record("SELECT record FROM games WHERE id = $1", params![big(id)?])
+    }
+
+    fn channel(&self, key: &str) -> Result<Option<ChannelRecord>, StorageError> {
+        self.record(
+            "SELECT record FROM channels WHERE key = $1",
+            params![key.to_string()],
+        )
+    }
+
+    fn user(&self, key: &str) -> Result<Option<UserPrefs>, StorageError> {
+        self.record(
+            "SELECT record FROM users WHERE key = $1",
+            params![key.to_string()],
+        )
+    }
+
+    fn next_id(&self) -> Result<u64, StorageError> {
+        self.one::<i64>("SELECT nextval('ids')", params![])?
+            .map(small)
+            .ok_or_else(|| err("no id from the sequence"))
+    }
+
+    fn next_game_number(&self) -> Result<u64, StorageError> {
+        super::next_number(&self.game_numbers, || {
+            let stored = self.meta(GAME_NUMBER)?.unwrap_or(0);
+            // max() of no rows is NULL.
+            let highest = self.one::<Option<i64>>("SELECT max(id) FROM games", params![])?;
+            Ok(stored.max(highest.flatten().map_or(0, small)))
+        })
+    }
+
+    fn persist(&self, changes: Changes) -> BoxFuture<'_, Result<(), StorageError>> {
+        Box::pin(async move {
+            if changes.is_empty() {
+                return Ok(());
+            }
+            let pool = self.bridge.pool.clone();
+            self.bridge
+                .handle
+                .spawn(async move {
+                    let mut client = pool
+                        .get()
+                        .await
+                        .map_err(|e| err(format!("no database connection: {e}")))?;
+                    write::commit(&mut client, &changes).await
+                })
+                .await
+                .map_err(|e| err(format!("the write did not finish: {e}")))?
+        })
+    }
+
+    fn next_deadline(&self) -> Result<Option<Deadline>, StorageError> {
+        Ok(self
+            .deadlines(
+                "SELECT at_ms, id, kind, channel FROM deadlines
+                 ORDER BY at_ms, id, kind LIMIT 1",
+                params![],
+            )?
+            .pop())
+    }
+
+    fn due_deadlines(&self, now_ms: u64) -> Result<Vec<Deadline>, StorageError> {
+        self.deadlines(
+            "SELECT at_ms, id, kind, channel FROM deadlines WHERE at_ms <= $1
+             ORDER BY at_ms, id, kind",
+            params![i64::try_from(now_ms).unwrap_or(i64::MAX)],
+        )
+    }
+
+    fn all_deadlines(&self) -> Result<Vec<Deadline>, StorageError> {
+        self.deadlines(
+            "SELECT at_ms, id, kind, channel FROM deadlines ORDER BY at_ms, id, kind",
+            params![],
+        )
+    }
+
+    fn active_games(&self) -> Result<Vec<u64>, StorageError> {
+        self.bridge
+            .query("SELECT id FROM games WHERE active ORDER BY id", params![])?
+            .iter()
+            .map(|row| row.try_get(0).map(small).map_err(err))
+            .collect()
+    }
+
+    fn games_of(&self, user: &str, limit: usize) -> Result<Vec<u64>, StorageError> {
+        self.bridge
+            .query(
+                "SELECT game FROM user_games WHERE player = $1 ORDER BY game DESC LIMIT $2",
+                params![user.to_string(), i64::try_from(limit).unwrap_or(i64::MAX)],
+            )?
+            .iter()
+            .map(|row| row.try_get(0).map(small).map_err(err))
+            .collect()
+    }
+
+    fn meta(&self, key: &str) -> Result<Option<u64>, StorageError> {
+        Ok(self
+            .one::<i64>(
+                "SELECT value FROM meta WHERE key = $1",
+                params![key.to_string()],
+            )?
+            .map(small))
+    }
+
+    fn set_meta(&self, key: &str, value: u64) -> Result<(), StorageError> {
+        self.bridge
+            .query(
+                "INSERT INTO meta (key, value) VALUES ($1, $2)
+                 ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                params![key.to_string(), big(value)?],
+            )
+            .map(|_| ())
+    }
+
+    fn game_count(&self) -> usize {
+        self.one::<i64>("SELECT count(*) FROM games", params![])
+            .ok()
+            .flatten()
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(0)
+    }
+
+    fn game_end(&self, id: u64) -> Result<Option<GameEnd>, StorageError> {
+        ratings::game_end(self, id)
+    }
+
+    fn profile(&self, player: &str) -> Result<Option<Profile>, StorageError> {
+        ratings::profile(self, player)
+    }
+
+    fn pair(&self, a: &str, b: &str) -> Result<Option<PairRecord>, StorageError> {
+        ratings::pair(self, a, b)
+    }
+
+    fn rating_history(
+        &self,
+        player: &str,
+        family: Family,
+        limit: usize,
+    ) -> Result<Vec<HistoryPoint>, StorageError> {
+        ratings::history(self, player, family, limit)
+    }
+
+    fn leaderboard(
+        &self,
+        scope: &str,
+        family: Family,
+        now_ms: u64,
+        first: usize,
+        visit: &mut dyn FnMut(usize, Entry) -> bool,
+    ) -> Result<(), StorageError> {
+        crate::storage::ranking::leaderboard(self, scope, family, now_ms, first, visit)
+    }
+
+    fn rank(
+        &self,
+        scope: &str,
+        family: Family,
+        player: &str,
+        rating: f64,
+        now_ms: u64,
+    ) -> Result<Option<usize>, StorageError> {
+        crate::storage::ranking::rank(self, scope, family, player, rating, now_ms)
+    }
+
+    fn last_family(&self, scope: &str) -> Result<Option<(Family, u64)>, StorageError> {
+        ratings::last_family(self, scope)
+    }
+
+    fn alias(&self, handle: &str) -> Result<Option<String>, StorageError> {
+        self.one(
+            "SELECT player FROM aliases WHERE handle = $1",
+            params![handle.to_string()],
+        )
+    }
+
+    fn next_outbox_seq(&self) -> Result<u64, StorageError> {
+        // A sequence never hands a number out twice, even once it is rolled back or the
+        // process restarts (see the sled storage for why that matters to Discord).
+        self.one::<i64>("SELECT nextval('outbox_seq')", params![])?
+            .map(small)
+            .ok_or_else(|| err("no number from the sequence"))
+    }
+
+    fn outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
+        // `starts_with` on a "C" collation column: byte prefixes, as sled's prefix scan.
+        self.bridge
+            .query(
+                "SELECT channel, seq, reply FROM outbox WHERE starts_with(channel, $1)
+                 ORDER BY channel, seq",
+                params![prefix.to_string()],
+            )?
+            .iter()
+            .map(|row| {
+                Ok((
+                    OutboxKey {
+                        channel: row.try_get(0).map_err(err)?,
+                        seq: small(row.try_get(1).map_err(err)?),
+                    },
+                    row.try_get(2).map_err(err)?,
+                ))
+            })
+            .collect()
+    }
+
+    fn seen(&self, id: &str) -> Result<bool, StorageError> {
+        Ok(self
+            .one::<i32>("SELECT 1 FROM seen WHERE id = $1", params![id.to_string()])?
+            .is_some())
+    }
+
+    fn forget_seen(&self, before_ms: u64) -> Result<usize, StorageError> {
+        let before = i64::try_from(before_ms).unwrap_or(i64::MAX);
+        let n = self.bridge.wait(move |client| async move {
+            exec(&client, "DELETE FROM seen WHERE at_ms < $1", &[&before])
+                .await
+                .map_err(err)
+        })?;
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redacted;
+
+    #[test]
+    fn passwords_never_reach_the_logs() {
+        assert_eq!(
+            redacted("postgres://bot:s3cr:et@db.example:5432/xq?sslmode=disable"),
+            "postgres://bot:***@db.example:5432/xq?sslmode=disable"
+        );
+        assert_eq!(
+            redacted("postgres://bot@db/xq"),
+            "postgres://bot@db/xq",
+            "no password, nothing to hide"
+        );
+        assert_eq!(redacted("postgres:///xq"), "postgres:///xq");
+        assert_eq!(
+            redacted("postgresql://u:p@%2Frun%2Fpg/xq"),
+            "postgresql://u:***@%2Frun%2Fpg/xq"
+        );
+    }
+}
