@@ -45,6 +45,20 @@ fn json(v: &impl serde::Serialize) -> Result<Vec<u8>, StorageError> {
 }
 
 fn encode(c: &Changes) -> Result<Encoded, StorageError> {
+    // Every field named: a new kind of change does not build until it is written here.
+    let Changes {
+        games: _,
+        channels: _,
+        users: _,
+        add_deadlines: _,
+        remove_deadlines: _,
+        aliases: _,
+        outbox: _,
+        delivered: _,
+        seen: _,
+        game_number: _,
+        reviews: _,
+    } = c;
     let deadline = |d: &crate::game::Deadline| -> Result<(i64, i64, i16), StorageError> {
         Ok((big(d.at_ms)?, big(d.id)?, i16::from(d.kind as u8)))
     };
