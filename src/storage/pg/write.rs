@@ -58,6 +58,8 @@ fn encode(c: &Changes) -> Result<Encoded, StorageError> {
         seen: _,
         game_number: _,
         reviews: _,
+        puzzle_players: _,
+        puzzle_standings: _,
     } = c;
     let deadline = |d: &crate::game::Deadline| -> Result<(i64, i64, i16), StorageError> {
         Ok((big(d.at_ms)?, big(d.id)?, i16::from(d.kind as u8)))
