@@ -356,6 +356,21 @@ impl Position {
         self.in_check_color(self.turn)
     }
 
+    /// [`Position::is_check`] right after the move `from` → `to` was made, given that the side
+    /// now to move was not attacked before it (true of every legal position: the side not to
+    /// move is never in check). The move changed the board on two points only, so a check can
+    /// only come along a line through one of them, from a horse that now stands on `to` or
+    /// whose leg was `from`; elsewhere the full test is skipped.
+    #[inline]
+    pub(crate) fn is_check_after(&self, from: usize, to: usize) -> bool {
+        let k = self.squares[self.general[self.turn.index()] as usize] as usize;
+        let (kf, kr) = (k % 9, k / 9);
+        let gap = |s: usize| ((s % 9).abs_diff(kf), (s / 9).abs_diff(kr));
+        let near = matches!(gap(from), (0, _) | (_, 0) | (1, 1))
+            || matches!(gap(to), (0, _) | (_, 0) | (1, 2) | (2, 1));
+        near && self.is_check()
+    }
+
     /// The enemy pieces giving check to the side to move (the facing general included).
     #[must_use]
     pub fn checkers(&self) -> Vec<Square> {
@@ -367,13 +382,7 @@ impl Position {
     /// attacked or facing the other general.
     #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
-        let c = self.board[m.from.index()];
-        if c == EMPTY || color_of_code(c) != self.turn {
-            return false;
-        }
-        let mut list = MoveList::new();
-        self.gen_piece(m.from.index(), c, &mut list);
-        list.contains(m) && self.safe_after(m)
+        self.is_pseudo_legal(m) && self.safe_after(m)
     }
 
     /// All legal moves of the side to move.
