@@ -230,8 +230,18 @@ impl Position {
                 self.gen_piece_into::<MODE>(s as usize, self.kinds[id], None, &mut pseudo);
             }
         }
+        let (kf, kr) = (k % 9, k / 9);
+        // Whether a change on `s` can alter what attacks the general: on its file or rank
+        // (lines, cannon screens, soldiers), or within two points (horses and their legs).
+        let touches = |s: usize| {
+            let (df, dr) = ((s % 9).abs_diff(kf), (s / 9).abs_diff(kr));
+            df == 0 || dr == 0 || (df <= 2 && dr <= 2)
+        };
         for &m in pseudo.iter() {
             let (from, to) = (m.from.index(), m.to.index());
+            if from != k && !touches(from) && !touches(to) {
+                continue; // the general stays attacked as it is
+            }
             let kk = if from == k { to } else { k };
             let saved = scratch[to];
             scratch[to] = scratch[from];
@@ -537,6 +547,17 @@ mod tests {
                         "{fen} {side:?} {captures}"
                     );
                 }
+                let legal = by_testing(&q, false);
+                for from in Square::all() {
+                    for to in Square::all() {
+                        let m = Move::new(from, to);
+                        assert_eq!(
+                            q.is_legal_known(m, q.is_check()),
+                            legal.contains(&m),
+                            "{m} in {fen} {side:?}"
+                        );
+                    }
+                }
             }
         }
     }
@@ -559,6 +580,12 @@ mod tests {
                 for to in Square::all() {
                     let m = Move::new(from, to);
                     assert_eq!(p.is_legal(m), legal.contains(m), "{m} in {}", p.to_fen());
+                    assert_eq!(
+                        p.is_legal_known(m, p.is_check()),
+                        legal.contains(m),
+                        "{m} in {}",
+                        p.to_fen()
+                    );
                 }
             }
         }

@@ -213,7 +213,9 @@ impl MovePicker {
                         Stage::GenCaptures
                     };
                     match self.tt {
-                        Some(m) if pos.is_legal(m) => return Some((m, Kind::Table)),
+                        Some(m) if pos.is_legal_known(m, self.in_check) => {
+                            return Some((m, Kind::Table))
+                        }
                         _ => self.tt = None,
                     }
                 }
