@@ -311,52 +311,6 @@ impl Position {
         }
     }
 
-    /// Whether `m` moves a piece of the side to move by its movement rules onto an empty point
-    /// or an enemy piece (self-check not tested): the same answer as finding `m` among the
-    /// piece's generated moves, without generating them.
-    pub(crate) fn is_pseudo_legal(&self, m: Move) -> bool {
-        let (from, to) = (m.from.index(), m.to.index());
-        let c = self.board[from];
-        let us = self.turn;
-        if c == EMPTY || color_of_code(c) != us {
-            return false;
-        }
-        let x = self.board[to];
-        if x != EMPTY && color_of_code(x) == us {
-            return false;
-        }
-        let on_line = |(rank_mask, file_mask): (u16, u16)| {
-            if from / 9 == to / 9 {
-                rank_mask & (1 << (to % 9)) != 0
-            } else if from % 9 == to % 9 {
-                file_mask & (1 << (to / 9)) != 0
-            } else {
-                false
-            }
-        };
-        match piece_of_code(c).role {
-            Role::Chariot => on_line(self.occ.slides(from)),
-            Role::Cannon if x == EMPTY => on_line(self.occ.slides(from)),
-            Role::Cannon => on_line(self.occ.cannon_hits(from)),
-            Role::Horse => HORSE_MOVES.moves[from][..HORSE_MOVES.len[from] as usize]
-                .iter()
-                .any(|&(t, leg)| t as usize == to && self.board[leg as usize] == EMPTY),
-            Role::Elephant => ELEPHANT_MOVES.moves[from][..ELEPHANT_MOVES.len[from] as usize]
-                .iter()
-                .any(|&(t, eye)| t as usize == to && self.board[eye as usize] == EMPTY),
-            Role::Advisor => {
-                ADVISOR_MOVES.to[from][..ADVISOR_MOVES.len[from] as usize].contains(&(to as u8))
-            }
-            Role::General => {
-                GENERAL_MOVES.to[from][..GENERAL_MOVES.len[from] as usize].contains(&(to as u8))
-            }
-            Role::Soldier => {
-                let t = &SOLDIER_MOVES[us.index()];
-                t.to[from][..t.len[from] as usize].contains(&(to as u8))
-            }
-        }
-    }
-
     /// Number of legal moves of the side to move.
     pub(crate) fn count_legal(&self) -> usize {
         let mut list = MoveList::new();

@@ -356,21 +356,6 @@ impl Position {
         self.in_check_color(self.turn)
     }
 
-    /// [`Position::is_check`] right after the move `from` → `to` was made, given that the side
-    /// now to move was not attacked before it (true of every legal position: the side not to
-    /// move is never in check). The move changed the board on two points only, so a check can
-    /// only come along a line through one of them, from a horse that now stands on `to` or
-    /// whose leg was `from`; elsewhere the full test is skipped.
-    #[inline]
-    pub(crate) fn is_check_after(&self, from: usize, to: usize) -> bool {
-        let k = self.squares[self.general[self.turn.index()] as usize] as usize;
-        let (kf, kr) = (k % 9, k / 9);
-        let gap = |s: usize| ((s % 9).abs_diff(kf), (s / 9).abs_diff(kr));
-        let near = matches!(gap(from), (0, _) | (_, 0) | (1, 1))
-            || matches!(gap(to), (0, _) | (_, 0) | (1, 2) | (2, 1));
-        near && self.is_check()
-    }
-
     /// The enemy pieces giving check to the side to move (the facing general included).
     #[must_use]
     pub fn checkers(&self) -> Vec<Square> {
@@ -383,30 +368,6 @@ impl Position {
     #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
         self.is_pseudo_legal(m) && self.safe_after(m)
-    }
-
-    /// [`Position::is_legal`] when the caller knows whether the side to move is in check.
-    /// Out of check, a move of a piece other than the general can only expose its own general
-    /// by leaving a point on the general's lines or a horse leg next to it, or by coming
-    /// between the general and a cannon; any other such move is legal as soon as it follows
-    /// the movement rules.
-    #[inline]
-    pub(crate) fn is_legal_known(&self, m: Move, in_check: bool) -> bool {
-        if !self.is_pseudo_legal(m) {
-            return false;
-        }
-        let k = self.squares[self.general[self.turn.index()] as usize] as usize;
-        let (from, to) = (m.from.index(), m.to.index());
-        if !in_check && from != k {
-            let (kf, kr) = (k % 9, k / 9);
-            let gap = |s: usize| ((s % 9).abs_diff(kf), (s / 9).abs_diff(kr));
-            let exposes =
-                matches!(gap(from), (0, _) | (_, 0) | (1, 1)) || matches!(gap(to), (0, _) | (_, 0));
-            if !exposes {
-                return true;
-            }
-        }
-        self.safe_after(m)
     }
 
     /// All legal moves of the side to move.
