@@ -81,6 +81,23 @@ impl Position {
     }
 }
 
+impl Position {
+    /// [`Position::is_check`] right after the move `from` → `to` was made, given that the side
+    /// now to move was not attacked before it (true of every legal position: the side not to
+    /// move is never in check). The move changed the board on two points only, so a check can
+    /// only come along a line through one of them, from a horse that now stands on `to` or
+    /// whose leg was `from`; elsewhere the full test is skipped.
+    #[inline]
+    pub(crate) fn is_check_after(&self, from: usize, to: usize) -> bool {
+        let k = self.squares[self.general[self.turn.index()] as usize] as usize;
+        let (kf, kr) = (k % 9, k / 9);
+        let gap = |s: usize| ((s % 9).abs_diff(kf), (s / 9).abs_diff(kr));
+        let near = matches!(gap(from), (0, _) | (_, 0) | (1, 1))
+            || matches!(gap(to), (0, _) | (_, 0) | (1, 2) | (2, 1));
+        near && self.is_check()
+    }
+}
+
 #[inline]
 pub(crate) fn is_step(to: [u8; 4], len: u8, t: usize) -> bool {
     to[..len as usize].contains(&(t as u8))

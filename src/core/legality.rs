@@ -2,8 +2,10 @@
 
 use std::fmt;
 
-use super::position::Position;
-use super::tables::advisor_point;
+use super::position::{color_of_code, piece_of_code, Position, EMPTY};
+use super::tables::{
+    advisor_point, ADVISOR_MOVES, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_MOVES, SOLDIER_MOVES,
+};
 use super::types::{Color, Move, Piece, Role, Square};
 
 /// A move that cannot be played, and why.
@@ -298,6 +300,78 @@ impl Position {
             };
         }
         Ok(())
+    }
+}
+
+impl Position {
+    /// Whether `m` moves a piece of the side to move by its movement rules onto an empty point
+    /// or an enemy piece (self-check not tested): the same answer as finding `m` among the
+    /// piece's generated moves, without generating them.
+    pub(crate) fn is_pseudo_legal(&self, m: Move) -> bool {
+        let (from, to) = (m.from.index(), m.to.index());
+        let c = self.board[from];
+        let us = self.turn;
+        if c == EMPTY || color_of_code(c) != us {
+            return false;
+        }
+        let x = self.board[to];
+        if x != EMPTY && color_of_code(x) == us {
+            return false;
+        }
+        let on_line = |(rank_mask, file_mask): (u16, u16)| {
+            if from / 9 == to / 9 {
+                rank_mask & (1 << (to % 9)) != 0
+            } else if from % 9 == to % 9 {
+                file_mask & (1 << (to / 9)) != 0
+            } else {
+                false
+            }
+        };
+        match piece_of_code(c).role {
+            Role::Chariot => on_line(self.occ.slides(from)),
+            Role::Cannon if x == EMPTY => on_line(self.occ.slides(from)),
+            Role::Cannon => on_line(self.occ.cannon_hits(from)),
+            Role::Horse => HORSE_MOVES.moves[from][..HORSE_MOVES.len[from] as usize]
+                .iter()
+                .any(|&(t, leg)| t as usize == to && self.board[leg as usize] == EMPTY),
+            Role::Elephant => ELEPHANT_MOVES.moves[from][..ELEPHANT_MOVES.len[from] as usize]
+                .iter()
+                .any(|&(t, eye)| t as usize == to && self.board[eye as usize] == EMPTY),
+            Role::Advisor => {
+                ADVISOR_MOVES.to[from][..ADVISOR_MOVES.len[from] as usize].contains(&(to as u8))
+            }
+            Role::General => {
+                GENERAL_MOVES.to[from][..GENERAL_MOVES.len[from] as usize].contains(&(to as u8))
+            }
+            Role::Soldier => {
+                let t = &SOLDIER_MOVES[us.index()];
+                t.to[from][..t.len[from] as usize].contains(&(to as u8))
+            }
+        }
+    }
+
+    /// [`Position::is_legal`] when the caller knows whether the side to move is in check.
+    /// Out of check, a move of a piece other than the general can only expose its own general
+    /// by leaving a point on the general's lines or a horse leg next to it, or by coming
+    /// between the general and a cannon; any other such move is legal as soon as it follows
+    /// the movement rules.
+    #[inline]
+    pub(crate) fn is_legal_known(&self, m: Move, in_check: bool) -> bool {
+        if !self.is_pseudo_legal(m) {
+            return false;
+        }
+        let k = self.squares[self.general[self.turn.index()] as usize] as usize;
+        let (from, to) = (m.from.index(), m.to.index());
+        if !in_check && from != k {
+            let (kf, kr) = (k % 9, k / 9);
+            let gap = |s: usize| ((s % 9).abs_diff(kf), (s / 9).abs_diff(kr));
+            let exposes =
+                matches!(gap(from), (0, _) | (_, 0) | (1, 1)) || matches!(gap(to), (0, _) | (_, 0));
+            if !exposes {
+                return true;
+            }
+        }
+        self.safe_after(m)
     }
 }
 

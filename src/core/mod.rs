@@ -8,7 +8,7 @@ mod fen;
 mod legality;
 pub(crate) mod lines;
 mod movegen;
-pub(crate) use movegen::{GEN_ALL, GEN_CAPTURES, GEN_QUIETS};
+pub(crate) use movegen::{Shields, GEN_ALL, GEN_CAPTURES, GEN_QUIETS};
 mod perft;
 mod position;
 pub(crate) mod tables;

@@ -42,8 +42,11 @@ fn bit(sq: usize) -> u128 {
     SQ_BITS[sq]
 }
 
-/// The shields of the general of the side to move and the points no piece may enter.
-struct Shields {
+/// The shields of the general of the side to move and the points no piece may enter: what
+/// makes a move of a piece other than the general illegal when the side is not in check.
+/// Found once per position and used for every generation stage and legality test there.
+#[derive(Clone)]
+pub(crate) struct Shields {
     /// Points between the general and a cannon with nothing in between.
     no_entry: u128,
     /// Squares of shielding pieces.
@@ -181,45 +184,93 @@ impl Position {
         self.gen_legal_known::<MODE>(general_attacked(&self.board, &self.occ, k, us), list);
     }
 
+    /// The shields of the side to move's general (the side must not be in check).
+    #[inline]
+    pub(crate) fn shields_of(&self) -> Shields {
+        let us = self.turn;
+        let k = self.squares[self.general[us.index()] as usize] as usize;
+        self.shields(k, us)
+    }
+
+    /// Whether the pseudo-legal move `m` of the side to move, which is not in check, is legal,
+    /// given the position's [`Shields`]: the same answer as [`Position::safe_after`].
+    #[inline]
+    pub(crate) fn legal_shielded(&self, m: Move, shields: &Shields) -> bool {
+        let from = m.from.index();
+        if from == self.squares[self.general[self.turn.index()] as usize] as usize {
+            return self.safe_after(m);
+        }
+        shields
+            .allowed(from)
+            .is_none_or(|a| a & bit(m.to.index()) != 0)
+    }
+
     /// [`Position::gen_legal`] when the caller already knows whether the side to move is in
     /// check.
     pub(crate) fn gen_legal_known<const MODE: u8>(&self, in_check: bool, list: &mut MoveList) {
+        if in_check {
+            self.gen_evasions::<MODE>(list);
+        } else {
+            self.gen_legal_shielded::<MODE>(&self.shields_of(), list);
+        }
+    }
+
+    /// Legal moves when in check: every move generated and tried on a scratch board.
+    fn gen_evasions<const MODE: u8>(&self, list: &mut MoveList) {
         let us = self.turn;
         let k = self.squares[self.general[us.index()] as usize] as usize;
         let mut socc = self.occ;
         let base = us.index() * 16;
-        if in_check {
-            // In check: generate everything and try each move on a scratch board.
-            let mut scratch = self.board;
-            let mut pseudo = MoveList::new();
-            for id in base..base + 16 {
-                let s = self.squares[id];
-                if s != OFF {
-                    self.gen_piece_into::<MODE>(s as usize, self.kinds[id], None, &mut pseudo);
-                }
+        // In check: generate everything and try each move on a scratch board.
+        let mut scratch = self.board;
+        let mut pseudo = MoveList::new();
+        for id in base..base + 16 {
+            let s = self.squares[id];
+            if s != OFF {
+                self.gen_piece_into::<MODE>(s as usize, self.kinds[id], None, &mut pseudo);
             }
-            for &m in pseudo.iter() {
-                let (from, to) = (m.from.index(), m.to.index());
-                let kk = if from == k { to } else { k };
-                let saved = scratch[to];
-                scratch[to] = scratch[from];
-                scratch[from] = EMPTY;
-                socc.clear(from);
-                socc.set(to);
-                let safe = !general_attacked(&scratch, &socc, kk, us);
-                scratch[from] = scratch[to];
-                scratch[to] = saved;
-                socc.set(from);
-                if saved == EMPTY {
-                    socc.clear(to);
-                }
-                if safe {
-                    list.push(m);
-                }
-            }
-            return;
         }
-        let shields = self.shields(k, us);
+        let (kf, kr) = (k % 9, k / 9);
+        // Whether a change on `s` can alter what attacks the general: on its file or rank
+        // (lines, cannon screens, soldiers), or within two points (horses and their legs).
+        let touches = |s: usize| {
+            let (df, dr) = ((s % 9).abs_diff(kf), (s / 9).abs_diff(kr));
+            df == 0 || dr == 0 || (df <= 2 && dr <= 2)
+        };
+        for &m in pseudo.iter() {
+            let (from, to) = (m.from.index(), m.to.index());
+            if from != k && !touches(from) && !touches(to) {
+                continue; // the general stays attacked as it is
+            }
+            let kk = if from == k { to } else { k };
+            let saved = scratch[to];
+            scratch[to] = scratch[from];
+            scratch[from] = EMPTY;
+            socc.clear(from);
+            socc.set(to);
+            let safe = !general_attacked(&scratch, &socc, kk, us);
+            scratch[from] = scratch[to];
+            scratch[to] = saved;
+            socc.set(from);
+            if saved == EMPTY {
+                socc.clear(to);
+            }
+            if safe {
+                list.push(m);
+            }
+        }
+    }
+
+    /// Legal moves of the side to move, which is not in check, given its [`Shields`].
+    pub(crate) fn gen_legal_shielded<const MODE: u8>(
+        &self,
+        shields: &Shields,
+        list: &mut MoveList,
+    ) {
+        let us = self.turn;
+        let k = self.squares[self.general[us.index()] as usize] as usize;
+        let mut socc = self.occ;
+        let base = us.index() * 16;
         for id in base..base + 16 {
             let s = self.squares[id];
             if s == OFF {
@@ -450,6 +501,17 @@ mod tests {
                         "{fen} {side:?} {captures}"
                     );
                 }
+                let legal = by_testing(&q, false);
+                for from in Square::all() {
+                    for to in Square::all() {
+                        let m = Move::new(from, to);
+                        assert_eq!(
+                            q.is_legal_known(m, q.is_check()),
+                            legal.contains(&m),
+                            "{m} in {fen} {side:?}"
+                        );
+                    }
+                }
             }
         }
     }
@@ -465,8 +527,30 @@ mod tests {
         if depth == 0 {
             return;
         }
+        if depth >= 1 {
+            // Legality of every from-to pair, tested without generating, agrees too.
+            let legal = p.legal_moves();
+            for from in Square::all() {
+                for to in Square::all() {
+                    let m = Move::new(from, to);
+                    assert_eq!(p.is_legal(m), legal.contains(m), "{m} in {}", p.to_fen());
+                    assert_eq!(
+                        p.is_legal_known(m, p.is_check()),
+                        legal.contains(m),
+                        "{m} in {}",
+                        p.to_fen()
+                    );
+                }
+            }
+        }
         for m in by_testing(p, false) {
             let u = p.make(m);
+            assert_eq!(
+                p.is_check_after(m.from.index(), m.to.index()),
+                p.is_check(),
+                "{m} in {}",
+                p.to_fen()
+            );
             walk(p, depth - 1);
             p.unmake(m, u);
         }
@@ -477,6 +561,9 @@ mod tests {
         for fen in [
             "rnbakabnr/9/4c2c1/p1p3p1p/4p4/4P4/P1P3P1P/1C5C1/R8/1NBAKABNR w",
             "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w",
+            "r1ea1a3/4kh3/2h1e4/pHp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2EAKAE2 w",
+            "1ceak4/9/h2a5/2p1p3p/5cp2/2h2H3/6PCP/3AE4/2C6/3A1K1H1 w",
+            "2e1ka3/9/e3H4/4h4/9/9/9/4C4/2p6/2EK5 w",
         ] {
             walk(&mut Position::from_fen(fen).unwrap(), 2);
         }

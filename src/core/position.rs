@@ -367,13 +367,7 @@ impl Position {
     /// attacked or facing the other general.
     #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
-        let c = self.board[m.from.index()];
-        if c == EMPTY || color_of_code(c) != self.turn {
-            return false;
-        }
-        let mut list = MoveList::new();
-        self.gen_piece(m.from.index(), c, &mut list);
-        list.contains(m) && self.safe_after(m)
+        self.is_pseudo_legal(m) && self.safe_after(m)
     }
 
     /// All legal moves of the side to move.

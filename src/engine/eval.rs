@@ -243,13 +243,13 @@ pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base) -> i32 {
                 }
             }
             HORSE => {
+                // Own codes are 1..=7 for Red, 8..=14 for Black; counted without branches.
+                let own_lo: u8 = if us == 0 { 1 } else { 8 };
                 let mut mob = 0;
                 for k in 0..HORSE_MOVES.len[sq] as usize {
                     let (to, leg) = HORSE_MOVES.moves[sq][k];
-                    let x = b[to as usize];
-                    if b[leg as usize] == EMPTY && (x == EMPTY || color_of(x) != us) {
-                        mob += 1;
-                    }
+                    let not_own = b[to as usize].wrapping_sub(own_lo) >= 7;
+                    mob += i32::from((b[leg as usize] == EMPTY) & not_own);
                 }
                 mg[us] += w.horse_mob.0 * (mob - 4);
                 eg[us] += w.horse_mob.1 * (mob - 4);

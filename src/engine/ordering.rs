@@ -4,7 +4,7 @@
 //! their history score. The picker selects the best remaining move lazily, so a cut-off after
 //! the first moves costs no full sort.
 
-use crate::core::{Move, MoveList, Position, GEN_ALL, GEN_CAPTURES, GEN_QUIETS};
+use crate::core::{Move, MoveList, Position, Shields, GEN_ALL, GEN_CAPTURES, GEN_QUIETS};
 
 use super::score::MAX_PLY;
 use super::see::capture_loses;
@@ -142,6 +142,9 @@ pub(crate) struct MovePicker {
     bad_len: usize,
     bad_next: usize,
     in_check: bool,
+    /// What pins the side's pieces, found with the captures and kept for the killers and the
+    /// quiet moves (not in check only).
+    shields: Option<Shields>,
     /// Set by the search to skip the remaining quiet moves (late-move pruning).
     pub skip_quiets: bool,
 }
@@ -171,6 +174,7 @@ impl MovePicker {
             bad_len: 0,
             bad_next: 0,
             in_check,
+            shields: None,
             skip_quiets: false,
         }
     }
@@ -181,13 +185,20 @@ impl MovePicker {
         select_best(&mut self.moves, &mut self.scores, &mut self.next)
     }
 
-    fn load(&mut self, pos: &Position, mode: u8, in_check: bool) {
+    /// Generate the evasions, the captures or the quiet moves (by `mode`) into the list; the
+    /// side's shields are found once, with the captures.
+    fn load(&mut self, pos: &Position, mode: u8) {
         self.moves.clear();
         self.next = 0;
-        match (mode, in_check) {
-            (_, true) => pos.gen_legal_known::<GEN_ALL>(true, &mut self.moves),
-            (GEN_CAPTURES, _) => pos.gen_legal_known::<GEN_CAPTURES>(false, &mut self.moves),
-            _ => pos.gen_legal_known::<GEN_QUIETS>(false, &mut self.moves),
+        if self.in_check {
+            pos.gen_legal_known::<GEN_ALL>(true, &mut self.moves);
+            return;
+        }
+        let shields = self.shields.get_or_insert_with(|| pos.shields_of());
+        if mode == GEN_CAPTURES {
+            pos.gen_legal_shielded::<GEN_CAPTURES>(shields, &mut self.moves);
+        } else {
+            pos.gen_legal_shielded::<GEN_QUIETS>(shields, &mut self.moves);
         }
     }
 
@@ -202,12 +213,14 @@ impl MovePicker {
                         Stage::GenCaptures
                     };
                     match self.tt {
-                        Some(m) if pos.is_legal(m) => return Some((m, Kind::Table)),
+                        Some(m) if pos.is_legal_known(m, self.in_check) => {
+                            return Some((m, Kind::Table))
+                        }
                         _ => self.tt = None,
                     }
                 }
                 Stage::GenCaptures => {
-                    self.load(pos, GEN_CAPTURES, false);
+                    self.load(pos, GEN_CAPTURES);
                     for (i, m) in self.moves.as_slice().iter().enumerate() {
                         self.scores[i] = capture_score(pos, *m);
                     }
@@ -241,10 +254,11 @@ impl MovePicker {
                         continue;
                     };
                     let repeat = self.refutations[..i].contains(&Some(m));
+                    let legal = |s: &Shields| pos.is_pseudo_legal(m) && pos.legal_shielded(m, s);
                     if Some(m) != self.tt
                         && !repeat
                         && pos.board[m.to.index()] == 0
-                        && pos.is_legal(m)
+                        && self.shields.as_ref().map_or_else(|| pos.is_legal(m), legal)
                     {
                         return Some((m, Kind::Killer));
                     }
@@ -255,9 +269,9 @@ impl MovePicker {
                         self.stage = Stage::Bad;
                         continue;
                     }
-                    self.load(pos, GEN_QUIETS, false);
+                    self.load(pos, GEN_QUIETS);
                     let side = pos.turn().index();
-                    sort_by_history(self.moves.as_mut_slice(), &mut self.scores, ord, side);
+                    sort_by_history(self.moves.as_mut_slice(), ord, side);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -282,7 +296,7 @@ impl MovePicker {
                     }
                 }
                 Stage::GenEvasions => {
-                    self.load(pos, GEN_ALL, true);
+                    self.load(pos, GEN_ALL);
                     let side = pos.turn().index();
                     for (i, m) in self.moves.as_slice().iter().enumerate() {
                         self.scores[i] = if pos.board[m.to.index()] != 0 {
@@ -304,25 +318,28 @@ impl MovePicker {
     }
 }
 
-/// Score `moves` by history and sort them once, best first, keeping the generation order
-/// among equal scores (most quiet lists are walked far, so a sort beats picking lazily).
-/// An insertion sort that shifts the larger block up and writes each move once.
+/// Sort `moves` once by history, best first, keeping the generation order among equal scores
+/// (most quiet lists are walked far, so a sort beats picking lazily). Each move's score and
+/// its place in the list are packed into one key, so the unstable sort of the keys gives the
+/// stable order and moves only four bytes per key.
 #[inline]
-fn sort_by_history(moves: &mut [Move], scores: &mut [i32; 128], ord: &Ordering, side: usize) {
-    let n = moves.len().min(scores.len());
-    for i in 0..n {
-        scores[i] = ord.history(side, moves[i]);
+fn sort_by_history(moves: &mut [Move], ord: &Ordering, side: usize) {
+    let n = moves.len().min(128);
+    if n < 2 {
+        return;
     }
-    for i in 1..n {
-        let (s, m) = (scores[i], moves[i]);
-        let mut j = i;
-        while j > 0 && scores[j - 1] < s {
-            scores[j] = scores[j - 1];
-            moves[j] = moves[j - 1];
-            j -= 1;
-        }
-        scores[j] = s;
-        moves[j] = m;
+    let mut keys = [0u32; 128];
+    for (i, k) in keys[..n].iter_mut().enumerate() {
+        // Higher history first: the key grows as the score falls (scores stay within
+        // ±HISTORY_MAX, so the difference fits in 16 bits); the index breaks ties.
+        let rank = (HISTORY_MAX - ord.history(side, moves[i])) as u32;
+        *k = rank << 7 | i as u32;
+    }
+    keys[..n].sort_unstable();
+    let mut original = [moves[0]; 128];
+    original[..n].copy_from_slice(&moves[..n]);
+    for (m, k) in moves[..n].iter_mut().zip(&keys[..n]) {
+        *m = original[(k & 0x7F) as usize];
     }
 }
 
@@ -418,6 +435,35 @@ mod tests {
             o.last().cloned(),
             Some(("a0a6".to_string(), Kind::BadCapture))
         );
+    }
+
+    #[test]
+    fn the_history_sort_is_stable_and_best_first() {
+        let mut ord = Ordering::new();
+        let pos = Position::startpos();
+        let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        // Ties (many zeros, repeated values), the extremes, and negative scores.
+        for (i, m) in moves.iter().enumerate() {
+            let bonus = match i % 5 {
+                0 => 0,
+                1 => 700,
+                2 => -300,
+                3 => HISTORY_MAX,
+                _ => -HISTORY_MAX,
+            };
+            ord.update_history(0, *m, bonus);
+            if i % 7 == 0 {
+                ord.update_history(0, *m, bonus / 2 + 11);
+            }
+        }
+        let mut expected = moves.clone();
+        expected.sort_by_key(|m| std::cmp::Reverse(ord.history(0, *m)));
+        let mut got = moves.clone();
+        sort_by_history(&mut got, &ord, 0);
+        assert_eq!(got, expected);
+        assert!(expected
+            .windows(2)
+            .any(|w| ord.history(0, w[0]) == ord.history(0, w[1])));
     }
 
     #[test]

@@ -187,8 +187,14 @@ impl<'a> Searcher<'a> {
             && !self.pos.turn().owns_rank(m.from.rank());
         let base = self.frames[ply].base.after(&self.pos, m);
         let undo = self.pos.make(m);
-        self.tt.prefetch(self.pos.hash());
-        let in_check = self.pos.is_check();
+        // Start both loads the child is likely to need (table bucket, evaluation cache slot)
+        // at once, so that their cache misses overlap.
+        let key = self.pos.hash();
+        std::hint::black_box((
+            self.tt.touch(key),
+            self.eval_cache[(key as usize) & (EVAL_CACHE - 1)].0,
+        ));
+        let in_check = self.pos.is_check_after(m.from.index(), m.to.index());
         self.frames[ply + 1] = Frame {
             path: Some((m, undo)),
             moved: code,

@@ -111,7 +111,14 @@ impl Table {
     /// an early load does the same work.
     #[inline]
     pub(crate) fn prefetch(&self, key: u64) {
-        std::hint::black_box(self.buckets[self.index(key)].entries[0].key);
+        std::hint::black_box(self.touch(key));
+    }
+
+    /// Read a word of the bucket of `key` (for [`Table::prefetch`], or to start this load
+    /// together with others under one `black_box`).
+    #[inline]
+    pub(crate) fn touch(&self, key: u64) -> u32 {
+        self.buckets[self.index(key)].entries[0].key
     }
 
     /// The entry for `key`, if stored.
