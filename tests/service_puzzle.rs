@@ -2,17 +2,20 @@
 //! first solver (a wrong move refuted and its author's try over, the solver credited, puzzle
 //! ratings and streaks stored), a wrong move in a private chat answered with the solution,
 //! the picker, the hint (unrated), the solution and the next puzzle, a puzzle beside a game,
-//! and a daily puzzle that falls due while the bot is down and is posted at the restart.
+//! and a daily puzzle that falls due while the bot is down and is posted at the restart. The race
+//! and the daily puzzle run on sled and again on PostgreSQL (see `support/pg.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use xiangqi_bot::app::{Action, Incoming, Reply, Service, ServiceConfig};
 use xiangqi_bot::core::Move;
-use xiangqi_bot::game::{DeadlineKind, PlayerRef};
+use xiangqi_bot::game::{DeadlineKind, PlayerRef, Storage};
 use xiangqi_bot::render::Renderer;
-use xiangqi_bot::storage::SledStorage;
+use xiangqi_bot::storage::{PgStorage, SledStorage};
 
+#[path = "support/pg.rs"]
+mod pg;
 #[path = "support/puzzles.rs"]
 mod puzzles;
 #[path = "support/said.rs"]
@@ -31,8 +34,26 @@ fn config() -> ServiceConfig {
     }
 }
 
-fn service(path: &std::path::Path, clock: &Arc<AtomicU64>) -> Service {
-    let storage = Arc::new(SledStorage::open(path).expect("sled"));
+/// Where the service stores: sled in a directory, or a PostgreSQL database.
+enum Backend {
+    Sled(std::path::PathBuf),
+    Pg(pg::TestDb),
+}
+
+impl Backend {
+    /// Sled in a new temporary directory (kept while the returned directory lives).
+    fn sled() -> (tempfile::TempDir, Backend) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let b = Backend::Sled(dir.path().join("db"));
+        (dir, b)
+    }
+}
+
+fn service(at: &Backend, clock: &Arc<AtomicU64>) -> Service {
+    let storage: Arc<dyn Storage> = match at {
+        Backend::Sled(path) => Arc::new(SledStorage::open(path).expect("sled")),
+        Backend::Pg(db) => Arc::new(PgStorage::connect(&db.url).expect("postgres")),
+    };
     let c = Arc::clone(clock);
     Service::new(
         storage,
@@ -52,9 +73,9 @@ fn solver(svc: &Service, id: &str) -> xiangqi_bot::game::PuzzlePlayer {
 
 /// A service on a new database, its clock at 1,000 s.
 fn fresh() -> (tempfile::TempDir, Arc<AtomicU64>, Service) {
-    let dir = tempfile::tempdir().expect("tempdir");
+    let (dir, at) = Backend::sled();
     let clock = Arc::new(AtomicU64::new(1_000_000));
-    let svc = service(dir.path(), &clock);
+    let svc = service(&at, &clock);
     (dir, clock, svc)
 }
 
@@ -84,7 +105,20 @@ fn number(replies: &[Reply]) -> u64 {
 
 #[tokio::test]
 async fn a_group_races_and_the_first_solver_is_credited() {
-    let (_dir, clock, svc) = fresh();
+    let (_dir, at) = Backend::sled();
+    group_race(&at).await;
+}
+
+#[tokio::test]
+async fn a_group_races_and_the_first_solver_is_credited_on_postgres() {
+    if let Some(db) = pg::database("puzzle_race") {
+        group_race(&Backend::Pg(db)).await;
+    }
+}
+
+async fn group_race(at: &Backend) {
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let svc = service(at, &clock);
     let example = mate_in_two();
     let (p, bad) = (&example.puzzle, example.wrong_second);
     let line = iccs(&p.solution);
@@ -261,12 +295,22 @@ async fn a_puzzle_beside_a_game_takes_the_onlookers_moves() {
 
 #[tokio::test]
 async fn a_daily_puzzle_due_while_down_is_posted_at_the_restart() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("db");
+    let (_dir, at) = Backend::sled();
+    daily_after_downtime(&at).await;
+}
+
+#[tokio::test]
+async fn a_daily_puzzle_due_while_down_is_posted_at_the_restart_on_postgres() {
+    if let Some(db) = pg::database("puzzle_daily") {
+        daily_after_downtime(&Backend::Pg(db)).await;
+    }
+}
+
+async fn daily_after_downtime(at: &Backend) {
     let start = 20_000 * DAY_MS + 6 * 3_600_000; // 06:00 UTC
     let clock = Arc::new(AtomicU64::new(start));
     {
-        let svc = service(&path, &clock);
+        let svc = service(at, &clock);
         svc.recover().await.expect("recover");
         let r = joined(&svc.handle(in_group("alice", "/puzzle daily on 9")).await);
         assert!(r.contains("every day at 09:00 UTC"), "{r}");
@@ -279,7 +323,7 @@ async fn a_daily_puzzle_due_while_down_is_posted_at_the_restart() {
     }
     // Down from 06:00 to 10:00: the 09:00 puzzle is posted once the bot is back.
     clock.store(start + 4 * 3_600_000, Ordering::SeqCst);
-    let svc = service(&path, &clock);
+    let svc = service(at, &clock);
     svc.recover().await.expect("recover");
     let now = clock.load(Ordering::SeqCst);
     assert_eq!(svc.process_due(now).await.expect("due"), 1);
