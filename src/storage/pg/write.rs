@@ -44,6 +44,16 @@ fn json(v: &impl serde::Serialize) -> Result<Vec<u8>, StorageError> {
     serde_json::to_vec(v).map_err(err)
 }
 
+/// Records kept by a text key (channels, users, puzzle records), encoded.
+fn keyed<T: serde::Serialize>(
+    records: &[(String, T)],
+) -> Result<Vec<(String, Vec<u8>)>, StorageError> {
+    records
+        .iter()
+        .map(|(k, r)| Ok((k.clone(), json(r)?)))
+        .collect()
+}
+
 fn encode(c: &Changes) -> Result<Encoded, StorageError> {
     // Every field named: a new kind of change does not build until it is written here.
     let Changes {
@@ -78,16 +88,8 @@ fn encode(c: &Changes) -> Result<Encoded, StorageError> {
                 ))
             })
             .collect::<Result<_, StorageError>>()?,
-        channels: c
-            .channels
-            .iter()
-            .map(|(k, r)| Ok((k.clone(), json(r)?)))
-            .collect::<Result<_, StorageError>>()?,
-        users: c
-            .users
-            .iter()
-            .map(|(k, r)| Ok((k.clone(), json(r)?)))
-            .collect::<Result<_, StorageError>>()?,
+        channels: keyed(&c.channels)?,
+        users: keyed(&c.users)?,
         add_deadlines: c
             .add_deadlines
             .iter()
@@ -121,16 +123,8 @@ fn encode(c: &Changes) -> Result<Encoded, StorageError> {
             .iter()
             .map(|r| Ok((big(r.game)?, r.done.is_some(), json(r)?)))
             .collect::<Result<_, StorageError>>()?,
-        puzzle_players: c
-            .puzzle_players
-            .iter()
-            .map(|(k, r)| Ok((k.clone(), json(r)?)))
-            .collect::<Result<_, StorageError>>()?,
-        puzzle_standings: c
-            .puzzle_standings
-            .iter()
-            .map(|(k, r)| Ok((k.clone(), json(r)?)))
-            .collect::<Result<_, StorageError>>()?,
+        puzzle_players: keyed(&c.puzzle_players)?,
+        puzzle_standings: keyed(&c.puzzle_standings)?,
         game_number: c.game_number.map(big).transpose()?,
     })
 }
@@ -229,20 +223,31 @@ async fn write_rows<C: GenericClient + Sync>(
             .collect(),
     )
     .await?;
-    each(
-        tx,
-        "INSERT INTO channels (key, record) VALUES ($1, $2)
-         ON CONFLICT (key) DO UPDATE SET record = EXCLUDED.record",
-        rows.channels.iter().map(|(k, r)| row![k, r]).collect(),
-    )
-    .await?;
-    each(
-        tx,
-        "INSERT INTO users (key, record) VALUES ($1, $2)
-         ON CONFLICT (key) DO UPDATE SET record = EXCLUDED.record",
-        rows.users.iter().map(|(k, r)| row![k, r]).collect(),
-    )
-    .await?;
+    // Records kept by a text key: one upsert each, the same shape for every table.
+    for (sql, records) in [
+        (
+            "INSERT INTO channels (key, record) VALUES ($1, $2)
+             ON CONFLICT (key) DO UPDATE SET record = EXCLUDED.record",
+            &rows.channels,
+        ),
+        (
+            "INSERT INTO users (key, record) VALUES ($1, $2)
+             ON CONFLICT (key) DO UPDATE SET record = EXCLUDED.record",
+            &rows.users,
+        ),
+        (
+            "INSERT INTO puzzle_players (player, record) VALUES ($1, $2)
+             ON CONFLICT (player) DO UPDATE SET record = EXCLUDED.record",
+            &rows.puzzle_players,
+        ),
+        (
+            "INSERT INTO puzzle_standings (puzzle, record) VALUES ($1, $2)
+             ON CONFLICT (puzzle) DO UPDATE SET record = EXCLUDED.record",
+            &rows.puzzle_standings,
+        ),
+    ] {
+        each(tx, sql, records.iter().map(|(k, r)| row![k, r]).collect()).await?;
+    }
     each(
         tx,
         "DELETE FROM deadlines WHERE at_ms = $1 AND id = $2 AND kind = $3",
@@ -292,26 +297,6 @@ async fn write_rows<C: GenericClient + Sync>(
         rows.reviews
             .iter()
             .map(|(g, done, r)| row![g, done, r])
-            .collect(),
-    )
-    .await?;
-    each(
-        tx,
-        "INSERT INTO puzzle_players (player, record) VALUES ($1, $2)
-         ON CONFLICT (player) DO UPDATE SET record = EXCLUDED.record",
-        rows.puzzle_players
-            .iter()
-            .map(|(k, r)| row![k, r])
-            .collect(),
-    )
-    .await?;
-    each(
-        tx,
-        "INSERT INTO puzzle_standings (puzzle, record) VALUES ($1, $2)
-         ON CONFLICT (puzzle) DO UPDATE SET record = EXCLUDED.record",
-        rows.puzzle_standings
-            .iter()
-            .map(|(k, r)| row![k, r])
             .collect(),
     )
     .await?;
