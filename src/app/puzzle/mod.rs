@@ -287,16 +287,27 @@ async fn start(ctx: &Ctx<'_>, slot: &mut Slot, p: &Puzzle, daily: bool) -> AppRe
     Ok(show::posted(ctx, p, &live, standing))
 }
 
-/// Judge `mv` (off the listed line the engine is asked, on a blocking thread).
+/// Run `work` with an engine on a blocking thread. Each blocking thread keeps its own engine
+/// (its table allocated once, not for every move judged); every search clears it first, so
+/// answers do not depend on which thread runs them. `None` if `work` panicked.
+async fn with_engine<T: Send + 'static>(
+    work: impl FnOnce(&mut Engine) -> T + Send + 'static,
+) -> Option<T> {
+    thread_local! {
+        static ENGINE: std::cell::RefCell<Engine> = std::cell::RefCell::new(Engine::new(8));
+    }
+    tokio::task::spawn_blocking(move || ENGINE.with(|e| work(&mut e.borrow_mut())))
+        .await
+        .ok()
+}
+
+/// Judge `mv` (off the listed line the engine is asked).
 async fn judge(ctx: &Ctx<'_>, p: &Puzzle, progress: Progress, mv: Move) -> Verdict {
     let nodes = ctx.svc.config.puzzle_nodes;
     let p = p.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut engine = Engine::new(8);
-        check_move(&p, &progress, mv, &mut engine, nodes)
-    })
-    .await
-    .unwrap_or(Verdict::Illegal)
+    with_engine(move |engine| check_move(&p, &progress, mv, engine, nodes))
+        .await
+        .unwrap_or(Verdict::Illegal)
 }
 
 /// A winning line from where `live` stands.
@@ -307,12 +318,9 @@ async fn line_from(ctx: &Ctx<'_>, p: &Puzzle, live: &LivePuzzle) -> Vec<Move> {
         on_line: live.on_line,
     };
     let p = p.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut engine = Engine::new(8);
-        solution_from(&p, &progress, &mut engine, nodes)
-    })
-    .await
-    .unwrap_or_default()
+    with_engine(move |engine| solution_from(&p, &progress, engine, nodes))
+        .await
+        .unwrap_or_default()
 }
 
 /// Play the acting user's move `mv` in the live puzzle.
