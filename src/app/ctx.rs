@@ -124,6 +124,21 @@ impl<'a> Ctx<'a> {
         Ok(())
     }
 
+    /// Change the channel's record with `edit` and store it with `changes`, as
+    /// [`Ctx::store_record`] does (the channel's game stays as it is).
+    pub(crate) async fn edit_record(
+        &self,
+        slot: &mut Slot,
+        edit: impl FnOnce(&mut ChannelRecord),
+        changes: Changes,
+    ) -> AppResult<()> {
+        let game = slot.game.clone();
+        let mut record = slot.record.clone();
+        edit(&mut record);
+        self.store_record(&mut slot.record, record, game.as_ref(), changes)
+            .await
+    }
+
     /// Messages to retire with this command's replies.
     pub(crate) fn retire(&self, refs: Vec<String>) {
         if !refs.is_empty() {

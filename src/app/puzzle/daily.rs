@@ -61,19 +61,19 @@ pub(super) async fn configure(
     }
     let channel = &ctx.inc.channel;
     let mut changes = Changes::default();
-    let mut record = slot.record.clone();
-    if let Some(old) = record.settings.puzzle_daily.take() {
+    if let Some(old) = slot.record.settings.puzzle_daily {
         changes
             .remove_deadlines
             .push(deadline(channel, old.next_ms));
     }
-    if on {
-        let next_ms = next_at(ctx.now, hour);
-        record.settings.puzzle_daily = Some(DailyPuzzle { hour, next_ms });
-        changes.add_deadlines.push(deadline(channel, next_ms));
+    let daily = on.then(|| DailyPuzzle {
+        hour,
+        next_ms: next_at(ctx.now, hour),
+    });
+    if let Some(d) = daily {
+        changes.add_deadlines.push(deadline(channel, d.next_ms));
     }
-    let game = slot.game.clone();
-    ctx.store_record(&mut slot.record, record, game.as_ref(), changes)
+    ctx.edit_record(slot, |r| r.settings.puzzle_daily = daily, changes)
         .await?;
     Ok(vec![ctx.say_puzzle(&if on {
         PuzzleMsg::DailyOn { hour }
@@ -97,15 +97,13 @@ pub(crate) async fn due(
         return Ok(Vec::new());
     }
     let next_ms = next_at(ctx.now, daily.hour);
-    let mut record = slot.record.clone();
-    record.settings.puzzle_daily = Some(DailyPuzzle {
-        hour: daily.hour,
-        next_ms,
-    });
     let mut now = std::mem::take(changes);
     now.add_deadlines.push(deadline(&d.channel, next_ms));
-    let game = slot.game.clone();
-    ctx.store_record(&mut slot.record, record, game.as_ref(), now)
+    let next = DailyPuzzle {
+        hour: daily.hour,
+        next_ms,
+    };
+    ctx.edit_record(slot, |r| r.settings.puzzle_daily = Some(next), now)
         .await?;
     let mut replies = end(ctx, slot).await?;
     let day = ctx.now / DAY_MS;

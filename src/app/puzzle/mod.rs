@@ -225,11 +225,7 @@ async fn store(
     live: Option<LivePuzzle>,
     changes: Changes,
 ) -> AppResult<()> {
-    let game = slot.game.clone();
-    let mut record = slot.record.clone();
-    record.puzzle = live;
-    ctx.store_record(&mut slot.record, record, game.as_ref(), changes)
-        .await
+    ctx.edit_record(slot, |r| r.puzzle = live, changes).await
 }
 
 /// Post a new puzzle matching `filter` (after `before`, what ending the last one said).
@@ -274,15 +270,19 @@ async fn start(ctx: &Ctx<'_>, slot: &mut Slot, p: &Puzzle, daily: bool) -> AppRe
         hinted: false,
         daily,
     };
-    let game = slot.game.clone();
-    let mut record = slot.record.clone();
-    record.recent_puzzles.retain(|id| *id != p.id);
-    record.recent_puzzles.push(p.id.clone());
-    let excess = record.recent_puzzles.len().saturating_sub(RECENT_PUZZLES);
-    record.recent_puzzles.drain(..excess);
-    record.puzzle = Some(live.clone());
-    ctx.store_record(&mut slot.record, record, game.as_ref(), Changes::default())
-        .await?;
+    let shown = live.clone();
+    ctx.edit_record(
+        slot,
+        |r| {
+            r.recent_puzzles.retain(|id| *id != p.id);
+            r.recent_puzzles.push(p.id.clone());
+            let excess = r.recent_puzzles.len().saturating_sub(RECENT_PUZZLES);
+            r.recent_puzzles.drain(..excess);
+            r.puzzle = Some(shown);
+        },
+        Changes::default(),
+    )
+    .await?;
     let standing = ctx.svc.storage().puzzle_standing(&p.id)?;
     Ok(show::posted(ctx, p, &live, standing))
 }
