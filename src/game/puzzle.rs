@@ -54,6 +54,18 @@ pub struct PuzzlePlayer {
     pub missed: u32,
 }
 
+impl PuzzlePlayer {
+    /// The rating as it stands at `now_ms`: its deviation grown since it last changed.
+    #[must_use]
+    pub fn rating_at(&self, now_ms: u64) -> Glicko {
+        if self.rated_ms == 0 {
+            self.rating
+        } else {
+            self.rating.after_idle(now_ms.saturating_sub(self.rated_ms))
+        }
+    }
+}
+
 /// A puzzle's own rating.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PuzzleStanding {

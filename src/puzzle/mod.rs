@@ -126,6 +126,15 @@ impl Puzzle {
         self.solution.len().div_ceil(2)
     }
 
+    /// The solver's moves a solve needs: the mate's length, or the listed line's moves.
+    #[must_use]
+    pub fn moves_to_find(&self) -> usize {
+        match self.goal {
+            Goal::Mate(n) => n as usize,
+            Goal::Material(_) => self.solver_moves(),
+        }
+    }
+
     /// One line of the text format: `id | fen | moves | goal | theme | rating | source`.
     #[must_use]
     pub fn to_line(&self) -> String {

@@ -127,10 +127,7 @@ pub fn check_move(
     let mut moves = progress.played.clone();
     moves.push(mv);
     let done = progress.solver_moves() + 1;
-    let total = match puzzle.goal {
-        Goal::Mate(n) => n as usize,
-        Goal::Material(_) => puzzle.solver_moves(),
-    };
+    let total = puzzle.moves_to_find();
     if pos.after(mv).status() != Status::Ongoing {
         // The defender is mated or stalemated: a loss for it either way.
         return Verdict::Solved;

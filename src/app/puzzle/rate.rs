@@ -53,13 +53,7 @@ pub(super) fn rate(
     let mut lines = Vec::new();
     for (id, name, score) in results {
         let mut player = storage.puzzle_player(id)?.unwrap_or_default();
-        let grown = if player.rated_ms == 0 {
-            player.rating
-        } else {
-            player
-                .rating
-                .after_idle(ctx.now.saturating_sub(player.rated_ms))
-        };
+        let grown = player.rating_at(ctx.now);
         let (mine, its) = glicko_rate(grown, standing.rating, *score, 1.0);
         let before = grown.shown();
         player.rating = mine;
@@ -108,11 +102,7 @@ pub(super) fn stats(ctx: &Ctx<'_>) -> AppResult<Vec<Reply>> {
             ctx.say_puzzle(&PuzzleMsg::NoStats { player: who.name })
         ]);
     };
-    let rating = if p.rated_ms == 0 {
-        p.rating
-    } else {
-        p.rating.after_idle(ctx.now.saturating_sub(p.rated_ms))
-    };
+    let rating = p.rating_at(ctx.now);
     Ok(vec![ctx.say_puzzle(&PuzzleMsg::Stats {
         player: who.name,
         rating: rating.shown(),

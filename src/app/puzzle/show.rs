@@ -131,11 +131,8 @@ pub(super) fn posted(
 
 /// The solver moves still to find after `live`'s moves.
 fn left(p: &Puzzle, live: &LivePuzzle) -> usize {
-    let total = match p.goal {
-        crate::puzzle::Goal::Mate(n) => n as usize,
-        crate::puzzle::Goal::Material(_) => p.solver_moves(),
-    };
-    total.saturating_sub(live.played.len().div_ceil(2))
+    p.moves_to_find()
+        .saturating_sub(live.played.len().div_ceil(2))
 }
 
 /// The live puzzle shown again, as it stands.
