@@ -289,6 +289,13 @@ async fn a_puzzle_beside_a_game_takes_the_onlookers_moves() {
     assert!(r.contains("already being solved"), "{r}");
     let r = joined(&ask("carol", "/puzzle banana").await);
     assert!(r.contains("banana"), "{r}");
+    let r = joined(&ask("dave", "/puzzle").await);
+    assert!(r.contains("already being solved"), "{r}");
+    let r = joined(
+        &svc.handle(said("erin", "#alone", "/puzzle mate8 easy"))
+            .await,
+    );
+    assert!(r.contains("No puzzle matches “mate8 easy”"), "{r}");
     let r = joined(&ask("carol", "/puzzle next sunflower").await);
     assert!(r.contains("No puzzle matches “sunflower”"), "{r}");
 }

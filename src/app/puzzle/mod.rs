@@ -140,7 +140,7 @@ pub(crate) async fn command(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRe
                 return Ok(vec![start(ctx, slot, p, false).await?]);
             }
             match parse_filter(words) {
-                Ok(f) => post_new(ctx, slot, &f, Vec::new()).await,
+                Ok(f) => post_new(ctx, slot, &f, words, Vec::new()).await,
                 Err(asked) => Ok(vec![ctx.say_puzzle(&PuzzleMsg::NoMatch { asked })]),
             }
         }
@@ -184,7 +184,7 @@ pub(crate) async fn on_action(
         // *Next* under a puzzle that ended: a new one, unless another is under way.
         if let Action::PuzzleNext { .. } = action {
             if slot.record.puzzle.is_none() {
-                return post_new(ctx, slot, &Filter::default(), Vec::new()).await;
+                return post_new(ctx, slot, &Filter::default(), "", Vec::new()).await;
             }
             return Ok(vec![
                 ctx.private_puzzle(&PuzzleMsg::AlreadyLive),
@@ -228,11 +228,13 @@ async fn store(
     ctx.edit_record(slot, |r| r.puzzle = live, changes).await
 }
 
-/// Post a new puzzle matching `filter` (after `before`, what ending the last one said).
+/// Post a new puzzle matching `filter`, read from the words `asked` (after `before`, what
+/// ending the last one said).
 async fn post_new(
     ctx: &Ctx<'_>,
     slot: &mut Slot,
     filter: &Filter,
+    asked: &str,
     mut before: Vec<Reply>,
 ) -> AppResult<Vec<Reply>> {
     let target = ctx
@@ -249,7 +251,7 @@ async fn post_new(
         seed,
     ) else {
         before.push(ctx.say_puzzle(&PuzzleMsg::NoMatch {
-            asked: String::new(),
+            asked: asked.chars().take(40).collect(),
         }));
         return Ok(before);
     };
@@ -433,7 +435,7 @@ async fn next(ctx: &Ctx<'_>, slot: &mut Slot, words: &str) -> AppResult<Vec<Repl
         Err(asked) => return Ok(vec![ctx.say_puzzle(&PuzzleMsg::NoMatch { asked })]),
     };
     let before = end(ctx, slot).await?;
-    post_new(ctx, slot, &filter, before).await
+    post_new(ctx, slot, &filter, words, before).await
 }
 
 impl Ctx<'_> {
