@@ -263,10 +263,16 @@ pub(super) fn wrong(
     Reply::text(t)
 }
 
-/// The moves of `line` from `pos`, numbered by the solver's moves (`1. … … 2. …`).
-fn numbered(pos: &Position, line: &[Move], notation: crate::notation::Notation) -> String {
+/// The moves of `line` from `pos` (up to the first that cannot be played), numbered by the
+/// solver's moves (`1. … … 2. …`), with the position they reach and the last move played.
+fn numbered(
+    pos: &Position,
+    line: &[Move],
+    notation: crate::notation::Notation,
+) -> (String, Position, Option<Move>) {
     let mut pos = pos.clone();
     let mut out = Vec::new();
+    let mut last = None;
     for (i, &m) in line.iter().enumerate() {
         if !pos.is_legal(m) {
             break;
@@ -278,8 +284,9 @@ fn numbered(pos: &Position, line: &[Move], notation: crate::notation::Notation) 
             out.push(written);
         }
         pos.play_unchecked(m);
+        last = Some(m);
     }
-    out.join(" ")
+    (out.join(" "), pos, last)
 }
 
 /// The solution from where the puzzle stood after `before`: its board at the end, and *Next*.
@@ -290,22 +297,8 @@ pub(super) fn solution(
     line: &[Move],
     live: &LivePuzzle,
 ) -> Reply {
-    let start = position_after(p, before);
-    let caption = text(
-        &PuzzleMsg::Solution {
-            line: numbered(&start, line, ctx.notation),
-        },
-        ctx.lang,
-    );
-    let mut end = start;
-    let mut last = None;
-    for &m in line {
-        if !end.is_legal(m) {
-            break;
-        }
-        end.play_unchecked(m);
-        last = Some(m);
-    }
+    let (written, end, last) = numbered(&position_after(p, before), line, ctx.notation);
+    let caption = text(&PuzzleMsg::Solution { line: written }, ctx.lang);
     board(
         ctx,
         &end,
