@@ -362,9 +362,17 @@ impl PgStorage {
     }
 }
 
+/// The advisory lock under which migrations are applied.
+const MIGRATE_LOCK: i64 = 0x5851_4d49_4752_4154; // "XQMIGRAT"
+
 /// Apply the migrations not yet applied, in one transaction.
 async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StorageError> {
     let tx = client.transaction().await.map_err(err)?;
+    // Processes starting together apply each migration once: the first takes this lock (two
+    // `CREATE TABLE IF NOT EXISTS` at once can both try to create the table).
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATE_LOCK])
+        .await
+        .map_err(err)?;
     tx.batch_execute(
         "CREATE TABLE IF NOT EXISTS schema_version (
              version integer PRIMARY KEY,
