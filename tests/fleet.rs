@@ -43,7 +43,7 @@ fn moves(n: usize) -> Vec<String> {
 }
 
 fn mover(ply: usize) -> &'static str {
-    if ply % 2 == 0 {
+    if ply.is_multiple_of(2) {
         "alice"
     } else {
         "bob"
