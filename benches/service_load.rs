@@ -14,7 +14,10 @@
 //! `SCENARIO=bot`: 32 channels playing the bot at once instead (see [`bot_load`]).
 //!
 //! `STORAGE=postgres`: store in PostgreSQL (the throwaway cluster of `tests/support/pg.rs`,
-//! fsync on, or `TEST_DATABASE_URL`) instead of sled.
+//! fsync on, or `TEST_DATABASE_URL`) instead of sled. With `PROCESSES=2` as well, two
+//! services share the database, each with its own connections and delivery worker, as two bot
+//! processes would (in this one OS process, so on the same cores), and every game's moves
+//! alternate between them: each move then finds its channel written by the other process.
 
 #[path = "service_load/bot.rs"]
 mod bot_load;
@@ -149,6 +152,11 @@ fn main() {
     let tasks = env("TASKS", 32).max(1);
     let cache = env("STRIP_CACHE", xiangqi_bot::render::DEFAULT_CACHE_BYTES);
     let images = std::env::var("IMAGES").map_or(true, |v| v != "off");
+    let procs = env("PROCESSES", 1).max(1);
+    assert!(
+        procs == 1 || postgres().is_some(),
+        "PROCESSES above 1 needs STORAGE=postgres (sled is opened by one process)"
+    );
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("db");
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -158,7 +166,7 @@ fn main() {
     let lines: Vec<Vec<String>> = (0..games).map(|g| line(g, plies)).collect();
     let plies = lines.iter().map(Vec::len).min().unwrap_or(0);
     println!(
-        "service load: {games} games, {plies} plies each (each game its own line), {tasks} tasks, images {}, strip cache {} MB",
+        "service load: {games} games, {plies} plies each (each game its own line), {tasks} tasks, {procs} process(es), images {}, strip cache {} MB",
         if images { "on" } else { "off" },
         cache >> 20
     );
@@ -166,18 +174,26 @@ fn main() {
     renderer.warm_up();
     let rss_start = rss_kb();
     let (latencies, elapsed) = rt.block_on(async {
-        let svc = service(&path, images, Arc::clone(&renderer));
+        let svcs: Vec<Arc<Service>> = (0..procs)
+            .map(|_| service(&path, images, Arc::clone(&renderer)))
+            .collect();
+        let svc = Arc::clone(&svcs[0]);
         // The platform's delivery worker: takes each stored reply and forgets it.
-        let mut deliveries = svc.open_outbox("bench:").expect("outbox");
-        let worker = Arc::clone(&svc);
-        let delivery = tokio::spawn(async move {
-            while let Some(d) = deliveries.recv().await {
-                worker
-                    .delivered(&d.key)
-                    .await
-                    .expect("forget a delivered reply");
-            }
-        });
+        let deliveries: Vec<_> = svcs
+            .iter()
+            .map(|svc| {
+                let mut deliveries = svc.open_outbox("bench:").expect("outbox");
+                let worker = Arc::clone(svc);
+                tokio::spawn(async move {
+                    while let Some(d) = deliveries.recv().await {
+                        worker
+                            .delivered(&d.key)
+                            .await
+                            .expect("forget a delivered reply");
+                    }
+                })
+            })
+            .collect();
         // Create the games (a challenge and an acceptance each), many at a time.
         let t0 = Instant::now();
         let mut handles = Vec::new();
@@ -204,7 +220,7 @@ fn main() {
         let t0 = Instant::now();
         let mut handles = Vec::new();
         for t in 0..tasks {
-            let svc = Arc::clone(&svc);
+            let svcs = svcs.clone();
             let lines = Arc::clone(&lines);
             handles.push(tokio::spawn(async move {
                 let mut lat = Vec::new();
@@ -212,6 +228,7 @@ fn main() {
                     let who = if i % 2 == 0 { "red" } else { "black" };
                     for g in (t..games).step_by(tasks) {
                         let m = &lines[g][i];
+                        let svc = &svcs[(g + i) % svcs.len()];
                         let start = Instant::now();
                         let r = svc.handle(said(g, who, m)).await;
                         lat.push(start.elapsed());
@@ -226,9 +243,13 @@ fn main() {
             all.extend(h.await.expect("task"));
         }
         let elapsed = t0.elapsed();
-        // Stop the worker so the storage is closed before the restart below opens it.
-        delivery.abort();
-        let _ = delivery.await;
+        // Stop the workers so the storage is closed before the restart below opens it.
+        for delivery in deliveries {
+            delivery.abort();
+            let _ = delivery.await;
+        }
+        drop(svc);
+        drop(svcs);
         (all, elapsed)
     });
     let mut sorted = latencies;

@@ -31,3 +31,10 @@ ALTER TABLE outbox ADD COLUMN owner text COLLATE "C" NOT NULL DEFAULT '';
 
 -- Claimed deadlines are few: the timer finds the earliest claim lapsing without a scan.
 CREATE INDEX deadlines_claimed ON deadlines (claimed_until) WHERE claimed_until <> 0;
+
+-- Work one process does for the whole fleet (the bot's search in a channel, a hint, a
+-- review): claimed by a process while it lives; a dead process's claims are void.
+CREATE TABLE work_claims (
+    key text COLLATE "C" PRIMARY KEY,
+    process text COLLATE "C" NOT NULL
+);

@@ -344,3 +344,36 @@ async fn clocks_are_shifted_only_when_every_process_was_down() {
         "every process was down"
     );
 }
+
+#[test]
+fn the_bots_search_goes_on_in_the_other_process_after_kill_nine() {
+    let Some(db) = pg::database("fleet_bot") else {
+        return;
+    };
+    let (dir_a, dir_b) = (
+        tempfile::tempdir().expect("dir"),
+        tempfile::tempdir().expect("dir"),
+    );
+    let mut a = Console::start(dir_a.path(), &env(&db));
+    let mut b = Console::start(
+        dir_b.path(),
+        &[env(&db), vec![("BOT_MOVE_CAP_MS", "200")]].concat(),
+    );
+    a.ask("@alice /play bot 8 red", "Game #1 begins");
+    // Level 8 thinks for a second: the process is killed while it thinks.
+    a.ask("@alice h2e2", "1. alice");
+    let bot = ". Bot (level 8): ";
+    assert!(
+        !a.seen.iter().any(|l| l.contains(bot)),
+        "the bot answered before the kill"
+    );
+    a.kill();
+    // Once the killed process counts as dead (its heartbeat is 10 s old), the survivor
+    // searches and plays the bot's move.
+    let line = b
+        .expect_within(bot, Duration::from_secs(40))
+        .unwrap_or_else(|| panic!("the bot never moved:\n{}", b.seen.join("\n")));
+    assert!(line.contains("2. Bot"), "{line}");
+    b.ask("/fen", " - - ");
+    b.finish();
+}

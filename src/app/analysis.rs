@@ -65,10 +65,9 @@ pub(crate) fn pool_key(channel: &str, what: &str) -> String {
 }
 
 impl Service {
-    /// Run hints and reviews forever: first the reviews stored before a restart (the hints
-    /// are found by [`Service::run_bot`]'s pass over the active games), then each one a
-    /// handler marks due. Started by [`Service::run_bot`].
-    pub(crate) async fn run_analysis(self: Arc<Self>) {
+    /// Mark every review asked for and not done due (after a restart, or when a process
+    /// sharing the storage died with reviews in hand).
+    pub(crate) fn resume_reviews(&self) {
         match self.storage().pending_reviews() {
             Ok(pending) => {
                 for r in pending {
@@ -77,6 +76,13 @@ impl Service {
             }
             Err(e) => tracing::error!(error = %e, "cannot list the reviews to resume"),
         }
+    }
+
+    /// Run hints and reviews forever: first the reviews stored before a restart (the hints
+    /// are found by [`Service::run_bot`]'s pass over the active games), then each one a
+    /// handler marks due. Started by [`Service::run_bot`].
+    pub(crate) async fn run_analysis(self: Arc<Self>) {
+        self.resume_reviews();
         loop {
             let due = std::mem::take(
                 &mut *self
@@ -91,11 +97,25 @@ impl Service {
                 }
                 let svc = Arc::clone(&self);
                 tokio::spawn(async move {
+                    // Processes sharing the storage: one of them does it.
+                    let claim = match svc.storage().try_lease(&format!("work:{w:?}")).await {
+                        Ok(Some(claim)) => claim,
+                        Ok(None) => {
+                            svc.analysis.release(&w);
+                            return;
+                        }
+                        Err(e) => {
+                            svc.analysis.release(&w);
+                            tracing::error!(work = ?w, error = %e, "analysis: storage failure");
+                            return;
+                        }
+                    };
                     let result = match &w {
                         Work::Hint(channel) => svc.hint_job(channel).await,
                         Work::Review(channel, game) => svc.review_job(channel, *game).await,
                     };
                     svc.analysis.release(&w);
+                    drop(claim);
                     if let Err(e) = result {
                         tracing::error!(work = ?w, error = %e, "analysis: storage failure");
                     }

@@ -44,7 +44,7 @@ impl Service {
     pub async fn recover(&self) -> AppResult<u64> {
         let _alone = self.storage().lease("service:recover").await?;
         let now = self.now();
-        if self.storage().others_alive()? {
+        if !self.storage().others_alive()?.is_empty() {
             self.storage().beat(now)?;
             tracing::info!("other bot processes are running: clocks ran on, nothing to shift");
             return Ok(0);
@@ -101,6 +101,7 @@ impl Service {
     /// Run the timer forever: settle due deadlines, sleep until the next, write a heartbeat.
     pub async fn run_timer(self: Arc<Self>) {
         let mut pruned_at = 0;
+        let mut fleet = Vec::new();
         loop {
             let now = self.now();
             if let Err(e) = self.process_due(now).await {
@@ -109,6 +110,9 @@ impl Service {
             // Replies a process that died did not deliver: this one delivers them.
             if let Err(e) = self.adopt_outboxes() {
                 tracing::error!(error = %e, "timer: cannot read the outbox");
+            }
+            if self.storage().shared() {
+                self.watch_fleet(&mut fleet);
             }
             if now.saturating_sub(pruned_at) >= SEEN_PRUNE_EVERY_MS {
                 pruned_at = now;
@@ -136,6 +140,25 @@ impl Service {
                 () = tokio::time::sleep(Duration::from_millis(wait)) => {}
                 () = self.timer_wake.notified() => {}
             }
+        }
+    }
+
+    /// When a process sharing the storage has died since the last look (`fleet`: the others
+    /// alive then), the bot's searches, hints and reviews it had in hand are taken up here.
+    fn watch_fleet(&self, fleet: &mut Vec<String>) {
+        match self.storage().others_alive() {
+            Ok(alive) => {
+                let gone = fleet.iter().filter(|p| !alive.contains(p)).count();
+                if gone > 0 {
+                    tracing::info!(gone, "a bot process stopped: its engine work goes on here");
+                    if self.bot.get().is_some() {
+                        self.resume_active_games();
+                        self.resume_reviews();
+                    }
+                }
+                *fleet = alive;
+            }
+            Err(e) => tracing::error!(error = %e, "timer: cannot read the other processes"),
         }
     }
 

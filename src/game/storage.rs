@@ -390,12 +390,24 @@ pub trait Storage: Send + Sync + 'static {
         self.set_meta(ALIVE, now_ms)
     }
 
-    /// Whether another process sharing the storage is alive (its heartbeat is recent).
+    /// The other processes sharing the storage that are alive (their heartbeat is recent).
     ///
     /// # Errors
     /// On a storage failure.
-    fn others_alive(&self) -> Result<bool, StorageError> {
-        Ok(false)
+    fn others_alive(&self) -> Result<Vec<String>, StorageError> {
+        Ok(Vec::new())
+    }
+
+    /// Like [`Storage::lease`] without waiting: `None` when another process holds `key`
+    /// (a storage no other process shares always gives the lease).
+    fn try_lease<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Lease>, StorageError>> {
+        let _ = key;
+        Box::pin(async {
+            Ok(Some(Lease {
+                fresh: true,
+                hold: Box::new(()),
+            }))
+        })
     }
 
     /// Outbox entries whose channel starts with `prefix` written by processes that died

@@ -218,8 +218,9 @@ impl Service {
     }
 
     /// After a restart, one pass over the active games: the bot thinks where it is to move,
-    /// and a hint asked for and not posted is searched again.
-    fn resume_active_games(&self) {
+    /// and a hint asked for and not posted is searched again. (Also when a process sharing
+    /// the storage died: what it was searching is searched here.)
+    pub(crate) fn resume_active_games(&self) {
         let ids = match self.storage().active_games() {
             Ok(ids) => ids,
             Err(e) => {
@@ -290,6 +291,14 @@ impl Service {
             }
             flight.insert(channel.to_string(), search);
         }
+        // Processes sharing the storage: one of them searches (the one that claims it).
+        let Some(claim) = self.storage().try_lease(&format!("bot:{channel}")).await? else {
+            let mut flight = rt.lock_flight();
+            if flight.get(channel) == Some(&search) {
+                flight.remove(channel);
+            }
+            return Ok(());
+        };
         let job = Job::Play {
             game: game.arbiter.clone(),
             level,
@@ -304,6 +313,7 @@ impl Service {
             if let Err(e) = self.bot_move(&channel, search, out).await {
                 tracing::error!(%channel, error = %e, "bot: storage failure");
             }
+            drop(claim);
         });
         Ok(())
     }

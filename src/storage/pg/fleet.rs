@@ -113,6 +113,30 @@ impl Drop for Held {
     }
 }
 
+/// A claimed piece of work: dropping it removes the claim.
+struct Claimed {
+    bridge: Arc<super::Bridge>,
+    key: String,
+    me: String,
+}
+
+impl Drop for Claimed {
+    fn drop(&mut self) {
+        let (key, me) = (std::mem::take(&mut self.key), std::mem::take(&mut self.me));
+        let pool = self.bridge.pool.clone();
+        self.bridge.handle.spawn(async move {
+            if let Ok(client) = pool.get().await {
+                let _ = exec(
+                    &client,
+                    "DELETE FROM work_claims WHERE key = $1 AND process = $2",
+                    &[&key, &me],
+                )
+                .await;
+            }
+        });
+    }
+}
+
 impl PgStorage {
     /// See [`crate::game::Storage::lease`].
     pub(super) fn take_lease<'a>(
@@ -150,28 +174,68 @@ impl PgStorage {
                     .transpose()
                     .map_err(err)?
                     .unwrap_or(0);
-                    Ok::<_, StorageError>((client, stamp))
+                    Ok::<_, StorageError>(Some((client, stamp)))
                 }
                 .await;
                 // The held lock goes with `Held`: if the asker gave up waiting, it is released
                 // here at once.
-                let _ = tx.send(got.map(|(client, stamp)| {
-                    let held = Held {
-                        client: Some(client),
-                        lock,
-                        handle: task_handle,
-                    };
-                    (held, key, stamp)
+                let _ = tx.send(got.map(|got| {
+                    got.map(|(client, stamp)| {
+                        let held = Held {
+                            client: Some(client),
+                            lock,
+                            handle: task_handle,
+                        };
+                        (held, key, stamp)
+                    })
                 }));
             });
-            let (held, key, stamp) = rx
+            let Some((held, key, stamp)) = rx
                 .await
-                .map_err(|_| err("the PostgreSQL runtime has stopped"))??;
+                .map_err(|_| err("the PostgreSQL runtime has stopped"))??
+            else {
+                return Ok(None);
+            };
             // Only the asker remembers the stamp: it reads the channel again when not fresh.
             let fresh = stamps.see(&key, stamp);
             Ok(Some(Lease {
                 fresh,
                 hold: Box::new(held),
+            }))
+        })
+    }
+
+    /// See [`crate::game::Storage::try_lease`]: a row in `work_claims` (no connection is held
+    /// meanwhile), taken over from a process no longer alive, removed when the lease drops.
+    pub(super) fn claim_work<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Lease>, StorageError>> {
+        let me = self.process.to_string();
+        let key = key.to_string();
+        let bridge = Arc::clone(&self.bridge);
+        Box::pin(async move {
+            let (k, m) = (key.clone(), me.clone());
+            let got = bridge
+                .run(move |client| async move {
+                    rows(
+                        &client,
+                        "INSERT INTO work_claims (key, process) VALUES ($1, $2)
+                         ON CONFLICT (key) DO UPDATE SET process = EXCLUDED.process
+                         WHERE work_claims.process = EXCLUDED.process
+                            OR work_claims.process NOT IN
+                               (SELECT id FROM processes WHERE alive_at > now() - $3::text::interval)
+                         RETURNING 1",
+                        &[&k, &m, &ALIVE_WINDOW],
+                    )
+                    .await
+                    .map(|r| !r.is_empty())
+                    .map_err(err)
+                })
+                .await?;
+            Ok(got.then(|| Lease {
+                fresh: true,
+                hold: Box::new(Claimed { bridge, key, me }),
             }))
         })
     }
@@ -220,14 +284,16 @@ impl PgStorage {
     }
 
     /// See [`crate::game::Storage::others_alive`].
-    pub(super) fn any_other_alive(&self) -> Result<bool, StorageError> {
-        Ok(self
-            .one::<bool>(
-                "SELECT EXISTS (SELECT 1 FROM processes
-                                WHERE id <> $1 AND alive_at > now() - $2::text::interval)",
+    pub(super) fn live_others(&self) -> Result<Vec<String>, StorageError> {
+        self.bridge
+            .query(
+                "SELECT id FROM processes
+                 WHERE id <> $1 AND alive_at > now() - $2::text::interval ORDER BY id",
                 super::params![self.process.to_string(), ALIVE_WINDOW],
             )?
-            .unwrap_or(false))
+            .iter()
+            .map(|row| row.try_get(0).map_err(err))
+            .collect()
     }
 
     /// See [`crate::game::Storage::adopt_outbox`].

@@ -236,6 +236,26 @@ impl Bridge {
             .map_err(|_| err("the PostgreSQL runtime has stopped"))?
     }
 
+    /// Run `job` with a pooled connection on the driver's runtime, awaited (from any runtime).
+    async fn run<T, F, Fut>(&self, job: F) -> Result<T, StorageError>
+    where
+        T: Send + 'static,
+        F: FnOnce(deadpool_postgres::Object) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<T, StorageError>> + Send,
+    {
+        let pool = self.pool.clone();
+        self.handle
+            .spawn(async move {
+                let client = pool
+                    .get()
+                    .await
+                    .map_err(|e| err(format!("no database connection: {e}")))?;
+                job(client).await
+            })
+            .await
+            .map_err(|e| err(format!("the database task did not finish: {e}")))?
+    }
+
     /// One query's rows, waited for.
     fn query(
         &self,
@@ -678,8 +698,12 @@ impl Storage for PgStorage {
         self.heartbeat(now_ms)
     }
 
-    fn others_alive(&self) -> Result<bool, StorageError> {
-        self.any_other_alive()
+    fn others_alive(&self) -> Result<Vec<String>, StorageError> {
+        self.live_others()
+    }
+
+    fn try_lease<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Lease>, StorageError>> {
+        self.claim_work(key)
     }
 
     fn adopt_outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
