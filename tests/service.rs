@@ -1,40 +1,67 @@
-//! The chat service as a library, on sled in a temporary directory and a clock the test
-//! drives: concurrent moves, flags, warnings, lapsing challenges, downtime, rate limits,
-//! permissions, and arbitrary input.
+//! The chat service as a library, on a clock the test drives: concurrent moves, flags,
+//! warnings, lapsing challenges, downtime, rate limits, permissions, and arbitrary input.
+//! Each test runs on sled in a temporary directory, and again on PostgreSQL when one can be
+//! had (see `support/pg.rs`); the property test runs on sled.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use proptest::prelude::*;
 use xiangqi_bot::app::{Service, ServiceConfig};
+use xiangqi_bot::game::Storage;
 use xiangqi_bot::render::Renderer;
-use xiangqi_bot::storage::SledStorage;
+use xiangqi_bot::storage::{PgStorage, SledStorage};
 
+#[path = "support/pg.rs"]
+mod pg;
 #[path = "support/said.rs"]
 mod said;
 use said::{joined, said};
 
+/// Where a test's service stores.
+enum Place {
+    Sled(tempfile::TempDir),
+    Pg(pg::TestDb),
+}
+
+impl Place {
+    /// Open (or open again) the storage.
+    fn open(&self) -> Arc<dyn Storage> {
+        match self {
+            Place::Sled(dir) => Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
+            Place::Pg(db) => Arc::new(PgStorage::connect(&db.url).expect("postgres")),
+        }
+    }
+}
+
+/// Sled, then PostgreSQL when it can be had.
+fn places(test: &str) -> Vec<Place> {
+    let mut places = vec![Place::Sled(tempfile::tempdir().expect("tempdir"))];
+    places.extend(pg::database(test).map(Place::Pg));
+    places
+}
+
 struct Fixture {
-    _dir: tempfile::TempDir,
+    place: Place,
     clock: Arc<AtomicU64>,
     svc: Arc<Service>,
 }
 
-fn fixture_in(dir: tempfile::TempDir, start_ms: u64, config: ServiceConfig) -> Fixture {
-    let storage = Arc::new(SledStorage::open(dir.path()).expect("sled"));
-    let clock = Arc::new(AtomicU64::new(start_ms));
-    let c = Arc::clone(&clock);
-    let svc = Arc::new(Service::new(
+/// A service over `storage` on `clock`.
+fn service_on(storage: Arc<dyn Storage>, clock: &Arc<AtomicU64>, config: ServiceConfig) -> Service {
+    let c = Arc::clone(clock);
+    Service::new(
         storage,
         Arc::new(Renderer::new()),
         Arc::new(move || c.load(Ordering::SeqCst)),
         config,
-    ));
-    Fixture {
-        _dir: dir,
-        clock,
-        svc,
-    }
+    )
+}
+
+fn fixture_in(place: Place, start_ms: u64, config: ServiceConfig) -> Fixture {
+    let clock = Arc::new(AtomicU64::new(start_ms));
+    let svc = Arc::new(service_on(place.open(), &clock, config));
+    Fixture { place, clock, svc }
 }
 
 fn quiet_config() -> ServiceConfig {
@@ -47,10 +74,17 @@ fn quiet_config() -> ServiceConfig {
 
 fn fixture() -> Fixture {
     fixture_in(
-        tempfile::tempdir().expect("tempdir"),
+        Place::Sled(tempfile::tempdir().expect("tempdir")),
         1_000_000,
         quiet_config(),
     )
+}
+
+/// Fixtures for `test` on every backend.
+fn fixtures(test: &str) -> impl Iterator<Item = Fixture> {
+    places(test)
+        .into_iter()
+        .map(|p| fixture_in(p, 1_000_000, quiet_config()))
 }
 
 async fn ask(f: &Fixture, user: &str, text: &str) -> String {
@@ -66,7 +100,12 @@ async fn start_game(f: &Fixture, args: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn concurrent_moves_in_one_channel_are_never_applied_twice() {
-    let f = fixture();
+    for f in fixtures("concurrent_moves") {
+        concurrent_moves(f).await;
+    }
+}
+
+async fn concurrent_moves(f: Fixture) {
     start_game(&f, "").await;
     let mut tasks = Vec::new();
     for _ in 0..32 {
@@ -119,7 +158,12 @@ async fn concurrent_moves_in_one_channel_are_never_applied_twice() {
 
 #[tokio::test]
 async fn a_flag_falls_exactly_once_with_the_result_posted() {
-    let f = fixture();
+    for f in fixtures("flag_once") {
+        flag_once(f).await;
+    }
+}
+
+async fn flag_once(f: Fixture) {
     let mut outbox = f.svc.subscribe("console:");
     start_game(&f, "1+0").await;
     ask(&f, "alice", "h2e2").await;
@@ -151,7 +195,12 @@ async fn a_flag_falls_exactly_once_with_the_result_posted() {
 
 #[tokio::test]
 async fn a_late_move_loses_on_time_even_before_the_timer_runs() {
-    let f = fixture();
+    for f in fixtures("late_move") {
+        late_move(f).await;
+    }
+}
+
+async fn late_move(f: Fixture) {
     start_game(&f, "20m/1m").await;
     // Red takes 61 s over its first move: the per-move cap is exceeded.
     f.clock.fetch_add(61_000, Ordering::SeqCst);
@@ -162,7 +211,12 @@ async fn a_late_move_loses_on_time_even_before_the_timer_runs() {
 
 #[tokio::test]
 async fn an_unanswered_challenge_lapses() {
-    let f = fixture();
+    for f in fixtures("challenge_lapses") {
+        challenge_lapses(f).await;
+    }
+}
+
+async fn challenge_lapses(f: Fixture) {
     let mut outbox = f.svc.subscribe("console:");
     ask(&f, "alice", "/play @bob").await;
     f.clock.fetch_add(10 * 60 * 1000 + 1, Ordering::SeqCst);
@@ -175,23 +229,13 @@ async fn an_unanswered_challenge_lapses() {
 
 #[tokio::test]
 async fn clocks_do_not_run_while_the_service_is_down() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("db");
-    {
-        let storage = Arc::new(SledStorage::open(&path).expect("sled"));
-        let clock = Arc::new(AtomicU64::new(1_000_000));
-        let c = Arc::clone(&clock);
-        let svc = Arc::new(Service::new(
-            storage,
-            Arc::new(Renderer::new()),
-            Arc::new(move || c.load(Ordering::SeqCst)),
-            quiet_config(),
-        ));
-        let f = Fixture {
-            _dir: tempfile::tempdir().expect("tempdir"),
-            clock,
-            svc,
-        };
+    for f in fixtures("downtime") {
+        downtime(f).await;
+    }
+}
+
+async fn downtime(f: Fixture) {
+    let place = {
         f.svc.recover().await.expect("recover");
         start_game(&f, "1+0").await;
         ask(&f, "alice", "h2e2").await;
@@ -202,17 +246,14 @@ async fn clocks_do_not_run_while_the_service_is_down() {
             .set_meta("alive_ms", f.clock.load(Ordering::SeqCst))
             .expect("heartbeat");
         f.svc.storage().flush().await.expect("flush");
-    }
+        // The process ends: its storage closes.
+        let Fixture { place, svc, .. } = f;
+        drop(svc);
+        place
+    };
     // Back one hour later.
-    let storage = Arc::new(SledStorage::open(&path).expect("reopen"));
     let clock = Arc::new(AtomicU64::new(1_000_000 + 20_000 + 3_600_000));
-    let c = Arc::clone(&clock);
-    let svc = Service::new(
-        storage,
-        Arc::new(Renderer::new()),
-        Arc::new(move || c.load(Ordering::SeqCst)),
-        quiet_config(),
-    );
+    let svc = service_on(place.open(), &clock, quiet_config());
     assert_eq!(svc.recover().await.expect("recover"), 3_600_000);
     let now = clock.load(Ordering::SeqCst);
     assert_eq!(svc.process_due(now).await.expect("due"), 0, "no flag fell");
@@ -225,7 +266,7 @@ async fn clocks_do_not_run_while_the_service_is_down() {
 #[tokio::test]
 async fn only_players_act_and_spam_is_slowed() {
     let f = fixture_in(
-        tempfile::tempdir().expect("tempdir"),
+        Place::Sled(tempfile::tempdir().expect("tempdir")),
         0,
         ServiceConfig {
             images: false,
@@ -280,20 +321,16 @@ proptest! {
 
 #[tokio::test]
 async fn a_moved_channel_takes_its_game_clock_and_settings_along() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let path = dir.path().join("db");
+    for place in places("moved_channel") {
+        moved_channel(place).await;
+    }
+}
+
+async fn moved_channel(place: Place) {
     let clock = Arc::new(AtomicU64::new(1_000_000));
-    let service = |storage: Arc<SledStorage>| {
-        let c = Arc::clone(&clock);
-        Service::new(
-            storage,
-            Arc::new(Renderer::new()),
-            Arc::new(move || c.load(Ordering::SeqCst)),
-            quiet_config(),
-        )
-    };
+    let service = |storage: Arc<dyn Storage>| service_on(storage, &clock, quiet_config());
     {
-        let svc = service(Arc::new(SledStorage::open(&path).expect("sled")));
+        let svc = service(place.open());
         let ask = |channel: &'static str, user: &'static str, text: &'static str| {
             let svc = &svc;
             async move { joined(&svc.handle(said(user, channel, text)).await) }
@@ -343,7 +380,7 @@ async fn a_moved_channel_takes_its_game_clock_and_settings_along() {
         svc.storage().flush().await.expect("flush");
     }
     // After a restart the game is found under its new key, and its flag falls there.
-    let svc = service(Arc::new(SledStorage::open(&path).expect("reopen")));
+    let svc = service(place.open());
     let mut outbox = svc.subscribe("console:");
     let r = joined(&svc.handle(said("alice", "#new", "h0g2")).await);
     assert!(r.contains("3. alice"), "{r}");
