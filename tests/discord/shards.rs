@@ -312,3 +312,53 @@ fn a_malformed_setting_refuses_to_start() {
         "{err}"
     );
 }
+
+/// Two identifies for one bucket within 5 s: Discord answers the second with an invalid
+/// session (opcode 9); serenity identifies again after its 5 s and gets in. (Two processes
+/// given the same range start at once: nothing staggers them.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_identify_too_soon_is_refused_and_tried_again() {
+    let fake = sharded_fake().await;
+    let (dir0, dir1) = (
+        tempfile::tempdir().expect("tempdir"),
+        tempfile::tempdir().expect("tempdir"),
+    );
+    let _a = process(&fake, dir0.path(), "0-0/2", &[]);
+    let _b = process(&fake, dir1.path(), "0-0/2", &[]);
+    assert!(
+        fake.wait_for(
+            |f| f.identifies().iter().filter(|i| i.accepted).count() == 2,
+            PATIENCE
+        )
+        .await,
+        "{:?}",
+        fake.identifies()
+    );
+    let ids = fake.identifies();
+    assert!(ids.iter().any(|i| i.refusal == Some(9)), "{ids:?}");
+    let accepted: Vec<_> = ids.iter().filter(|i| i.accepted).collect();
+    let gap = accepted[1].at.duration_since(accepted[0].at);
+    assert!(gap + IDENTIFY_JITTER >= IDENTIFY_WINDOW, "{gap:?}: {ids:?}");
+}
+
+/// With fewer session starts left than its shards need, a process waits for the daily limit
+/// to reset instead of identifying (past the limit Discord resets the bot's token).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_spent_session_start_limit_is_waited_for() {
+    let fake = FakeDiscord::builder()
+        .shards(2, 1)
+        .session_start_limit(1000, 1, Duration::from_secs(4))
+        .start()
+        .await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let started = std::time::Instant::now();
+    let _p = process(&fake, dir.path(), "0-1/2", &[]);
+    connected(&fake, &[0, 1]).await;
+    paced(&fake, &[0, 1]);
+    let first = fake.identifies()[0].at;
+    assert!(
+        first.duration_since(started) >= Duration::from_secs(4),
+        "identified {:?} after the start",
+        first.duration_since(started)
+    );
+}
