@@ -12,11 +12,8 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::discord_fake::ResponseKind::{Callback, EditOriginal, Followup};
-use crate::discord_fake::{
-    CmdOpt, FakeDiscord, FakeInteraction, FakeUser, IDENTIFY_JITTER, IDENTIFY_WINDOW,
-};
-use crate::harness::{board_text, button, message_of, Ledger, WAIT};
+use crate::discord_fake::{FakeDiscord, IDENTIFY_JITTER, IDENTIFY_WINDOW};
+use crate::harness::{new_game_in, slash_move_in, Ledger, WAIT};
 use crate::kill_support::Bot;
 
 /// Long enough for two debug binaries to start and take their turns to identify.
@@ -74,64 +71,6 @@ fn paced(fake: &FakeDiscord, shards: &[u64]) {
     }
 }
 
-/// `/play` in `channel` by `red` against `black`, accepted: returns the board's text.
-async fn game_in(
-    fake: &FakeDiscord,
-    log: &Ledger,
-    channel: u64,
-    red: &FakeUser,
-    black: &FakeUser,
-) -> String {
-    let (_, r) = log
-        .answers(
-            fake,
-            FakeInteraction::slash("play")
-                .option(CmdOpt::user("opponent", black))
-                .option(CmdOpt::string("time", "10+5"))
-                .option(CmdOpt::string("color", "red"))
-                .in_channel(channel)
-                .by(red),
-            &[Callback(5), EditOriginal],
-        )
-        .await;
-    let challenge = message_of(fake, &r[1]);
-    assert_eq!(challenge.channel_id, channel);
-    let accept = button(&challenge, "xq:A:");
-    let (_, r) = log
-        .answers(
-            fake,
-            FakeInteraction::button(challenge.id, &accept)
-                .in_channel(channel)
-                .by(black),
-            &[Callback(6), Followup],
-        )
-        .await;
-    board_text(&message_of(fake, &r[1]))
-}
-
-/// `/move` in `channel`: the board with the move played.
-async fn move_in(
-    fake: &FakeDiscord,
-    log: &Ledger,
-    channel: u64,
-    who: &FakeUser,
-    mv: &str,
-) -> String {
-    let (_, r) = log
-        .answers(
-            fake,
-            FakeInteraction::slash("move")
-                .option(CmdOpt::string("move", mv))
-                .in_channel(channel)
-                .by(who),
-            &[Callback(5), EditOriginal],
-        )
-        .await;
-    let m = message_of(fake, &r[1]);
-    assert_eq!(m.channel_id, channel);
-    board_text(&m)
-}
-
 /// Each guild's interactions went to its own shard's session only.
 fn routed(fake: &FakeDiscord, guild: u64, shard: u64) {
     let to = fake.delivered_to("INTERACTION_CREATE", Some(guild));
@@ -150,20 +89,29 @@ async fn play_on_both_shards(fake: &FakeDiscord) {
     let log = Ledger::default();
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
     let (carol, dave) = (fake.add_user("carol"), fake.add_user("dave"));
-    let t0 = game_in(fake, &log, c0, &alice, &bob).await;
-    let t1 = game_in(fake, &log, c1, &carol, &dave).await;
-    assert!(t0.contains("alice (Red) to move"), "{t0}");
-    assert!(t1.contains("carol (Red) to move"), "{t1}");
-    let t0 = move_in(fake, &log, c0, &alice, "h2e2").await;
-    let t1 = move_in(fake, &log, c1, &carol, "b2e2").await;
+    new_game_in(fake, &log, Some(c0), &alice, &bob).await;
+    new_game_in(fake, &log, Some(c1), &carol, &dave).await;
+    let t0 = slash_move_in(fake, &log, Some(c0), &alice, "h2e2").await;
+    let t1 = slash_move_in(fake, &log, Some(c1), &carol, "b2e2").await;
     assert!(t0.contains("bob (Black) to move"), "{t0}");
     assert!(t1.contains("dave (Black) to move"), "{t1}");
-    let t0 = move_in(fake, &log, c0, &bob, "h9g7").await;
-    let t1 = move_in(fake, &log, c1, &dave, "b9c7").await;
+    let t0 = slash_move_in(fake, &log, Some(c0), &bob, "h9g7").await;
+    let t1 = slash_move_in(fake, &log, Some(c1), &dave, "b9c7").await;
     assert!(t0.contains("alice (Red) to move"), "{t0}");
     assert!(t1.contains("carol (Red) to move"), "{t1}");
     routed(fake, g0, 0);
     routed(fake, g1, 1);
+    // A direct message goes to shard 0 only.
+    let dm = fake.dm_channel(&alice);
+    fake.push_message_create(dm, &alice, "hello");
+    assert!(
+        fake.wait_for(|f| !f.delivered_to("MESSAGE_CREATE", None).is_empty(), WAIT)
+            .await
+    );
+    assert!(fake
+        .delivered_to("MESSAGE_CREATE", None)
+        .iter()
+        .all(|s| *s == Some((0, 2))));
     log.check(fake).await;
 }
 

@@ -1582,12 +1582,7 @@ impl State_ {
             .keys()
             .map(|&id| self.member_json(id, true))
             .collect();
-        let channels: Vec<Value> = self
-            .channels
-            .values()
-            .filter(|c| c.guild_id == Some(self.guild_id) && !c.is_thread())
-            .map(|c| self.channel_json(c.id))
-            .collect();
+        let channels = self.guild_channels_json(self.guild_id);
         let threads: Vec<Value> = self
             .channels
             .values()
@@ -2838,13 +2833,7 @@ fn route(
         ["guilds", guild, "channels"] => match method {
             "GET" => {
                 let g = check_guild(st, guild)?;
-                let list: Vec<Value> = st
-                    .channels
-                    .values()
-                    .filter(|c| c.guild_id == Some(g) && !c.is_thread())
-                    .map(|c| st.channel_json(c.id))
-                    .collect();
-                Ok((200, Value::Array(list)))
+                Ok((200, Value::Array(st.guild_channels_json(g))))
             }
             _ => Err(method_not_allowed()),
         },

@@ -21,6 +21,9 @@ use serde_json::{json, Value};
 
 use super::{FakeDiscord, FakeDiscordBuilder, Outgoing, State_};
 
+/// A session's `[id, total]`, when it shards.
+pub type Shard = Option<(u64, u64)>;
+
 /// Discord's identify window.
 pub const IDENTIFY_WINDOW: Duration = Duration::from_secs(5);
 /// What the fake forgives of the window for the network between two identifies.
@@ -68,7 +71,7 @@ pub struct ShardState {
     pub extra_guilds: Vec<u64>,
     pub identifies: Vec<IdentifyRecord>,
     /// Every dispatch sent on a connection: (the session's shard, event, its guild).
-    pub delivered: Vec<(Option<(u64, u64)>, String, Option<u64>)>,
+    pub delivered: Vec<(Shard, String, Option<u64>)>,
 }
 
 /// Why an identify is refused.
@@ -265,12 +268,7 @@ impl State_ {
                 everyone["id"] = json!(guild.to_string());
             }
         }
-        let channels: Vec<Value> = self
-            .channels
-            .values()
-            .filter(|c| c.guild_id == Some(guild) && !c.is_thread())
-            .map(|c| self.channel_json(c.id))
-            .collect();
+        let channels = self.guild_channels_json(guild);
         g["system_channel_id"] = channels
             .first()
             .and_then(|c| c.get("id").cloned())
@@ -278,6 +276,15 @@ impl State_ {
         g["channels"] = Value::Array(channels);
         g["threads"] = json!([]);
         g
+    }
+
+    /// A guild's channels (not its threads), as REST and GUILD_CREATE show them.
+    pub(super) fn guild_channels_json(&self, guild: u64) -> Vec<Value> {
+        self.channels
+            .values()
+            .filter(|c| c.guild_id == Some(guild) && !c.is_thread())
+            .map(|c| self.channel_json(c.id))
+            .collect()
     }
 
     /// `GET /gateway/bot`.
