@@ -329,6 +329,14 @@ pub async fn slash_move(fake: &FakeDiscord, log: &Ledger, user: &FakeUser, text:
     slash_move_in(fake, log, None, user, text).await
 }
 
+/// `ix` in `channel`, if given (else the general channel).
+fn in_channel(ix: FakeInteraction, channel: Option<u64>) -> FakeInteraction {
+    match channel {
+        Some(c) => ix.in_channel(c),
+        None => ix,
+    }
+}
+
 /// [`slash_move`] in `channel` (default: the general channel).
 pub async fn slash_move_in(
     fake: &FakeDiscord,
@@ -337,13 +345,12 @@ pub async fn slash_move_in(
     user: &FakeUser,
     text: &str,
 ) -> String {
-    let mut ix = FakeInteraction::slash("move")
+    let ix = FakeInteraction::slash("move")
         .option(CmdOpt::string("move", text))
         .by(user);
-    if let Some(c) = channel {
-        ix = ix.in_channel(c);
-    }
-    let (_, r) = log.answers(fake, ix, &[Callback(5), EditOriginal]).await;
+    let (_, r) = log
+        .answers(fake, in_channel(ix, channel), &[Callback(5), EditOriginal])
+        .await;
     let m = message_of(fake, &r[1]);
     assert!(!m.is_ephemeral());
     assert_eq!(m.channel_id, channel.unwrap_or(m.channel_id));
@@ -431,15 +438,18 @@ pub async fn new_game_in(
     alice: &FakeUser,
     bob: &FakeUser,
 ) -> FakeMessage {
-    let mut play = FakeInteraction::slash("play")
+    let play = FakeInteraction::slash("play")
         .option(CmdOpt::user("opponent", bob))
         .option(CmdOpt::string("time", "10+5"))
         .option(CmdOpt::string("color", "red"))
         .by(alice);
-    if let Some(c) = channel {
-        play = play.in_channel(c);
-    }
-    let (_, r) = log.answers(fake, play, &[Callback(5), EditOriginal]).await;
+    let (_, r) = log
+        .answers(
+            fake,
+            in_channel(play, channel),
+            &[Callback(5), EditOriginal],
+        )
+        .await;
     let challenge = message_of(fake, &r[1]);
     let accept = button(&challenge, "xq:A:");
     let (_, r) = log
