@@ -320,3 +320,48 @@ async fn a_spent_session_start_limit_is_waited_for() {
         first.duration_since(started)
     );
 }
+
+/// The fake's buckets: with `max_concurrency` 2, shards 0 and 1 (buckets 0 and 1) may identify
+/// at the same moment; with 1 they share a bucket and the second is refused. Two bare serenity
+/// clients of one shard each, started together.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn identify_buckets_follow_max_concurrency() {
+    use serenity::all::{ClientBuilder, GatewayIntents, HttpBuilder};
+    for (max_concurrency, refused) in [(2, false), (1, true)] {
+        let fake = FakeDiscord::builder()
+            .shards(2, max_concurrency)
+            .start()
+            .await;
+        let mut managers = Vec::new();
+        for shard in 0..2 {
+            let http = HttpBuilder::new(fake.token())
+                .proxy(fake.http_url())
+                .ratelimiter_disabled(true)
+                .build();
+            let mut client = ClientBuilder::new_with_http(http, GatewayIntents::GUILDS)
+                .await
+                .expect("client");
+            managers.push(std::sync::Arc::clone(&client.shard_manager));
+            tokio::spawn(async move { client.start_shard(shard, 2).await });
+        }
+        assert!(
+            fake.wait_for(|f| f.identifies().len() >= 2, WAIT).await,
+            "{:?}",
+            fake.identifies()
+        );
+        let ids = fake.identifies();
+        let first_two = &ids[..2];
+        assert_eq!(
+            first_two.iter().any(|i| i.refusal == Some(9)),
+            refused,
+            "max_concurrency {max_concurrency}: {ids:?}"
+        );
+        if !refused {
+            let gap = first_two[1].at.duration_since(first_two[0].at);
+            assert!(gap < IDENTIFY_WINDOW, "{gap:?}");
+        }
+        for m in managers {
+            m.shutdown_all().await;
+        }
+    }
+}

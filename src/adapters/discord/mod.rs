@@ -5,7 +5,8 @@
 //! * Channels are `dc:{channel_id}` (a thread is its own channel, with its own game), users
 //!   `dc:{user_id}`; a server is `dc:g:{guild_id}` (its leaderboard).
 //! * Slash commands mirror the service's commands (`/play`, `/move`, …, see `commands.rs`); they
-//!   are registered to `DISCORD_GUILD_ID` when set (instant updates), otherwise globally.
+//!   are registered to `DISCORD_GUILD_ID` when set (instant updates), otherwise globally, by
+//!   one process of a sharded bot (`shards.rs`: `DISCORD_SHARDS` runs a range of shards here).
 //! * Buttons and menu entries carry the service's encoded [`crate::app::Action`] (game id and
 //!   ply) as their custom id, so a stale click is refused and old messages keep working after
 //!   a restart: the adapter keeps no state of its own.
