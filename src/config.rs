@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::PathBuf;
 
+use crate::adapters::discord::shards::{RegisterCommands, ShardRange};
 use crate::app::ServiceConfig;
 use crate::engine::uci::Dialect;
 use crate::uci::{EngineSpec, Timeouts};
@@ -51,6 +52,12 @@ pub struct DiscordConfig {
     pub guild_id: Option<u64>,
     /// `DISCORD_API_URL`: talk to another Discord-compatible server (tests).
     pub api_url: Option<String>,
+    /// `DISCORD_SHARDS=FIRST-LAST/TOTAL`: run only these shards in this process; `None`: one
+    /// process for the whole bot (one shard).
+    pub shards: Option<ShardRange>,
+    /// `DISCORD_REGISTER_COMMANDS` (auto, always, never): whether this process registers the
+    /// slash commands; auto: the process that runs shard 0.
+    pub register_commands: RegisterCommands,
 }
 
 /// The engines that play and analyse.
@@ -187,6 +194,14 @@ impl Config {
                     })?),
                 },
                 api_url: get("DISCORD_API_URL"),
+                shards: match get("DISCORD_SHARDS") {
+                    None => None,
+                    Some(v) => Some(v.parse().map_err(|e| ConfigError(format!("{e}")))?),
+                },
+                register_commands: match get("DISCORD_REGISTER_COMMANDS") {
+                    None => RegisterCommands::Auto,
+                    Some(v) => v.parse().map_err(|e| ConfigError(format!("{e}")))?,
+                },
             }),
         };
         let defaults = ServiceConfig::default();
@@ -323,6 +338,11 @@ mod tests {
         assert!(!shown.contains("SECRET"), "{shown}");
         assert_eq!(c.discord.as_ref().and_then(|d| d.guild_id), Some(42));
         assert_eq!(
+            c.discord.as_ref().and_then(|d| d.shards),
+            None,
+            "one process"
+        );
+        assert_eq!(
             c.telegram.as_ref().map(|t| t.token.expose()),
             Some("123:SECRET")
         );
@@ -393,5 +413,28 @@ mod tests {
         }
         let e = Config::from_vars(&vars(&[("ENGINE_HASH_MB", "0")])).unwrap_err();
         assert!(e.0.contains("ENGINE_HASH_MB"));
+    }
+
+    #[test]
+    fn discord_shards() {
+        let dc = |pairs: &[(&str, &str)]| {
+            let mut all = vec![("DISCORD_TOKEN", "abc")];
+            all.extend_from_slice(pairs);
+            Config::from_vars(&vars(&all)).map(|c| c.discord.unwrap())
+        };
+        let d = dc(&[("DISCORD_SHARDS", "1-2/4")]).unwrap();
+        assert_eq!(d.shards, ShardRange::new(1, 2, 4));
+        assert_eq!(d.register_commands, RegisterCommands::Auto);
+        let d = dc(&[("DISCORD_REGISTER_COMMANDS", "never")]).unwrap();
+        assert_eq!(d.register_commands, RegisterCommands::Never);
+        let e = dc(&[("DISCORD_SHARDS", "2-1/4")]).unwrap_err();
+        assert!(
+            e.0.contains("DISCORD_SHARDS") && e.0.contains("2-1/4"),
+            "{e}"
+        );
+        let e = dc(&[("DISCORD_SHARDS", "0-1/1")]).unwrap_err();
+        assert!(e.0.contains("TOTAL-1"), "{e}");
+        let e = dc(&[("DISCORD_REGISTER_COMMANDS", "maybe")]).unwrap_err();
+        assert!(e.0.contains("DISCORD_REGISTER_COMMANDS"), "{e}");
     }
 }

@@ -144,6 +144,16 @@ async fn serve(config: Config) -> ExitCode {
 
     // ---- Discord -------------------------------------------------------------------------
     if let Some(dc) = config.discord.clone() {
+        if let Some(r) = dc.shards.filter(|r| r.len() < r.total()) {
+            if config.database_url.is_none() {
+                tracing::warn!(
+                    shards = %r,
+                    "DISCORD_SHARDS runs part of the bot on a database of its own: players' \
+                     ratings, statistics and Discord-wide leaderboards only count the servers \
+                     of these shards; give every process the same DATABASE_URL"
+                );
+            }
+        }
         let service = Arc::clone(&service);
         let stop = stopped();
         let ended = ended_tx.clone();

@@ -326,17 +326,34 @@ pub fn menu_option(m: &FakeMessage, suffix: &str) -> (String, String) {
 
 /// `/move` as `user`: deferred, then the board in the original response.
 pub async fn slash_move(fake: &FakeDiscord, log: &Ledger, user: &FakeUser, text: &str) -> String {
+    slash_move_in(fake, log, None, user, text).await
+}
+
+/// `ix` in `channel`, if given (else the general channel).
+fn in_channel(ix: FakeInteraction, channel: Option<u64>) -> FakeInteraction {
+    match channel {
+        Some(c) => ix.in_channel(c),
+        None => ix,
+    }
+}
+
+/// [`slash_move`] in `channel` (default: the general channel).
+pub async fn slash_move_in(
+    fake: &FakeDiscord,
+    log: &Ledger,
+    channel: Option<u64>,
+    user: &FakeUser,
+    text: &str,
+) -> String {
+    let ix = FakeInteraction::slash("move")
+        .option(CmdOpt::string("move", text))
+        .by(user);
     let (_, r) = log
-        .answers(
-            fake,
-            FakeInteraction::slash("move")
-                .option(CmdOpt::string("move", text))
-                .by(user),
-            &[Callback(5), EditOriginal],
-        )
+        .answers(fake, in_channel(ix, channel), &[Callback(5), EditOriginal])
         .await;
     let m = message_of(fake, &r[1]);
     assert!(!m.is_ephemeral());
+    assert_eq!(m.channel_id, channel.unwrap_or(m.channel_id));
     board_text(&m)
 }
 
@@ -410,14 +427,26 @@ pub fn latest_board(fake: &FakeDiscord) -> FakeMessage {
 
 /// alice (Red) and bob, in a game from the start position; returns the start board.
 pub async fn new_game(fake: &FakeDiscord, log: &Ledger, alice: &FakeUser, bob: &FakeUser) -> u64 {
+    new_game_in(fake, log, None, alice, bob).await.id
+}
+
+/// [`new_game`] in `channel` (default: the general channel): returns the first board.
+pub async fn new_game_in(
+    fake: &FakeDiscord,
+    log: &Ledger,
+    channel: Option<u64>,
+    alice: &FakeUser,
+    bob: &FakeUser,
+) -> FakeMessage {
+    let play = FakeInteraction::slash("play")
+        .option(CmdOpt::user("opponent", bob))
+        .option(CmdOpt::string("time", "10+5"))
+        .option(CmdOpt::string("color", "red"))
+        .by(alice);
     let (_, r) = log
         .answers(
             fake,
-            FakeInteraction::slash("play")
-                .option(CmdOpt::user("opponent", bob))
-                .option(CmdOpt::string("time", "10+5"))
-                .option(CmdOpt::string("color", "red"))
-                .by(alice),
+            in_channel(play, channel),
             &[Callback(5), EditOriginal],
         )
         .await;
@@ -431,10 +460,14 @@ pub async fn new_game(fake: &FakeDiscord, log: &Ledger, alice: &FakeUser, bob: &
         )
         .await;
     let board = message_of(fake, &r[1]);
+    assert_eq!(board.channel_id, channel.unwrap_or(board.channel_id));
     let text = board_text(&board);
-    assert!(text.contains("alice (Red) to move"), "{text}");
+    assert!(
+        text.contains(&format!("{} (Red) to move", alice.name)),
+        "{text}"
+    );
     assert!(text.contains("10:00"), "the clocks: {text}");
-    board.id
+    board
 }
 
 /// The usual table: a strict fake, a bot on a fresh database (kept while the returned

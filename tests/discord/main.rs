@@ -13,6 +13,8 @@
 //! * `players`: what players noticed: challenges losing their buttons, private refusals,
 //!   pickers cleared, suggestions in the user's notation, rulesets named in each language.
 //! * `puzzle`: a puzzle solved with the select-menu picker and slash commands, its buttons.
+//! * `shards`: `DISCORD_SHARDS` — two processes on one PostgreSQL database, each running its
+//!   own shard; one process running two; identify pacing; commands registered once.
 //! * `review`: with the engine attached, a hint as its own board, the *Review* button under a
 //!   result and the review's graph.
 #![forbid(unsafe_code)]
@@ -28,6 +30,8 @@ mod harness;
 mod kill;
 #[path = "../support/kill.rs"]
 mod kill_support;
+#[path = "../support/pg.rs"]
+mod pg;
 mod platform;
 mod players;
 mod puzzle;
@@ -35,3 +39,4 @@ mod puzzle;
 mod puzzles;
 mod ratings;
 mod review;
+mod shards;

@@ -59,6 +59,11 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Map, Value};
 use tokio::sync::{mpsc, watch};
 
+#[path = "discord_fake_shards.rs"]
+mod shards;
+#[allow(unused_imports)]
+pub use shards::{IdentifyRecord, Sharding, IDENTIFY_JITTER, IDENTIFY_WINDOW};
+
 /// Discord's epoch (2015-01-01T00:00:00Z) in Unix milliseconds.
 const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
 /// The largest request body the fake reads (Discord's own cap is far below; we answer 413 then).
@@ -500,6 +505,7 @@ pub struct FakeDiscordBuilder {
     allowed_privileged_intents: u64,
     attachment_size_limit: u64,
     interaction_deadline: Option<Duration>,
+    sharding: Sharding,
 }
 
 impl Default for FakeDiscordBuilder {
@@ -513,6 +519,7 @@ impl Default for FakeDiscordBuilder {
             allowed_privileged_intents: intents::PRIVILEGED,
             attachment_size_limit: 10 << 20,
             interaction_deadline: None,
+            sharding: Sharding::default(),
         }
     }
 }
@@ -1038,6 +1045,8 @@ struct Session {
     conn: u64,
     seq: u64,
     intents: u64,
+    /// `[id, total]` from IDENTIFY, when the bot shards.
+    shard: Option<(u64, u64)>,
     /// Recent dispatches (seq, event, data), replayed on RESUME after the client's seq.
     history: std::collections::VecDeque<(u64, String, Value)>,
 }
@@ -1167,6 +1176,7 @@ struct State_ {
     pending: Vec<(String, Value)>,
     dispatched: Vec<SentDispatch>,
     gateway_received: Vec<Value>,
+    shard_state: shards::ShardState,
 }
 
 type ApiResult = Result<(u16, Value), ApiError>;
@@ -1359,6 +1369,7 @@ impl State_ {
             pending: Vec::new(),
             dispatched: Vec::new(),
             gateway_received: Vec::new(),
+            shard_state: shards::ShardState::default(),
         };
         let bot_name = st.cfg.bot_name.clone();
         st.bot_id = st.add_user(&bot_name, true).id;
@@ -1571,12 +1582,7 @@ impl State_ {
             .keys()
             .map(|&id| self.member_json(id, true))
             .collect();
-        let channels: Vec<Value> = self
-            .channels
-            .values()
-            .filter(|c| c.guild_id.is_some() && !c.is_thread())
-            .map(|c| self.channel_json(c.id))
-            .collect();
+        let channels = self.guild_channels_json(self.guild_id);
         let threads: Vec<Value> = self
             .channels
             .values()
@@ -1767,11 +1773,16 @@ impl State_ {
     /// Send a dispatch to every session (a disconnected one gets it on RESUME), or queue it until
     /// a bot identifies.
     fn dispatch(&mut self, event: &str, data: Value) {
-        if self.sessions.is_empty() {
+        let ids: Vec<String> = self
+            .sessions
+            .keys()
+            .filter(|id| self.session_gets(id, event, &data))
+            .cloned()
+            .collect();
+        if ids.is_empty() {
             self.pending.push((event.to_string(), data));
             return;
         }
-        let ids: Vec<String> = self.sessions.keys().cloned().collect();
         for id in ids {
             self.deliver(&id, event, &data);
         }
@@ -1833,7 +1844,9 @@ impl State_ {
         if s.history.len() > RESUME_HISTORY {
             s.history.pop_front();
         }
+        let shard = s.shard;
         let Some(tx) = s.tx.clone() else { return };
+        self.record_delivery(shard, event, &d);
         self.send_dispatch(&tx, seq, event, d);
     }
 
@@ -1920,15 +1933,12 @@ impl State_ {
             return Some((4014, "Disallowed intent(s).".into()));
         }
         let shard = d.get("shard").and_then(Value::as_array).cloned();
-        if let Some(sh) = &shard {
-            let (id, total) = (
-                sh.first().and_then(Value::as_u64),
-                sh.get(1).and_then(Value::as_u64),
-            );
-            if !matches!((id, total), (Some(i), Some(t)) if i < t) {
-                return Some((4010, "Invalid shard.".into()));
-            }
+        if let Some(refusal) = self.check_identify(d.get("shard")) {
+            return Self::refuse(tx, refusal);
         }
+        let shard_pair = shard
+            .as_ref()
+            .and_then(|sh| Some((sh.first()?.as_u64()?, sh.get(1)?.as_u64()?)));
         let session_id = format!(
             "{:032x}",
             self.next_id().wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -1940,6 +1950,7 @@ impl State_ {
                 conn,
                 seq: 0,
                 intents,
+                shard: shard_pair,
                 history: std::collections::VecDeque::new(),
             },
         );
@@ -1953,7 +1964,7 @@ impl State_ {
         let mut ready = json!({
             "v": 10,
             "user": self.current_user_json(),
-            "guilds": [{"id": self.guild_id.to_string(), "unavailable": true}],
+            "guilds": self.ready_guilds(shard_pair),
             "session_id": session_id,
             "resume_gateway_url": self.ws_url,
             "application": {"id": self.app_id.to_string(), "flags": app_flags},
@@ -1969,8 +1980,9 @@ impl State_ {
         }
         self.deliver(&session_id, "READY", &ready);
         if self.cfg.send_guild_create {
-            let guild = self.guild_json();
-            self.deliver(&session_id, "GUILD_CREATE", &guild);
+            for guild in self.guild_creates(shard_pair) {
+                self.deliver(&session_id, "GUILD_CREATE", &guild);
+            }
         }
         self.flush_pending();
         None
@@ -2747,14 +2759,7 @@ fn route(
             _ => Err(method_not_allowed()),
         },
         ["gateway", "bot"] => match method {
-            "GET" => Ok((
-                200,
-                json!({
-                    "url": st.ws_url,
-                    "shards": 1,
-                    "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1},
-                }),
-            )),
+            "GET" => Ok((200, st.gateway_bot())),
             _ => Err(method_not_allowed()),
         },
         ["users", "@me"] => match method {
@@ -2828,13 +2833,7 @@ fn route(
         ["guilds", guild, "channels"] => match method {
             "GET" => {
                 let g = check_guild(st, guild)?;
-                let list: Vec<Value> = st
-                    .channels
-                    .values()
-                    .filter(|c| c.guild_id == Some(g) && !c.is_thread())
-                    .map(|c| st.channel_json(c.id))
-                    .collect();
-                Ok((200, Value::Array(list)))
+                Ok((200, Value::Array(st.guild_channels_json(g))))
             }
             _ => Err(method_not_allowed()),
         },
@@ -3026,7 +3025,7 @@ fn check_app(st: &State_, app: &str) -> Result<(), ApiError> {
 
 fn check_guild(st: &State_, guild: &str) -> Result<u64, ApiError> {
     let g = snowflake(guild, "guild_id")?;
-    if g == st.guild_id {
+    if st.is_guild(g) {
         Ok(g)
     } else {
         Err(api_error(404, 10004, "Unknown Guild"))

@@ -5,7 +5,8 @@
 //! * Channels are `dc:{channel_id}` (a thread is its own channel, with its own game), users
 //!   `dc:{user_id}`; a server is `dc:g:{guild_id}` (its leaderboard).
 //! * Slash commands mirror the service's commands (`/play`, `/move`, …, see `commands.rs`); they
-//!   are registered to `DISCORD_GUILD_ID` when set (instant updates), otherwise globally.
+//!   are registered to `DISCORD_GUILD_ID` when set (instant updates), otherwise globally, by
+//!   one process of a sharded bot (`shards.rs`: `DISCORD_SHARDS` runs a range of shards here).
 //! * Buttons and menu entries carry the service's encoded [`crate::app::Action`] (game id and
 //!   ply) as their custom id, so a stale click is refused and old messages keep working after
 //!   a restart: the adapter keeps no state of its own.
@@ -30,6 +31,7 @@ mod interactions;
 mod rest;
 mod retry;
 mod send;
+pub mod shards;
 mod tracking;
 
 use std::future::Future;
@@ -112,8 +114,11 @@ pub(crate) struct Handler {
     delivery: Deliverer,
     guild: Option<GuildId>,
     me: AtomicU64,
-    /// Commands are registered on the first READY only (a new session after a dropped
-    /// connection brings another READY).
+    /// Whether this process registers the slash commands (`DISCORD_REGISTER_COMMANDS`; by
+    /// default the process running shard 0).
+    registers: bool,
+    /// Commands are registered on the first READY only: a new session after a dropped
+    /// connection brings another READY, and so does every shard of this process.
     registered: AtomicBool,
 }
 
@@ -165,8 +170,13 @@ impl Handler {
 impl EventHandler for Handler {
     async fn ready(&self, ctx: Context, ready: Ready) {
         self.me.store(ready.user.id.get(), Ordering::Relaxed);
-        tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
-        if self.registered.swap(true, Ordering::SeqCst) {
+        tracing::info!(
+            user = %ready.user.name,
+            guilds = ready.guilds.len(),
+            shard = ?ready.shard.map(|s| (s.id.0, s.total)),
+            "connected to Discord"
+        );
+        if !self.registers || self.registered.swap(true, Ordering::SeqCst) {
             return;
         }
         let defs = commands::definitions();
@@ -239,6 +249,12 @@ async fn run_clients(
     delivery: Deliverer,
 ) -> Result<(), DiscordError> {
     let mut message_content = true;
+    if let Some(range) = config.shards {
+        let mut stopped = stop.clone();
+        if !shards::wait_for_turn(&http_for(&config), range, &mut stopped).await {
+            return Ok(());
+        }
+    }
     loop {
         if *stop.borrow() {
             return Ok(());
@@ -248,6 +264,7 @@ async fn run_clients(
             delivery: delivery.clone(),
             guild: config.guild_id.filter(|&g| g != 0).map(GuildId::new),
             me: AtomicU64::new(0),
+            registers: shards::registers_commands(config.register_commands, config.shards),
             registered: AtomicBool::new(false),
         };
         let mut client = ClientBuilder::new_with_http(http_for(&config), intents(message_content))
@@ -264,7 +281,15 @@ async fn run_clients(
                 tokio::time::sleep(Duration::from_millis(500)).await;
             }
         });
-        let result = client.start().await;
+        let result = match config.shards {
+            // serenity's range end is inclusive: `first..last` starts shards first to last.
+            Some(r) => {
+                client
+                    .start_shard_range(r.first()..r.last(), r.total())
+                    .await
+            }
+            None => client.start().await,
+        };
         stopper.abort();
         match result {
             Err(serenity::Error::Gateway(GatewayError::DisallowedGatewayIntents))
