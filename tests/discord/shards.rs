@@ -159,10 +159,9 @@ async fn two_processes_each_run_their_own_shard() {
     two_processes("two_processes_each_run_their_own_shard", false).await;
 }
 
-/// Today two processes starting at once on a fresh database race to create its tables
-/// (`CREATE TABLE IF NOT EXISTS` is not safe against itself in PostgreSQL) and one stops.
+/// Two processes starting at once on a fresh database: the first applies the migrations under
+/// a lock, the second waits and finds them applied.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-#[ignore = "needs the lead's cross-process storage (concurrent migrations)"]
 async fn two_processes_started_together() {
     two_processes("two_processes_started_together", true).await;
 }
