@@ -3,8 +3,6 @@
 //! Handlers reach each other only through this module and [`super::view`], never by importing
 //! one another; the router ([`super::router`]) is the one place that knows every handler.
 
-use tokio::sync::OwnedMutexGuard;
-
 use super::view::{clocks_text, to_move_text};
 use super::{AppResult, Incoming, Reply, Service};
 use crate::arbiter::{Outcome, Ruling};
@@ -161,7 +159,7 @@ impl<'a> Ctx<'a> {
     }
 }
 
-pub(crate) type Slot = OwnedMutexGuard<ChannelSlot>;
+pub(crate) type Slot = crate::game::SlotGuard;
 
 /// The language the channel reads: a game keeps the one it started with; otherwise the
 /// channel's `/lang`, else the pending challenge's (its challenger's), else the acting user's

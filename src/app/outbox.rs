@@ -296,6 +296,39 @@ impl Service {
         Ok(rx)
     }
 
+    /// Hand the outbox entries that processes sharing the storage wrote and died before
+    /// delivering to this process's open outboxes (see [`crate::game::Storage::adopt_outbox`]).
+    ///
+    /// # Errors
+    /// When the stored entries cannot be read.
+    pub(crate) fn adopt_outboxes(&self) -> AppResult<()> {
+        let mut sinks = self
+            .sinks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for sink in sinks.iter_mut() {
+            let adopted = self.storage().adopt_outbox(&sink.prefix)?;
+            if adopted.is_empty() {
+                continue;
+            }
+            tracing::info!(
+                prefix = %sink.prefix,
+                entries = adopted.len(),
+                "replies of a bot process that stopped go out from this one"
+            );
+            for (key, bytes) in adopted {
+                if sink.loaded.contains(&key) {
+                    continue;
+                }
+                if let Some(d) = decode(key.clone(), &bytes) {
+                    sink.loaded.insert(key);
+                    let _ = sink.tx.send(d);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Forget an outbox entry: the platform took it, or refused it for good (which the
     /// delivery worker logged).
     ///

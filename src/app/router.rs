@@ -20,6 +20,17 @@ pub(crate) async fn dispatch(
     origin: &Origin,
 ) -> AppResult<Handled> {
     let mut slot = svc.manager.lock(&inc.channel).await?;
+    // Another process sharing the storage may have handled the same event (delivered to
+    // both) while this one waited for the channel.
+    if let Some(event) = origin.event.as_ref().filter(|_| svc.storage().shared()) {
+        if svc.storage().seen(event)? {
+            tracing::info!(event = %event, "an event another process handled; skipped");
+            return Ok(Handled {
+                duplicate: true,
+                ..Handled::default()
+            });
+        }
+    }
     let lang = public_lang(&slot, inc.lang_hint);
     let reader = inc.lang_hint.unwrap_or(lang);
     let prefs = svc.storage().user(&inc.user.id)?.unwrap_or_default();

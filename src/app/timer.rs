@@ -10,11 +10,9 @@ use std::time::Duration;
 use super::ctx::{Ctx, Slot};
 use super::{AppResult, Handled, Incoming, Origin, Reply, Service};
 use crate::core::Color;
-use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, GameStatus};
+use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, GameStatus, ALIVE};
 use crate::i18n::app::{duration_text, Msg};
 
-/// Heartbeat key in the metadata tree.
-const ALIVE: &str = "alive_ms";
 /// How often the heartbeat is written.
 const HEARTBEAT_MS: u64 = 2_000;
 /// How long the ids of handled platform events are kept (Telegram keeps undelivered updates
@@ -36,14 +34,23 @@ impl Service {
     }
 
     /// After a restart: shift every clock and deadline by the time the service was down.
-    /// Returns the downtime in milliseconds.
+    /// Returns the downtime in milliseconds. On a storage other processes share, clocks
+    /// stopped only if every process was down: a process starting while another is alive
+    /// shifts nothing, and two starting together shift once (one after the other, under a
+    /// lease).
     ///
     /// # Errors
     /// On a storage failure.
     pub async fn recover(&self) -> AppResult<u64> {
+        let _alone = self.storage().lease("service:recover").await?;
         let now = self.now();
+        if self.storage().others_alive()? {
+            self.storage().beat(now)?;
+            tracing::info!("other bot processes are running: clocks ran on, nothing to shift");
+            return Ok(0);
+        }
         let Some(alive) = self.storage().meta(ALIVE)? else {
-            self.storage().set_meta(ALIVE, now)?;
+            self.storage().beat(now)?;
             return Ok(0);
         };
         let downtime = now.saturating_sub(alive);
@@ -86,7 +93,7 @@ impl Service {
             }
             self.storage().persist(changes).await?;
         }
-        self.storage().set_meta(ALIVE, now)?;
+        self.storage().beat(now)?;
         self.storage().flush().await?;
         Ok(downtime)
     }
@@ -99,6 +106,10 @@ impl Service {
             if let Err(e) = self.process_due(now).await {
                 tracing::error!(error = %e, "timer: storage failure");
             }
+            // Replies a process that died did not deliver: this one delivers them.
+            if let Err(e) = self.adopt_outboxes() {
+                tracing::error!(error = %e, "timer: cannot read the outbox");
+            }
             if now.saturating_sub(pruned_at) >= SEEN_PRUNE_EVERY_MS {
                 pruned_at = now;
                 match self.storage().forget_seen(now.saturating_sub(SEEN_KEEP_MS)) {
@@ -109,7 +120,7 @@ impl Service {
                     Err(e) => tracing::error!(error = %e, "timer: cannot forget old events"),
                 }
             }
-            if let Err(e) = self.storage().set_meta(ALIVE, self.now()) {
+            if let Err(e) = self.storage().beat(self.now()) {
                 tracing::error!(error = %e, "timer: heartbeat failed");
             } else if let Err(e) = self.storage().flush().await {
                 tracing::error!(error = %e, "timer: heartbeat flush failed");
@@ -133,7 +144,7 @@ impl Service {
     /// # Errors
     /// On a storage failure.
     pub async fn process_due(&self, now_ms: u64) -> AppResult<usize> {
-        let due = self.storage().due_deadlines(now_ms)?;
+        let due = self.storage().claim_due(now_ms)?;
         let mut acted = 0;
         for d in due {
             let handled = self.settle(&d, now_ms).await?;

@@ -21,7 +21,7 @@ pub use model::{
     SCHEMA_VERSION,
 };
 pub use puzzle::{DailyPuzzle, LivePuzzle, PuzzlePlayer, PuzzleStanding, RECENT_PUZZLES};
-pub use storage::{BoxFuture, Changes, OutboxKey, Storage, StorageError};
+pub use storage::{BoxFuture, Changes, Lease, OutboxKey, Storage, StorageError, ALIVE};
 
 use crate::arbiter::{Accepted, Arbiter, Outcome, Ruleset, RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};
@@ -318,7 +318,29 @@ pub struct ChannelSlot {
     pub loaded: bool,
 }
 
-/// One lock per channel, loaded lazily, kept in memory while used recently.
+/// A channel locked for one command: its slot, and (on a storage shared by several
+/// processes) the lease that keeps the other processes out of the channel meanwhile.
+pub struct SlotGuard {
+    guard: tokio::sync::OwnedMutexGuard<ChannelSlot>,
+    _lease: Option<Lease>,
+}
+
+impl std::ops::Deref for SlotGuard {
+    type Target = ChannelSlot;
+    fn deref(&self) -> &ChannelSlot {
+        &self.guard
+    }
+}
+
+impl std::ops::DerefMut for SlotGuard {
+    fn deref_mut(&mut self) -> &mut ChannelSlot {
+        &mut self.guard
+    }
+}
+
+/// One lock per channel, loaded lazily, kept in memory while used recently. On a storage
+/// several processes share, the lock is also taken in the storage (a lease), and the channel
+/// is read again when another process wrote it since.
 pub struct GameManager {
     storage: Arc<dyn Storage>,
     slots: Mutex<HashMap<String, Arc<tokio::sync::Mutex<ChannelSlot>>>>,
@@ -342,14 +364,12 @@ impl GameManager {
         &self.storage
     }
 
-    /// Lock `channel` (waiting behind earlier commands in it) and load it if needed.
+    /// Lock `channel` (waiting behind earlier commands in it, in this process and in others
+    /// sharing the storage) and load it if needed.
     ///
     /// # Errors
     /// On a storage failure, or a stored game that does not replay.
-    pub async fn lock(
-        &self,
-        channel: &str,
-    ) -> Result<tokio::sync::OwnedMutexGuard<ChannelSlot>, StorageError> {
+    pub async fn lock(&self, channel: &str) -> Result<SlotGuard, StorageError> {
         let slot = {
             let mut slots = self
                 .slots
@@ -366,6 +386,10 @@ impl GameManager {
                 .clone()
         };
         let mut guard = slot.lock_owned().await;
+        let lease = self.storage.lease(channel).await?;
+        if lease.as_ref().is_some_and(|l| !l.fresh) {
+            guard.loaded = false;
+        }
         if !guard.loaded {
             let record = self.storage.channel(channel)?.unwrap_or_default();
             let game = match record.active_game {
@@ -382,7 +406,10 @@ impl GameManager {
             guard.game = game;
             guard.loaded = true;
         }
-        Ok(guard)
+        Ok(SlotGuard {
+            guard,
+            _lease: lease,
+        })
     }
 
     /// Channels currently held in memory.

@@ -152,6 +152,25 @@ impl Changes {
 /// A boxed future, so the trait stays object-safe.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
+/// A channel held against the other processes sharing the storage (see [`Storage::lease`]):
+/// while it lives no other process runs a command in the channel.
+pub struct Lease {
+    /// Whether nothing was written to the channel since this process last read or wrote it
+    /// under a lease: what it holds of the channel in memory is current.
+    pub fresh: bool,
+    /// Released (the next process let in) when dropped.
+    pub hold: Box<dyn Send + Sync>,
+}
+
+impl std::fmt::Debug for Lease {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lease").field("fresh", &self.fresh).finish()
+    }
+}
+
+/// The metadata key of the heartbeat: the last time the service was alive.
+pub const ALIVE: &str = "alive_ms";
+
 /// Where games, channels, preferences and deadlines live.
 pub trait Storage: Send + Sync + 'static {
     /// The review of game `id`, asked for or done.
@@ -336,6 +355,58 @@ pub trait Storage: Send + Sync + 'static {
     /// # Errors
     /// On a storage failure.
     fn forget_seen(&self, before_ms: u64) -> Result<usize, StorageError>;
+
+    // Several processes on one storage. The defaults are those of a storage only one process
+    // opens (sled): nothing to hold, claim or adopt.
+
+    /// Whether other processes may share this storage.
+    fn shared(&self) -> bool {
+        false
+    }
+
+    /// Hold `key` (a channel, or a name of the service's own) against the other processes,
+    /// waiting while one holds it; `None` when no other process can share the storage.
+    fn lease<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Lease>, StorageError>> {
+        let _ = key;
+        Box::pin(async { Ok(None) })
+    }
+
+    /// The deadlines due at `now_ms` that this process is to settle, earliest first: on a
+    /// shared storage each is claimed, so that no other process settles it meanwhile (a claim
+    /// lapses if its process dies before removing the deadline).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn claim_due(&self, now_ms: u64) -> Result<Vec<Deadline>, StorageError> {
+        self.due_deadlines(now_ms)
+    }
+
+    /// Say that this process is alive at `now_ms` (the heartbeat; kept under [`ALIVE`] as the
+    /// latest of every process's).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn beat(&self, now_ms: u64) -> Result<(), StorageError> {
+        self.set_meta(ALIVE, now_ms)
+    }
+
+    /// Whether another process sharing the storage is alive (its heartbeat is recent).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn others_alive(&self) -> Result<bool, StorageError> {
+        Ok(false)
+    }
+
+    /// Outbox entries whose channel starts with `prefix` written by processes that died
+    /// before delivering them: from now on this process delivers them. In order per channel.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn adopt_outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
+        let _ = prefix;
+        Ok(Vec::new())
+    }
 }
 
 #[cfg(test)]

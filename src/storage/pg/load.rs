@@ -34,7 +34,7 @@ impl PgStorage {
             .collect::<Result<_, StorageError>>()?;
         self.bridge.wait(move |mut client| async move {
             let tx = client.transaction().await.map_err(err)?;
-            write_changes(&tx, &dump.changes, false).await?;
+            write_changes(&tx, &dump.changes, false, "").await?;
             each(
                 &tx,
                 "INSERT INTO ratings (k, v) VALUES ($1, $2)",

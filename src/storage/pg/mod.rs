@@ -19,20 +19,21 @@
 //! transaction that holds a lock on `schema_version`, so two processes starting together
 //! apply each migration once.
 
+mod fleet;
 mod load;
 mod ratings;
 mod write;
 
 use std::future::Future;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 
 use crate::game::{
-    BoxFuture, Changes, ChannelRecord, Deadline, DeadlineKind, GameRecord, OutboxKey, ReviewRecord,
-    Storage, StorageError, UserPrefs,
+    BoxFuture, Changes, ChannelRecord, Deadline, DeadlineKind, GameRecord, Lease, OutboxKey,
+    ReviewRecord, Storage, StorageError, UserPrefs,
 };
 use crate::rating::{Entry, Family, GameEnd, HistoryPoint, PairRecord, Profile};
 
@@ -40,10 +41,15 @@ use crate::rating::{Entry, Family, GameEnd, HistoryPoint, PairRecord, Profile};
 const MIGRATIONS: &[(i32, &str)] = &[
     (1, include_str!("../../../migrations/0001_initial.sql")),
     (2, include_str!("../../../migrations/0002_puzzles.sql")),
+    (3, include_str!("../../../migrations/0003_processes.sql")),
 ];
 
 /// Connections in the pool: enough for the bot's concurrent commands and readers on 2 cores.
 const POOL_SIZE: usize = 8;
+
+/// Connections that hold channel locks (one per channel a command runs in): a pool of their
+/// own, so that commands holding locks always find a connection to write with.
+const LEASE_POOL_SIZE: usize = 16;
 
 /// How long to wait for a connection from the pool, or for a new one.
 const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -55,19 +61,34 @@ const GAME_NUMBER: &str = "game_number";
 #[derive(Clone)]
 pub struct PgStorage {
     bridge: Arc<Bridge>,
-    /// The last game number handed out (read from storage on first use).
-    game_numbers: Arc<Mutex<Option<u64>>>,
+    /// This process's name among those sharing the database (`processes`).
+    process: Arc<str>,
+    /// The channel stamps this process last saw (see `fleet.rs`).
+    stamps: Arc<fleet::Stamps>,
 }
 
 /// The driver's runtime and pool, on threads of their own (see the module doc).
 struct Bridge {
     handle: tokio::runtime::Handle,
     pool: Pool,
+    /// Connections holding channel locks.
+    leases: Pool,
+    /// The process row to remove when the storage closes (empty until it is written).
+    process: String,
     /// Dropped with the bridge: the runtime's thread then returns and ends the runtime.
     _stop: tokio::sync::oneshot::Sender<()>,
 }
 
-fn err(e: impl std::fmt::Display) -> StorageError {
+fn err(e: impl std::fmt::Display + 'static) -> StorageError {
+    // The driver's own text of a server error is only "db error": the server's message is
+    // what says what went wrong.
+    let any: &dyn std::any::Any = &e;
+    if let Some(db) = any
+        .downcast_ref::<tokio_postgres::Error>()
+        .and_then(tokio_postgres::Error::as_db_error)
+    {
+        return StorageError(format!("{e}: {}", db.message()));
+    }
     StorageError(e.to_string())
 }
 
@@ -158,26 +179,38 @@ impl Bridge {
         let handle = wait
             .recv()
             .map_err(|_| err("the PostgreSQL thread did not start"))??;
-        let manager = Manager::from_config(
-            config,
-            NoTls,
-            ManagerConfig {
-                recycling_method: RecyclingMethod::Fast,
-            },
-        );
-        // A database that does not answer fails the command (the user gets the usual
-        // apology) instead of hanging it and everything queued behind it.
-        let pool = Pool::builder(manager)
-            .max_size(POOL_SIZE)
-            .wait_timeout(Some(TIMEOUT))
-            .create_timeout(Some(TIMEOUT))
-            .recycle_timeout(Some(TIMEOUT))
-            .runtime(deadpool_postgres::Runtime::Tokio1)
-            .build()
-            .map_err(err)?;
+        let pool = |config: tokio_postgres::Config, size: usize| {
+            let manager = Manager::from_config(
+                config,
+                NoTls,
+                ManagerConfig {
+                    recycling_method: RecyclingMethod::Fast,
+                },
+            );
+            // A database that does not answer fails the command (the user gets the usual
+            // apology) instead of hanging it and everything queued behind it.
+            Pool::builder(manager)
+                .max_size(size)
+                .wait_timeout(Some(TIMEOUT))
+                .create_timeout(Some(TIMEOUT))
+                .recycle_timeout(Some(TIMEOUT))
+                .runtime(deadpool_postgres::Runtime::Tokio1)
+                .build()
+                .map_err(err)
+        };
+        // A channel lock another process holds for longer than this (hung, not dead: a dead
+        // one's locks go with its connection) fails the command instead of waiting forever.
+        let mut lease_config = config.clone();
+        let options = match config.get_options() {
+            Some(given) => format!("{given} -c lock_timeout=30s"),
+            None => "-c lock_timeout=30s".to_string(),
+        };
+        lease_config.options(options);
         Ok(Bridge {
             handle,
-            pool,
+            pool: pool(config, POOL_SIZE)?,
+            leases: pool(lease_config, LEASE_POOL_SIZE)?,
+            process: String::new(),
             _stop: stop,
         })
     }
@@ -233,12 +266,51 @@ impl PgStorage {
     /// # Errors
     /// When the URL does not read, the server cannot be reached, or a migration fails.
     pub fn connect(url: &str) -> Result<PgStorage, StorageError> {
-        let bridge = Bridge::start(url)?;
+        let process = fleet::process_name();
+        let mut bridge = Bridge::start(url)?;
         bridge.wait(|mut client| async move { migrate(&mut client).await })?;
+        let me = process.clone();
+        bridge.wait(move |client| async move {
+            // Rows of processes gone for a day are forgotten (a process that never comes
+            // back leaves its row behind).
+            exec(
+                &client,
+                "DELETE FROM processes WHERE alive_at < now() - interval '1 day'",
+                &[],
+            )
+            .await
+            .map_err(err)?;
+            exec(&client, "INSERT INTO processes (id) VALUES ($1)", &[&me])
+                .await
+                .map_err(err)
+        })?;
+        bridge.process.clone_from(&process);
         Ok(PgStorage {
             bridge: Arc::new(bridge),
-            game_numbers: Arc::new(Mutex::new(None)),
+            process: process.into(),
+            stamps: Arc::default(),
         })
+    }
+
+    /// Outbox rows (channel, seq, reply) as the outbox hands them out.
+    fn outbox_rows(
+        &self,
+        sql: &'static str,
+        params: Vec<Box<dyn ToSql + Send + Sync>>,
+    ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
+        self.bridge
+            .query(sql, params)?
+            .iter()
+            .map(|row| {
+                Ok((
+                    OutboxKey {
+                        channel: row.try_get(0).map_err(err)?,
+                        seq: small(row.try_get(1).map_err(err)?),
+                    },
+                    row.try_get(2).map_err(err)?,
+                ))
+            })
+            .collect()
     }
 
     /// The one column of the first row, if any.
@@ -290,9 +362,17 @@ impl PgStorage {
     }
 }
 
+/// The advisory lock under which migrations are applied.
+const MIGRATE_LOCK: i64 = 0x5851_4d49_4752_4154; // "XQMIGRAT"
+
 /// Apply the migrations not yet applied, in one transaction.
 async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StorageError> {
     let tx = client.transaction().await.map_err(err)?;
+    // Processes starting together apply each migration once: the first takes this lock (two
+    // `CREATE TABLE IF NOT EXISTS` at once can both try to create the table).
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATE_LOCK])
+        .await
+        .map_err(err)?;
     tx.batch_execute(
         "CREATE TABLE IF NOT EXISTS schema_version (
              version integer PRIMARY KEY,
@@ -386,12 +466,7 @@ impl Storage for PgStorage {
     }
 
     fn next_game_number(&self) -> Result<u64, StorageError> {
-        super::next_number(&self.game_numbers, || {
-            let stored = self.meta(GAME_NUMBER)?.unwrap_or(0);
-            // max() of no rows is NULL.
-            let highest = self.one::<Option<i64>>("SELECT max(id) FROM games", params![])?;
-            Ok(stored.max(highest.flatten().map_or(0, small)))
-        })
+        self.number()
     }
 
     fn persist(&self, changes: Changes) -> BoxFuture<'_, Result<(), StorageError>> {
@@ -400,25 +475,35 @@ impl Storage for PgStorage {
                 return Ok(());
             }
             let pool = self.bridge.pool.clone();
-            self.bridge
+            let owner = self.process.to_string();
+            let stamps = self
+                .bridge
                 .handle
                 .spawn(async move {
                     let mut client = pool
                         .get()
                         .await
                         .map_err(|e| err(format!("no database connection: {e}")))?;
-                    write::commit(&mut client, &changes).await
+                    write::commit(&mut client, &changes, &owner).await
                 })
                 .await
-                .map_err(|e| err(format!("the write did not finish: {e}")))?
+                .map_err(|e| err(format!("the write did not finish: {e}")))??;
+            self.stamps.wrote(&stamps);
+            Ok(())
         })
     }
 
     fn next_deadline(&self) -> Result<Option<Deadline>, StorageError> {
         Ok(self
             .deadlines(
-                "SELECT at_ms, id, kind, channel FROM deadlines
-                 ORDER BY at_ms, id, kind LIMIT 1",
+                // A deadline another process claimed matters to this one only once the claim
+                // lapses.
+                "(SELECT at_ms, id, kind, channel FROM deadlines WHERE claimed_until = 0
+                  ORDER BY at_ms, id, kind LIMIT 1)
+                 UNION ALL
+                 (SELECT greatest(at_ms, claimed_until), id, kind, channel FROM deadlines
+                  WHERE claimed_until <> 0 ORDER BY 1 LIMIT 1)
+                 ORDER BY 1 LIMIT 1",
                 params![],
             )?
             .pop())
@@ -548,24 +633,17 @@ impl Storage for PgStorage {
     }
 
     fn outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
-        // `starts_with` on a "C" collation column: byte prefixes, as sled's prefix scan.
-        self.bridge
-            .query(
-                "SELECT channel, seq, reply FROM outbox WHERE starts_with(channel, $1)
-                 ORDER BY channel, seq",
-                params![prefix.to_string()],
-            )?
-            .iter()
-            .map(|row| {
-                Ok((
-                    OutboxKey {
-                        channel: row.try_get(0).map_err(err)?,
-                        seq: small(row.try_get(1).map_err(err)?),
-                    },
-                    row.try_get(2).map_err(err)?,
-                ))
-            })
-            .collect()
+        // This process's entries, and those of processes that died (taken over); entries of
+        // live processes are theirs to deliver. `starts_with` on a "C" collation column:
+        // byte prefixes, as sled's prefix scan.
+        let mut entries = self.adopt(prefix)?;
+        entries.extend(self.outbox_rows(
+            "SELECT channel, seq, reply FROM outbox WHERE starts_with(channel, $1) AND owner = $2",
+            params![prefix.to_string(), self.process.to_string()],
+        )?);
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        entries.dedup_by(|a, b| a.0 == b.0);
+        Ok(entries)
     }
 
     fn seen(&self, id: &str) -> Result<bool, StorageError> {
@@ -582,6 +660,46 @@ impl Storage for PgStorage {
                 .map_err(err)
         })?;
         Ok(usize::try_from(n).unwrap_or(usize::MAX))
+    }
+
+    fn shared(&self) -> bool {
+        true
+    }
+
+    fn lease<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Lease>, StorageError>> {
+        self.take_lease(key)
+    }
+
+    fn claim_due(&self, now_ms: u64) -> Result<Vec<Deadline>, StorageError> {
+        self.claim(now_ms)
+    }
+
+    fn beat(&self, now_ms: u64) -> Result<(), StorageError> {
+        self.heartbeat(now_ms)
+    }
+
+    fn others_alive(&self) -> Result<bool, StorageError> {
+        self.any_other_alive()
+    }
+
+    fn adopt_outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
+        self.adopt(prefix)
+    }
+}
+
+impl Drop for Bridge {
+    /// A process stopping cleanly says so: its outbox entries and game numbers are then
+    /// another's at once.
+    fn drop(&mut self) {
+        let me = std::mem::take(&mut self.process);
+        if me.is_empty() {
+            return;
+        }
+        let _ = self.wait(move |client| async move {
+            exec(&client, "DELETE FROM processes WHERE id = $1", &[&me])
+                .await
+                .map_err(err)
+        });
     }
 }
 

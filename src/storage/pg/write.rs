@@ -129,19 +129,60 @@ fn encode(c: &Changes) -> Result<Encoded, StorageError> {
     })
 }
 
-/// Write `changes` in one transaction; `Ok` once it is committed.
-pub(super) async fn commit(client: &mut Object, changes: &Changes) -> Result<(), StorageError> {
+/// Write `changes` in one transaction, their outbox entries delivered by process `owner`;
+/// `Ok` once it is committed, with the stamps the channels written now have (see `fleet.rs`).
+pub(super) async fn commit(
+    client: &mut Object,
+    changes: &Changes,
+    owner: &str,
+) -> Result<Vec<(String, i64)>, StorageError> {
     let tx = client.transaction().await.map_err(err)?;
-    write_changes(&tx, changes, true).await?;
-    tx.commit().await.map_err(err)
+    write_changes(&tx, changes, true, owner).await?;
+    let stamps = bump_stamps(&tx, changes).await.map_err(err)?;
+    tx.commit().await.map_err(err)?;
+    Ok(stamps)
+}
+
+/// Count one more write to every channel whose record or game `changes` writes.
+async fn bump_stamps(
+    tx: &Transaction<'_>,
+    changes: &Changes,
+) -> Result<Vec<(String, i64)>, tokio_postgres::Error> {
+    let mut channels: Vec<&String> = changes
+        .channels
+        .iter()
+        .map(|(k, _)| k)
+        .chain(changes.games.iter().map(|g| &g.channel))
+        .collect();
+    // In one order everywhere, so two writes never wait on each other's rows in turn.
+    channels.sort();
+    channels.dedup();
+    let mut out = Vec::with_capacity(channels.len());
+    if channels.is_empty() {
+        return Ok(out);
+    }
+    let statement = tx
+        .prepare_cached(
+            "INSERT INTO channel_stamps (channel, stamp) VALUES ($1, 1)
+             ON CONFLICT (channel) DO UPDATE SET stamp = channel_stamps.stamp + 1
+             RETURNING stamp",
+        )
+        .await?;
+    for channel in channels {
+        let row = tx.query_one(&statement, &[channel]).await?;
+        out.push((channel.clone(), row.try_get(0)?));
+    }
+    Ok(out)
 }
 
 /// Write `changes` in the transaction `tx`; with `rate`, games written as ended for the first
-/// time get their rating update (a copy from another storage brings the updates along).
+/// time get their rating update (a copy from another storage brings the updates along). Their
+/// outbox entries are delivered by process `owner` ('': by the first process to ask).
 pub(super) async fn write_changes(
     tx: &Transaction<'_>,
     changes: &Changes,
     rate: bool,
+    owner: &str,
 ) -> Result<(), StorageError> {
     let rows = encode(changes)?;
     let endings: Vec<crate::rating::Ending> = if rate {
@@ -158,7 +199,7 @@ pub(super) async fn write_changes(
             .await
             .map_err(err)?;
     }
-    write_rows(tx, &rows).await.map_err(err)?;
+    write_rows(tx, &rows, owner).await.map_err(err)?;
     each(
         tx,
         "INSERT INTO aliases (handle, player) VALUES ($1, $2)
@@ -192,6 +233,7 @@ pub(super) async fn each<C: GenericClient + Sync>(
 async fn write_rows<C: GenericClient + Sync>(
     tx: &C,
     rows: &Encoded,
+    owner: &str,
 ) -> Result<(), tokio_postgres::Error> {
     each(
         tx,
@@ -269,11 +311,11 @@ async fn write_rows<C: GenericClient + Sync>(
     .await?;
     each(
         tx,
-        "INSERT INTO outbox (channel, seq, reply) VALUES ($1, $2, $3)
-         ON CONFLICT (channel, seq) DO UPDATE SET reply = EXCLUDED.reply",
+        "INSERT INTO outbox (channel, seq, reply, owner) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (channel, seq) DO UPDATE SET reply = EXCLUDED.reply, owner = EXCLUDED.owner",
         rows.outbox
             .iter()
-            .map(|(c, seq, reply)| row![c, seq, reply])
+            .map(|(c, seq, reply)| row![c, seq, reply, &owner])
             .collect(),
     )
     .await?;
