@@ -322,6 +322,75 @@ async fn going_back_to_polling_removes_the_webhook_and_keeps_what_waits() {
     bot.stop().await;
 }
 
+/// Run `sql` on the test database at `url`.
+async fn sql(url: &str, sql: &str) {
+    let (client, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .expect("connect to the test database");
+    let conn = tokio::spawn(conn);
+    client.batch_execute(sql).await.expect("the SQL runs");
+    drop(client);
+    let _ = conn.await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_storage_failure_is_answered_500_and_the_update_comes_again() {
+    let Some(db) = pg::database("telegram_webhook_500") else {
+        return;
+    };
+    let fake = FakeTelegram::start(TOKEN).await;
+    let storage =
+        std::sync::Arc::new(xiangqi_bot::storage::PgStorage::connect(&db.url).expect("PostgreSQL"));
+    let listen = free_addr();
+    let url = format!("http://{listen}/tg/hook");
+    let config = xiangqi_bot::app::ServiceConfig {
+        rate_burst: 1000,
+        ..xiangqi_bot::app::ServiceConfig::default()
+    };
+    let mark = fake.mark();
+    let hook = Some(webhook_config(&url, listen));
+    let bot = Running::start_on(&fake, storage, config, hook).await;
+    telegram_harness::expect_call(&fake, mark, "setWebhook", |c| c.is("setWebhook")).await;
+    let group = FakeChat::group(-4_000_000_107, "Flaky club");
+    let (alice, bob) = (user(1001, "Alice"), user(1002, "Bob"));
+    start_game(&fake, &group, None, &alice, &bob).await;
+
+    // The database refuses every change that has something to say (the outbox is gone).
+    sql(&db.url, "ALTER TABLE outbox RENAME TO outbox_away").await;
+    let mark = fake.mark();
+    let before = fake.webhook_deliveries().len();
+    fake.push_message(&group, &alice, "h2e2", None);
+    let deadline = std::time::Instant::now() + WAIT;
+    while !fake.webhook_deliveries()[before..]
+        .iter()
+        .any(|d| d.status == Some(500))
+    {
+        assert!(std::time::Instant::now() < deadline, "no 500");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Not told in the chat: Telegram sends the update again, and it is answered then.
+    let said_meanwhile = telegram_harness::since(&fake, mark);
+    assert!(
+        !said_meanwhile.iter().any(|c| c.is("sendMessage")),
+        "{said_meanwhile:?}"
+    );
+    sql(&db.url, "ALTER TABLE outbox_away RENAME TO outbox").await;
+    telegram_harness::board_after(&fake, mark, &group, &line(1, &alice, &bob)).await;
+    let tries: Vec<_> = fake.webhook_deliveries()[before..].to_vec();
+    assert!(tries.len() >= 2, "{tries:?}");
+    assert!(tries.iter().all(|d| d.update_id == tries[0].update_id));
+    assert_eq!(tries.last().and_then(|d| d.status), Some(200), "{tries:?}");
+    play(&fake, &group, &bob, "h9g7", &line(2, &alice, &bob)).await;
+    assert_eq!(
+        boards(&fake, &group)
+            .iter()
+            .filter(|c| c.contains("1. Alice"))
+            .count(),
+        1
+    );
+    bot.stop().await;
+}
+
 /// A round-robin load balancer in front of webhook servers: each request goes to the next
 /// backend; what each answered is logged.
 struct Balancer {
