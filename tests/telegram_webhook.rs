@@ -50,6 +50,20 @@ async fn webhook_bot(fake: &FakeTelegram, dir: &std::path::Path) -> (Running, St
     (bot, url)
 }
 
+/// A fake Bot API, and a bot on sled in a temporary directory receiving its updates by
+/// webhook at a URL.
+async fn setup() -> (FakeTelegram, tempfile::TempDir, Running, String) {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (bot, url) = webhook_bot(&fake, dir.path()).await;
+    (fake, dir, bot, url)
+}
+
+/// Alice (red) and Bob (black).
+fn players() -> (FakeUser, FakeUser) {
+    (user(1001, "Alice"), user(1002, "Bob"))
+}
+
 /// The board photos sent to `chat`, their captions in order.
 fn boards(fake: &FakeTelegram, chat: &FakeChat) -> Vec<String> {
     fake.sent()
@@ -61,9 +75,7 @@ fn boards(fake: &FakeTelegram, chat: &FakeChat) -> Vec<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_is_played_by_webhook_end_to_end() {
-    let fake = FakeTelegram::start(TOKEN).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (bot, url) = webhook_bot(&fake, dir.path()).await;
+    let (fake, _dir, bot, url) = setup().await;
     assert_eq!(fake.webhook(), Some((url, Some(SECRET.to_string()))));
     let set = fake.sent_of("setWebhook");
     assert_eq!(set.len(), 1);
@@ -80,7 +92,7 @@ async fn a_game_is_played_by_webhook_end_to_end() {
     assert_eq!(field("secret_token"), json!(SECRET));
 
     let group = FakeChat::group(-4_000_000_101, "Webhook club");
-    let (alice, bob) = (user(1001, "Alice"), user(1002, "Bob"));
+    let (alice, bob) = players();
     let first = start_game(&fake, &group, None, &alice, &bob).await;
     assert!(first.photo.is_some(), "the first board is a picture");
     for n in 1..=4 {
@@ -88,6 +100,10 @@ async fn a_game_is_played_by_webhook_end_to_end() {
         play(&fake, &group, who, OPENING[n - 1], &line(n, &alice, &bob)).await;
     }
     assert_eq!(fake.poll_count(), 0, "no getUpdates in webhook mode");
+    assert!(
+        fake.wait_updates_confirmed(WAIT).await,
+        "every update answered"
+    );
     let deliveries = fake.webhook_deliveries();
     assert_eq!(deliveries.len(), 6, "{deliveries:?}"); // challenge, accept, four moves
     assert!(
@@ -120,11 +136,9 @@ async fn post(url: &str, secret: Option<&str>, body: String) -> u16 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_without_the_secret_are_refused_and_change_nothing() {
-    let fake = FakeTelegram::start(TOKEN).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (bot, url) = webhook_bot(&fake, dir.path()).await;
+    let (fake, _dir, bot, url) = setup().await;
     let group = FakeChat::group(-4_000_000_102, "Guarded club");
-    let (alice, bob) = (user(1001, "Alice"), user(1002, "Bob"));
+    let (alice, bob) = players();
     start_game(&fake, &group, None, &alice, &bob).await;
 
     // A forged update: Alice's first move, as Telegram would send it.
@@ -190,11 +204,9 @@ async fn requests_without_the_secret_are_refused_and_change_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_update_delivered_twice_is_applied_once() {
-    let fake = FakeTelegram::start(TOKEN).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (bot, _) = webhook_bot(&fake, dir.path()).await;
+    let (fake, dir, bot, _) = setup().await;
     let group = FakeChat::group(-4_000_000_103, "Echo club");
-    let (alice, bob) = (user(1001, "Alice"), user(1002, "Bob"));
+    let (alice, bob) = players();
     start_game(&fake, &group, None, &alice, &bob).await;
 
     // The bot handles Alice's move and answers 200, but the answer is lost on the way: the
@@ -237,12 +249,10 @@ async fn an_update_delivered_twice_is_applied_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_busy_chats_each_get_their_replies_in_order() {
-    let fake = FakeTelegram::start(TOKEN).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (bot, _) = webhook_bot(&fake, dir.path()).await;
+    let (fake, _dir, bot, _) = setup().await;
     let one = FakeChat::group(-4_000_000_104, "First club");
     let two = FakeChat::group(-4_000_000_105, "Second club");
-    let (alice, bob) = (user(1001, "Alice"), user(1002, "Bob"));
+    let (alice, bob) = players();
     let (carol, dave) = (user(1003, "Carol"), user(1004, "Dave"));
     start_game(&fake, &one, None, &alice, &bob).await;
     start_game(&fake, &two, None, &carol, &dave).await;
@@ -283,9 +293,7 @@ async fn two_busy_chats_each_get_their_replies_in_order() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn going_back_to_polling_removes_the_webhook_and_keeps_what_waits() {
-    let fake = FakeTelegram::start(TOKEN).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (bot, url) = webhook_bot(&fake, dir.path()).await;
+    let (fake, dir, bot, url) = setup().await;
     bot.stop().await;
     // Telegram keeps an update for a webhook that does not answer, and says why.
     let alice = user(1001, "Alice");
@@ -352,7 +360,7 @@ async fn a_storage_failure_is_answered_500_and_the_update_comes_again() {
     let bot = Running::start_on(&fake, storage, config, hook).await;
     telegram_harness::expect_call(&fake, mark, "setWebhook", |c| c.is("setWebhook")).await;
     let group = FakeChat::group(-4_000_000_107, "Flaky club");
-    let (alice, bob) = (user(1001, "Alice"), user(1002, "Bob"));
+    let (alice, bob) = players();
     start_game(&fake, &group, None, &alice, &bob).await;
 
     // The database refuses every change that has something to say (the outbox is gone).
@@ -376,6 +384,7 @@ async fn a_storage_failure_is_answered_500_and_the_update_comes_again() {
     );
     sql(&db.url, "ALTER TABLE outbox_away RENAME TO outbox").await;
     telegram_harness::board_after(&fake, mark, &group, &line(1, &alice, &bob)).await;
+    assert!(fake.wait_updates_confirmed(WAIT).await, "answered at last");
     let tries: Vec<_> = fake.webhook_deliveries()[before..].to_vec();
     assert!(tries.len() >= 2, "{tries:?}");
     assert!(tries.iter().all(|d| d.update_id == tries[0].update_id));
@@ -553,7 +562,7 @@ async fn two_processes_behind_a_balancer_keep_one_game_in_order() {
     telegram_harness::expect_call(&fake, mark, "setWebhook", |c| c.is("setWebhook")).await;
 
     let group = FakeChat::group(-4_000_000_106, "Fleet club");
-    let (alice, bob) = (user(1001, "Alice"), user(1002, "Bob"));
+    let (alice, bob) = players();
     start_game(&fake, &group, None, &alice, &bob).await;
     // Every move at once: Telegram sends them one by one, the balancer to each process in
     // turn, so consecutive moves are handled by different processes. The answer to the

@@ -1217,13 +1217,7 @@ async fn get_updates(shared: &Shared, p: &Params) -> Result<Value, ApiErr> {
         st.polls.push(Value::Object(p.fields.clone()));
         st.confirm(offset);
         if let Some(allowed) = allowed {
-            let list = allowed
-                .as_array()
-                .ok_or_else(|| bad("allowed_updates must be an array"))?
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect::<Vec<_>>();
-            st.allowed_updates = if list.is_empty() { None } else { Some(list) };
+            st.set_allowed_updates(&allowed)?;
         }
         st.poll_generation += 1;
         st.poll_generation
@@ -1288,6 +1282,19 @@ impl FakeState {
             files: HashMap::new(),
             next_file: 0,
         }
+    }
+
+    /// Keeps `allowed_updates` (a JSON array of kinds; empty: Telegram's default) until the
+    /// next call that gives it.
+    fn set_allowed_updates(&mut self, allowed: &Value) -> Result<(), ApiErr> {
+        let list = allowed
+            .as_array()
+            .ok_or_else(|| bad("allowed_updates must be an array"))?
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect::<Vec<_>>();
+        self.allowed_updates = if list.is_empty() { None } else { Some(list) };
+        Ok(())
     }
 
     fn take_failure(&mut self, method: &str) -> Option<Injected> {

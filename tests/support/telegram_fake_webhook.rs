@@ -120,13 +120,7 @@ impl FakeState {
             Some(_) => return Err(bad("Bad Request: bad max_connections")),
         };
         if let Some(allowed) = p.json("allowed_updates")? {
-            let list = allowed
-                .as_array()
-                .ok_or_else(|| bad("allowed_updates must be an array"))?
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect::<Vec<_>>();
-            self.allowed_updates = if list.is_empty() { None } else { Some(list) };
+            self.set_allowed_updates(&allowed)?;
         }
         if p.bool("drop_pending_updates")?.unwrap_or(false) {
             self.updates.clear();
