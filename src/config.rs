@@ -535,6 +535,20 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn a_secret_is_valid_exactly_when_telegram_takes_it(s in "\\PC{0,300}") {
+            let telegram_takes = (1..=256).contains(&s.len())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            proptest::prop_assert_eq!(valid_webhook_secret(&s), telegram_takes);
+        }
+
+        #[test]
+        fn allowed_secrets_are_valid(s in "[A-Za-z0-9_-]{1,256}") {
+            proptest::prop_assert!(valid_webhook_secret(&s));
+        }
+    }
+
     #[test]
     fn engine_settings() {
         let c = Config::from_vars(&vars(&[])).unwrap();

@@ -43,7 +43,7 @@ use teloxide::{ApiError, Bot, RequestError};
 pub use commands::command_list;
 pub use ops::Target;
 pub use outbox::RetryPolicy;
-pub use webhook::{same_secret, BODY_LIMIT, SECRET_HEADER};
+pub use webhook::{BODY_LIMIT, SECRET_HEADER};
 
 use crate::app::{Delivery, Incoming, Origin, Service};
 use crate::config::{TelegramConfig, WebhookConfig};

@@ -54,16 +54,18 @@ pub(super) fn allowed_updates() -> [AllowedUpdate; 2] {
     [AllowedUpdate::Message, AllowedUpdate::CallbackQuery]
 }
 
-/// Whether `given` is `secret`, in time that depends only on their lengths.
+/// Whether `given` is `secret`, in time that depends only on their lengths (every byte is
+/// compared, whatever the first difference; `black_box` keeps the compiler from stopping
+/// early).
 #[must_use]
-pub fn same_secret(given: &[u8], secret: &[u8]) -> bool {
+pub(super) fn same_secret(given: &[u8], secret: &[u8]) -> bool {
     if given.len() != secret.len() {
         return false;
     }
     given
         .iter()
         .zip(secret)
-        .fold(0u8, |acc, (a, b)| acc | (a ^ b))
+        .fold(0u8, |acc, (a, b)| std::hint::black_box(acc | (a ^ b)))
         == 0
 }
 
@@ -301,6 +303,14 @@ mod tests {
         assert!(!same_secret(b"abc_DEF-12", b"abc_DEF-123"));
         assert!(!same_secret(b"", b"abc"));
         assert!(!same_secret(b"ABC", b"abc"), "case matters");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_compare_is_equality(a in proptest::collection::vec(0u8..4, 0..6),
+                                   b in proptest::collection::vec(0u8..4, 0..6)) {
+            proptest::prop_assert_eq!(same_secret(&a, &b), a == b);
+        }
     }
 
     #[test]
