@@ -605,3 +605,27 @@ async fn two_processes_behind_a_balancer_keep_one_game_in_order() {
     assert!(stderr.contains("Telegram: stopped"), "{stderr}");
     check_every_call(&fake.sent());
 }
+
+#[test]
+fn the_binary_refuses_a_webhook_without_a_usable_secret() {
+    for secret in [None, Some("not allowed!"), Some(&*"x".repeat(257))] {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"));
+        cmd.env("TELEGRAM_BOT_TOKEN", TOKEN)
+            .env("TELEGRAM_API_URL", "http://127.0.0.1:9/")
+            .env("TELEGRAM_WEBHOOK_URL", "https://bot.example.org/hook")
+            .env_remove("TELEGRAM_WEBHOOK_SECRET")
+            .env_remove("DISCORD_TOKEN")
+            .stdin(std::process::Stdio::null());
+        if let Some(s) = secret {
+            cmd.env("TELEGRAM_WEBHOOK_SECRET", s);
+        }
+        let out = cmd.output().expect("run the binary");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("TELEGRAM_WEBHOOK_SECRET"), "{stderr}");
+        assert!(
+            !stderr.contains("not allowed!"),
+            "the value is not shown: {stderr}"
+        );
+    }
+}
