@@ -8,6 +8,8 @@ mod pg;
 mod telegram_fake;
 #[path = "support/telegram_harness.rs"]
 mod telegram_harness;
+#[path = "support/webhook_fleet.rs"]
+mod webhook_fleet;
 
 use std::time::Duration;
 
@@ -17,6 +19,7 @@ use telegram_harness::{
     check_every_call, free_addr, play, said, start_game, webhook_config, Running, SECRET, TOKEN,
     WAIT,
 };
+use webhook_fleet::{bot_process, interrupt, Balancer};
 
 fn user(id: i64, name: &str) -> FakeUser {
     FakeUser::new(id, name)
@@ -398,141 +401,6 @@ async fn a_storage_failure_is_answered_500_and_the_update_comes_again() {
         1
     );
     bot.stop().await;
-}
-
-/// A round-robin load balancer in front of webhook servers: each request goes to the next
-/// backend; what each answered is logged.
-struct Balancer {
-    backends: Vec<String>,
-    next: std::sync::atomic::AtomicUsize,
-    client: reqwest::Client,
-    /// (backend, status) of each request, in order.
-    log: std::sync::Mutex<Vec<(usize, u16)>>,
-}
-
-impl Balancer {
-    /// Serves on a free port; returns its address and the shared state.
-    async fn start(backends: Vec<String>) -> (std::net::SocketAddr, std::sync::Arc<Balancer>) {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind the balancer");
-        let addr = listener.local_addr().expect("its address");
-        let state = std::sync::Arc::new(Balancer {
-            backends,
-            next: std::sync::atomic::AtomicUsize::new(0),
-            client: reqwest::Client::new(),
-            log: std::sync::Mutex::new(Vec::new()),
-        });
-        let app = axum::Router::new()
-            .fallback(Balancer::forward)
-            .with_state(std::sync::Arc::clone(&state));
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
-        (addr, state)
-    }
-
-    async fn forward(
-        axum::extract::State(b): axum::extract::State<std::sync::Arc<Balancer>>,
-        req: axum::extract::Request,
-    ) -> axum::http::StatusCode {
-        use axum::http::StatusCode;
-        let i = b.next.fetch_add(1, std::sync::atomic::Ordering::SeqCst) % b.backends.len();
-        let path = req.uri().path().to_string();
-        let secret = req.headers().get(SECRET_HEADER).cloned();
-        let Ok(body) = axum::body::to_bytes(req.into_body(), 1 << 20).await else {
-            return StatusCode::BAD_REQUEST;
-        };
-        let mut out = b
-            .client
-            .post(format!("{}{path}", b.backends[i]))
-            .header("content-type", "application/json")
-            .body(body);
-        if let Some(s) = secret {
-            out = out.header(SECRET_HEADER, s);
-        }
-        let status = match out.send().await {
-            Ok(r) => r.status().as_u16(),
-            Err(_) => 502,
-        };
-        b.log.lock().expect("the log").push((i, status));
-        StatusCode::from_u16(status).unwrap_or(StatusCode::BAD_GATEWAY)
-    }
-}
-
-use xiangqi_bot::adapters::telegram::SECRET_HEADER;
-
-/// A bot process, killed (and its log shown) if the test fails before it is stopped.
-struct Process(Option<std::process::Child>);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.0.take() {
-            let _ = child.kill();
-            if let Ok(out) = child.wait_with_output() {
-                eprintln!(
-                    "--- a bot process:\n{}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
-            }
-        }
-    }
-}
-
-/// The bot binary in webhook mode on the database at `db`, serving `listen`, its webhook
-/// `url` (the balancer's).
-fn bot_process(
-    fake: &FakeTelegram,
-    db: &str,
-    data: &std::path::Path,
-    url: &str,
-    listen: std::net::SocketAddr,
-) -> Process {
-    use std::process::{Command, Stdio};
-    let child = Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"))
-        .env("TELEGRAM_BOT_TOKEN", TOKEN)
-        .env("TELEGRAM_API_URL", fake.url())
-        .env("TELEGRAM_WEBHOOK_URL", url)
-        .env("TELEGRAM_WEBHOOK_LISTEN", listen.to_string())
-        .env("TELEGRAM_WEBHOOK_SECRET", SECRET)
-        .env("DATABASE_URL", db)
-        .env("DATA_DIR", data)
-        .env("RATE_LIMIT_BURST", "1000")
-        .env("ENGINE_THREADS", "1")
-        .env("RUST_LOG", "info")
-        .env_remove("DISCORD_TOKEN")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start the binary");
-    Process(Some(child))
-}
-
-/// Ctrl-c to `child`; its standard error once it ended well.
-async fn interrupt(mut process: Process) -> String {
-    let Some(mut child) = process.0.take() else {
-        return String::new();
-    };
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill -INT");
-    assert!(sent.success());
-    let deadline = std::time::Instant::now() + WAIT;
-    while child.try_wait().expect("wait").is_none() {
-        if std::time::Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("the bot did not stop on ctrl-c");
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let out = child.wait_with_output().expect("output");
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "{:?}: {stderr}", out.status);
-    assert!(!stderr.contains("TEST-token_abc"), "the token leaked");
-    assert!(!stderr.contains(SECRET), "the secret leaked");
-    stderr
 }
 
 // Relies on the channel leases of the PostgreSQL storage: a process rereads a channel another
