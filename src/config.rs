@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use crate::adapters::discord::shards::{RegisterCommands, ShardRange};
@@ -41,6 +42,97 @@ pub struct TelegramConfig {
     pub token: Secret,
     /// `TELEGRAM_API_URL`, for a self-hosted Bot API server.
     pub api_url: Option<String>,
+    /// `TELEGRAM_WEBHOOK_URL` and its companions: receive updates by webhook instead of long
+    /// polling.
+    pub webhook: Option<WebhookConfig>,
+}
+
+/// Receiving Telegram's updates by webhook: Telegram POSTs each update to `url`, and this
+/// process serves `listen` (behind a TLS proxy that forwards `url` to it).
+#[derive(Clone, Debug)]
+pub struct WebhookConfig {
+    /// `TELEGRAM_WEBHOOK_URL`: the public URL Telegram POSTs to (https; http only for tests).
+    pub url: String,
+    /// The URL's path, served here (`/` when it has none).
+    pub path: String,
+    /// `TELEGRAM_WEBHOOK_LISTEN`: the address served (default `0.0.0.0:8443`).
+    pub listen: SocketAddr,
+    /// `TELEGRAM_WEBHOOK_SECRET`: what Telegram sends in `X-Telegram-Bot-Api-Secret-Token`.
+    pub secret: Secret,
+    /// `TELEGRAM_WEBHOOK_MAX_CONNECTIONS`: how many updates Telegram sends at once (1 to 100,
+    /// default 40).
+    pub max_connections: u8,
+}
+
+/// Whether `secret` is a secret token Telegram accepts: 1 to 256 characters of `A-Z`, `a-z`,
+/// `0-9`, `_` and `-`.
+#[must_use]
+pub fn valid_webhook_secret(secret: &str) -> bool {
+    (1..=256).contains(&secret.len())
+        && secret
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The webhook settings, when `TELEGRAM_WEBHOOK_URL` is set.
+fn webhook_config(vars: &HashMap<String, String>) -> Result<Option<WebhookConfig>, ConfigError> {
+    let get = |k: &str| {
+        vars.get(k)
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    let Some(url) = get("TELEGRAM_WEBHOOK_URL") else {
+        return Ok(None);
+    };
+    let parsed = reqwest::Url::parse(&url)
+        .ok()
+        .filter(|u| matches!(u.scheme(), "https" | "http") && u.host_str().is_some())
+        .ok_or_else(|| {
+            ConfigError(format!(
+                "TELEGRAM_WEBHOOK_URL must be an https:// URL, not {:?}",
+                url.chars().take(100).collect::<String>()
+            ))
+        })?;
+    let listen = match get("TELEGRAM_WEBHOOK_LISTEN") {
+        None => SocketAddr::from(([0, 0, 0, 0], 8443)),
+        Some(a) => a.parse().map_err(|_| {
+            ConfigError(format!(
+                "TELEGRAM_WEBHOOK_LISTEN must be an address and port such as 0.0.0.0:8443, \
+                 not {:?}",
+                a.chars().take(100).collect::<String>()
+            ))
+        })?,
+    };
+    // Not echoed: it is a secret.
+    let secret = match get("TELEGRAM_WEBHOOK_SECRET") {
+        Some(s) if valid_webhook_secret(&s) => Secret(s),
+        Some(_) => {
+            return Err(ConfigError(
+                "TELEGRAM_WEBHOOK_SECRET must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -"
+                    .into(),
+            ))
+        }
+        None => {
+            return Err(ConfigError(
+                "TELEGRAM_WEBHOOK_SECRET must be set with TELEGRAM_WEBHOOK_URL (1 to 256 \
+                 characters of A-Z, a-z, 0-9, _ and -): every request is checked against it"
+                    .into(),
+            ))
+        }
+    };
+    let max_connections = number(vars, "TELEGRAM_WEBHOOK_MAX_CONNECTIONS", 40u8)?;
+    if !(1..=100).contains(&max_connections) {
+        return Err(ConfigError(
+            "TELEGRAM_WEBHOOK_MAX_CONNECTIONS must be 1 to 100".into(),
+        ));
+    }
+    Ok(Some(WebhookConfig {
+        path: parsed.path().to_string(),
+        url,
+        listen,
+        secret,
+        max_connections,
+    }))
 }
 
 /// Discord settings.
@@ -179,10 +271,14 @@ impl Config {
                 ));
             }
         };
-        let telegram = get("TELEGRAM_BOT_TOKEN").map(|t| TelegramConfig {
-            token: Secret(t),
-            api_url: get("TELEGRAM_API_URL"),
-        });
+        let telegram = match get("TELEGRAM_BOT_TOKEN") {
+            None => None,
+            Some(t) => Some(TelegramConfig {
+                token: Secret(t),
+                api_url: get("TELEGRAM_API_URL"),
+                webhook: webhook_config(vars)?,
+            }),
+        };
         let discord = match get("DISCORD_TOKEN") {
             None => None,
             Some(t) => Some(DiscordConfig {
@@ -380,6 +476,97 @@ mod tests {
         assert!(e.0.contains("BOARD_IMAGES"));
         let e = Config::from_vars(&vars(&[("IDLE_CLAIM_SECS", "1d")])).unwrap_err();
         assert!(e.0.contains("IDLE_CLAIM_SECS"));
+    }
+
+    #[test]
+    fn webhook_settings() {
+        let tg = |extra: &[(&str, &str)]| {
+            let mut v = vars(&[("TELEGRAM_BOT_TOKEN", "1:T")]);
+            v.extend(vars(extra));
+            Config::from_vars(&v).map(|c| c.telegram.and_then(|t| t.webhook))
+        };
+        assert!(tg(&[]).unwrap().is_none(), "long polling when unset");
+        let w = tg(&[
+            ("TELEGRAM_WEBHOOK_URL", "https://bot.example.org/tg/hook"),
+            ("TELEGRAM_WEBHOOK_SECRET", "s3cret_TOKEN-x"),
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(w.path, "/tg/hook");
+        assert_eq!(w.listen, SocketAddr::from(([0, 0, 0, 0], 8443)));
+        assert_eq!(w.max_connections, 40);
+        assert!(!format!("{w:?}").contains("s3cret"), "{w:?}");
+        let w = tg(&[
+            ("TELEGRAM_WEBHOOK_URL", "http://127.0.0.1:9000"),
+            ("TELEGRAM_WEBHOOK_SECRET", "x"),
+            ("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1:9001"),
+            ("TELEGRAM_WEBHOOK_MAX_CONNECTIONS", "100"),
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!((w.path.as_str(), w.max_connections), ("/", 100));
+        assert_eq!(w.listen, SocketAddr::from(([127, 0, 0, 1], 9001)));
+        let url = ("TELEGRAM_WEBHOOK_URL", "https://bot.example.org/hook");
+        for (extra, named) in [
+            (vec![url], "TELEGRAM_WEBHOOK_SECRET"),
+            (
+                vec![url, ("TELEGRAM_WEBHOOK_SECRET", "has space")],
+                "TELEGRAM_WEBHOOK_SECRET",
+            ),
+            (
+                vec![
+                    ("TELEGRAM_WEBHOOK_URL", "ftp://x/y"),
+                    ("TELEGRAM_WEBHOOK_SECRET", "s"),
+                ],
+                "TELEGRAM_WEBHOOK_URL",
+            ),
+            (
+                vec![
+                    url,
+                    ("TELEGRAM_WEBHOOK_SECRET", "s"),
+                    ("TELEGRAM_WEBHOOK_LISTEN", "8443"),
+                ],
+                "TELEGRAM_WEBHOOK_LISTEN",
+            ),
+            (
+                vec![
+                    url,
+                    ("TELEGRAM_WEBHOOK_SECRET", "s"),
+                    ("TELEGRAM_WEBHOOK_MAX_CONNECTIONS", "0"),
+                ],
+                "TELEGRAM_WEBHOOK_MAX_CONNECTIONS",
+            ),
+        ] {
+            let e = tg(&extra).unwrap_err();
+            assert!(e.0.contains(named), "{named}: {e}");
+            assert!(!e.0.contains("has space"), "the secret is not echoed: {e}");
+        }
+    }
+
+    #[test]
+    fn webhook_secrets_are_what_telegram_accepts() {
+        assert!(valid_webhook_secret("a"));
+        assert!(valid_webhook_secret("AZaz09_-"));
+        assert!(valid_webhook_secret(&"x".repeat(256)));
+        assert!(!valid_webhook_secret(""));
+        assert!(!valid_webhook_secret(&"x".repeat(257)));
+        for bad in ["a b", "a/b", "é", "a+b", "a=b", "a.b"] {
+            assert!(!valid_webhook_secret(bad), "{bad}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_secret_is_valid_exactly_when_telegram_takes_it(s in "\\PC{0,300}") {
+            let telegram_takes = (1..=256).contains(&s.len())
+                && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            proptest::prop_assert_eq!(valid_webhook_secret(&s), telegram_takes);
+        }
+
+        #[test]
+        fn allowed_secrets_are_valid(s in "[A-Za-z0-9_-]{1,256}") {
+            proptest::prop_assert!(valid_webhook_secret(&s));
+        }
     }
 
     #[test]

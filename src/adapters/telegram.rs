@@ -19,6 +19,8 @@
 //!   delivered again after a restart if it was not delivered before.
 //! * Updates are confirmed to Telegram only once handled ([`polling`]), so an update a crash
 //!   interrupted comes again; one whose changes were stored is recognised by its id.
+//! * With `TELEGRAM_WEBHOOK_URL` set, updates arrive by webhook instead ([`webhook`]), so
+//!   several processes can serve one bot; each is answered once handled, in the same way.
 
 mod api;
 mod commands;
@@ -26,8 +28,10 @@ pub mod ops;
 pub mod outbox;
 mod polling;
 mod press;
+mod webhook;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -39,15 +43,17 @@ use teloxide::{ApiError, Bot, RequestError};
 pub use commands::command_list;
 pub use ops::Target;
 pub use outbox::RetryPolicy;
+pub use webhook::{BODY_LIMIT, SECRET_HEADER};
 
 use crate::app::{Delivery, Incoming, Origin, Service};
-use crate::config::TelegramConfig;
+use crate::config::{TelegramConfig, WebhookConfig};
 use crate::game::PlayerRef;
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;
 use ops::{read_callback_data, Answering, Job};
 use outbox::{redacted, Outbox};
 use press::{press_jobs, pressed_kind};
+use webhook::Outcome;
 
 /// Tuning of the adapter.
 #[derive(Clone, Copy, Debug)]
@@ -79,6 +85,10 @@ pub enum TelegramError {
     BadApiUrl(String),
     /// Telegram refused the token.
     InvalidToken,
+    /// The webhook's address cannot be served (`TELEGRAM_WEBHOOK_LISTEN`).
+    Listen(SocketAddr, String),
+    /// Telegram refused the webhook (`setWebhook`), as it said.
+    Webhook(String),
 }
 
 impl std::fmt::Display for TelegramError {
@@ -88,6 +98,17 @@ impl std::fmt::Display for TelegramError {
             TelegramError::InvalidToken => {
                 f.write_str("Telegram refused TELEGRAM_BOT_TOKEN (check it with @BotFather)")
             }
+            TelegramError::Listen(addr, e) => {
+                write!(
+                    f,
+                    "cannot serve the webhook on {addr} (TELEGRAM_WEBHOOK_LISTEN): {e}"
+                )
+            }
+            TelegramError::Webhook(e) => write!(
+                f,
+                "Telegram refused the webhook (check TELEGRAM_WEBHOOK_URL, which must be https \
+                 on port 443, 80, 88 or 8443): {e}"
+            ),
         }
     }
 }
@@ -118,6 +139,9 @@ struct Adapter {
     username: String,
     /// The bot's id: update ids are the bot's own, so they are stored with it.
     bot_id: u64,
+    /// Whether an update the storage failed on is delivered again when told so (a webhook):
+    /// then its failure is not answered in the chat, the update is tried again instead.
+    redelivered: bool,
 }
 
 impl Adapter {
@@ -143,6 +167,33 @@ pub async fn run(
     options: TelegramOptions,
     stop: impl Future<Output = ()> + Send,
 ) -> Result<(), TelegramError> {
+    run_receiving(service, bot, options, None, stop).await
+}
+
+/// Like [`run`], with updates received by the webhook `config` describes instead of long
+/// polling: the webhook is set at start (and left set at the end, for the other processes).
+///
+/// # Errors
+/// [`TelegramError::InvalidToken`] when Telegram refuses the token,
+/// [`TelegramError::Listen`] when the address cannot be served, [`TelegramError::Webhook`]
+/// when Telegram refuses the webhook.
+pub async fn run_webhook(
+    service: Arc<Service>,
+    bot: Bot,
+    options: TelegramOptions,
+    config: WebhookConfig,
+    stop: impl Future<Output = ()> + Send,
+) -> Result<(), TelegramError> {
+    run_receiving(service, bot, options, Some(config), stop).await
+}
+
+async fn run_receiving(
+    service: Arc<Service>,
+    bot: Bot,
+    options: TelegramOptions,
+    webhook: Option<WebhookConfig>,
+    stop: impl Future<Output = ()> + Send,
+) -> Result<(), TelegramError> {
     tokio::pin!(stop);
     let me = tokio::select! {
         me = who_am_i(&bot, options.retry) => me?,
@@ -165,26 +216,34 @@ pub async fn run(
         outbox: outbox.clone(),
         username,
         bot_id: me.id.0,
+        redelivered: webhook.is_some(),
     });
-    let poll_options = polling::PollOptions {
-        timeout: options.poll_timeout,
-        retry: options.retry,
-        finish: options.drain_timeout,
+    let handle = move |update| on_update(Arc::clone(&adapter), update);
+    let received = match webhook {
+        None => {
+            let poll_options = polling::PollOptions {
+                timeout: options.poll_timeout,
+                retry: options.retry,
+                finish: options.drain_timeout,
+            };
+            polling::poll(&bot, poll_options, handle, stop).await;
+            Ok(())
+        }
+        Some(config) => {
+            let hook_options = webhook::HookOptions {
+                retry: options.retry,
+                finish: options.drain_timeout,
+            };
+            webhook::serve(&bot, &config, hook_options, handle, stop).await
+        }
     };
-    polling::poll(
-        &bot,
-        poll_options,
-        move |update| on_update(Arc::clone(&adapter), update),
-        stop,
-    )
-    .await;
     if let Some(f) = forwarder {
         f.abort();
     }
     menus.abort();
     outbox.drain(options.drain_timeout).await;
     tracing::info!("Telegram: stopped");
-    Ok(())
+    received
 }
 
 /// `getMe`, retried while the network fails.
@@ -214,12 +273,12 @@ async fn forward(mut rx: tokio::sync::mpsc::UnboundedReceiver<Delivery>, outbox:
 }
 
 /// One update: a message or a button press (others are not asked for).
-async fn on_update(tg: Arc<Adapter>, update: Update) {
+async fn on_update(tg: Arc<Adapter>, update: Update) -> Outcome {
     let id = update.id.0;
     match update.kind {
         UpdateKind::Message(msg) => on_message(msg, id, &tg).await,
         UpdateKind::CallbackQuery(q) => on_callback(q, id, &tg).await,
-        _ => {}
+        _ => Outcome::Done,
     }
 }
 
@@ -294,7 +353,7 @@ fn self_mentions(text: &str, me: &str) -> Vec<(String, PlayerRef)> {
         .collect()
 }
 
-async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) {
+async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) -> Outcome {
     // A group that became a supergroup has a new chat id; Telegram says so in both chats.
     let migration = match (msg.migrate_to_chat_id(), msg.migrate_from_chat_id()) {
         (Some(&to), _) => Some((msg.chat.id, to)),
@@ -311,16 +370,19 @@ async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) {
                 "group moved to a supergroup"
             ),
             Err(e) => {
-                tracing::error!(error = %e, from = from.0, to = to.0, "cannot move the group's games")
+                tracing::error!(error = %e, from = from.0, to = to.0, "cannot move the group's games");
+                if tg.redelivered {
+                    return Outcome::Failed;
+                }
             }
         }
-        return;
+        return Outcome::Done;
     }
     let (Some(raw), Some(from)) = (msg.text(), msg.from.as_ref()) else {
-        return;
+        return Outcome::Done;
     };
     if from.is_bot || for_another_bot(raw, &tg.username) {
-        return;
+        return Outcome::Done;
     }
     let target = Target {
         chat: msg.chat.id,
@@ -349,29 +411,33 @@ async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) {
         .service
         .handle_from(inc, tg.origin(update, &answering))
         .await;
+    if handled.failed && tg.redelivered {
+        return Outcome::Failed;
+    }
     if handled.queued.is_some() {
-        return; // the outbox delivers them
+        return Outcome::Done; // the outbox delivers them
     }
     for job in outbox::answer_jobs(target, Some(&answering), &handled.replies) {
         tg.outbox.push(job);
     }
+    Outcome::Done
 }
 
-async fn on_callback(q: CallbackQuery, update: u32, tg: &Adapter) {
+async fn on_callback(q: CallbackQuery, update: u32, tg: &Adapter) -> Outcome {
     let lang = lang_of(&q.from);
     let say = |m: Msg| text(&m, lang.unwrap_or_default());
     let (action, only_for) = read_callback_data(q.data.as_deref().unwrap_or(""));
     let Some(message) = q.message.as_ref() else {
         answer(&tg.bot, &q, &say(Msg::StaleButton)).await;
-        return;
+        return Outcome::Done;
     };
     if only_for.is_some_and(|u| u != q.from.id) {
         answer(&tg.bot, &q, &say(Msg::ButtonForSomeoneElse)).await;
-        return;
+        return Outcome::Done;
     }
     let Some(action) = action else {
         answer(&tg.bot, &q, &say(Msg::StaleButton)).await;
-        return;
+        return Outcome::Done;
     };
     let regular = message.regular_message();
     let target = Target {
@@ -402,6 +468,9 @@ async fn on_callback(q: CallbackQuery, update: u32, tg: &Adapter) {
         .service
         .handle_from(inc, tg.origin(update, &answering))
         .await;
+    if handled.failed && tg.redelivered {
+        return Outcome::Failed; // answered when it comes again
+    }
     let (notice, jobs) = press_jobs(&handled.replies, kind, message.id(), q.from.id, &name);
     answer(&tg.bot, &q, &notice).await;
     if handled.queued.is_none() {
@@ -409,6 +478,7 @@ async fn on_callback(q: CallbackQuery, update: u32, tg: &Adapter) {
             tg.outbox.push(Job { target, op, track });
         }
     }
+    Outcome::Done
 }
 
 /// Answer a button press (always, or the user's client keeps spinning); a few quick retries,

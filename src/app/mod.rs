@@ -382,7 +382,10 @@ impl Service {
             Ok(handled) => handled,
             Err(e) => {
                 tracing::error!(channel = %inc.channel, error = %e, "storage failure");
-                direct(vec![Reply::text(text(&Msg::StorageFailure, lang_guess))])
+                Handled {
+                    failed: true,
+                    ..direct(vec![Reply::text(text(&Msg::StorageFailure, lang_guess))])
+                }
             }
         }
     }

@@ -48,6 +48,9 @@ pub struct Handled {
     pub queued: Option<OutboxKey>,
     /// The event had been handled before (delivered again by its platform): nothing was done.
     pub duplicate: bool,
+    /// The storage failed: nothing was stored, and the replies only say so. A platform that
+    /// delivers the event again when told it failed (a Telegram webhook) says so instead.
+    pub failed: bool,
 }
 
 /// Replies to deliver, from the outbox.
@@ -426,7 +429,7 @@ impl Service {
         Ok(Handled {
             replies,
             queued: handed.then_some(key),
-            duplicate: false,
+            ..Handled::default()
         })
     }
 

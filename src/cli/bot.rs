@@ -125,17 +125,18 @@ async fn serve(config: Config) -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-        let run = telegram::run(
-            Arc::clone(&service),
-            bot,
-            TelegramOptions::default(),
-            stopped(),
-        );
+        let (service, options, stop) =
+            (Arc::clone(&service), TelegramOptions::default(), stopped());
+        let webhook = tg.webhook.clone();
         let ended = ended_tx.clone();
         platforms.push((
             "telegram",
             tokio::spawn(async move {
-                let r = run.await.map_err(|e| e.to_string());
+                let r = match webhook {
+                    None => telegram::run(service, bot, options, stop).await,
+                    Some(w) => telegram::run_webhook(service, bot, options, w, stop).await,
+                };
+                let r = r.map_err(|e| e.to_string());
                 let _ = ended.send(());
                 r
             }),

@@ -43,7 +43,10 @@
 //!   buttons with exactly one action and `callback_data` of 1..=64 bytes;
 //! - editing a message without `reply_markup` removes its inline keyboard; an edit that changes
 //!   nothing is `400 Bad Request: message is not modified: ...`;
-//! - a callback query can be answered once.
+//! - a callback query can be answered once;
+//! - webhooks: `setWebhook` checked as Telegram does, updates POSTed to it with the secret
+//!   header, one per chat in flight, retried until a 2xx (see `telegram_fake_webhook.rs`), and
+//!   `getUpdates` refused with 409 while a webhook is set.
 //!
 //! Not modelled: entity parsing of `parse_mode` text (the raw text is stored; lengths of HTML
 //! and Markdown text are estimated with the markup left out), rate limits (inject them with
@@ -63,6 +66,9 @@ use axum::{Json, Router};
 use serde_json::{json, Map, Value};
 use tokio::sync::{oneshot, Notify};
 use tokio::time::Instant;
+
+#[path = "telegram_fake_webhook.rs"]
+pub mod webhook;
 
 /// Largest request body accepted (Telegram takes photos up to 10 MB, documents up to 50 MB).
 const BODY_LIMIT: usize = 64 * 1024 * 1024;
@@ -488,6 +494,7 @@ impl FakeTelegram {
             .fallback(handle)
             .with_state(shared.clone())
             .layer(DefaultBodyLimit::max(BODY_LIMIT));
+        tokio::spawn(webhook::deliver_all(shared.clone()));
         let (tx, rx) = oneshot::channel::<()>();
         tokio::spawn(async move {
             let stop = async move {
@@ -992,7 +999,7 @@ struct FakeState {
     allowed_updates: Option<Vec<String>>,
     poll_generation: u64,
     polls: Vec<Value>,
-    webhook_url: Option<String>,
+    hook: webhook::Hooked,
     calls: Vec<SentCall>,
     failures: HashMap<String, VecDeque<Injected>>,
     commands: BTreeMap<(String, String), CommandSet>,
@@ -1199,7 +1206,7 @@ async fn get_updates(shared: &Shared, p: &Params) -> Result<Value, ApiErr> {
     let allowed = p.json("allowed_updates")?;
     let generation = {
         let mut st = shared.lock();
-        if st.webhook_url.is_some() {
+        if st.hook.set.is_some() {
             return Err(ApiErr {
                 code: 409,
                 description: CONFLICT_WEBHOOK.into(),
@@ -1210,13 +1217,7 @@ async fn get_updates(shared: &Shared, p: &Params) -> Result<Value, ApiErr> {
         st.polls.push(Value::Object(p.fields.clone()));
         st.confirm(offset);
         if let Some(allowed) = allowed {
-            let list = allowed
-                .as_array()
-                .ok_or_else(|| bad("allowed_updates must be an array"))?
-                .iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect::<Vec<_>>();
-            st.allowed_updates = if list.is_empty() { None } else { Some(list) };
+            st.set_allowed_updates(&allowed)?;
         }
         st.poll_generation += 1;
         st.poll_generation
@@ -1271,7 +1272,7 @@ impl FakeState {
             allowed_updates: None,
             poll_generation: 0,
             polls: Vec::new(),
-            webhook_url: None,
+            hook: webhook::Hooked::default(),
             calls: Vec::new(),
             failures: HashMap::new(),
             commands: BTreeMap::new(),
@@ -1281,6 +1282,19 @@ impl FakeState {
             files: HashMap::new(),
             next_file: 0,
         }
+    }
+
+    /// Keeps `allowed_updates` (a JSON array of kinds; empty: Telegram's default) until the
+    /// next call that gives it.
+    fn set_allowed_updates(&mut self, allowed: &Value) -> Result<(), ApiErr> {
+        let list = allowed
+            .as_array()
+            .ok_or_else(|| bad("allowed_updates must be an array"))?
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect::<Vec<_>>();
+        self.allowed_updates = if list.is_empty() { None } else { Some(list) };
+        Ok(())
     }
 
     fn take_failure(&mut self, method: &str) -> Option<Injected> {
@@ -1438,26 +1452,9 @@ impl FakeState {
                 me["has_main_web_app"] = json!(false);
                 Ok(me)
             }
-            "getWebhookInfo" => Ok(json!({
-                "url": self.webhook_url.clone().unwrap_or_default(),
-                "has_custom_certificate": false,
-                "pending_update_count": self.updates.len(),
-            })),
-            "setWebhook" => {
-                let url = p.string("url")?.unwrap_or_default();
-                self.webhook_url = if url.is_empty() { None } else { Some(url) };
-                if p.bool("drop_pending_updates")?.unwrap_or(false) {
-                    self.updates.clear();
-                }
-                Ok(json!(true))
-            }
-            "deleteWebhook" => {
-                self.webhook_url = None;
-                if p.bool("drop_pending_updates")?.unwrap_or(false) {
-                    self.updates.clear();
-                }
-                Ok(json!(true))
-            }
+            "getWebhookInfo" => Ok(self.webhook_info()),
+            "setWebhook" => self.set_webhook(p),
+            "deleteWebhook" => self.delete_webhook(p),
             "sendMessage" => self.send_message(p),
             "sendPhoto" => self.send_photo(p),
             "sendAnimation" => self.send_animation(p),

@@ -1,7 +1,9 @@
-//! Running the real Telegram adapter (teloxide dispatcher, long polling) against the fake Bot
-//! API server, on sled in a temporary directory, and checking what it sends.
+//! Running the real Telegram adapter (long polling, or a webhook the fake POSTs to) against the
+//! fake Bot API server, on sled in a temporary directory, and checking what it sends.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,7 +14,8 @@ use tokio::task::JoinHandle;
 use xiangqi_bot::adapters::telegram::{self, RetryPolicy, TelegramError, TelegramOptions};
 use xiangqi_bot::app::bot::ThinkingPool;
 use xiangqi_bot::app::{system_now, Action, Service, ServiceConfig};
-use xiangqi_bot::config::EngineConfig;
+use xiangqi_bot::config::{Config, EngineConfig, WebhookConfig};
+use xiangqi_bot::game::Storage;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 use xiangqi_bot::uci::player::Player;
@@ -23,6 +26,33 @@ use super::telegram_fake::{FakeChat, FakeTelegram, FakeUser, SentCall};
 
 pub const TOKEN: &str = "123456:TEST-token_abc";
 pub const WAIT: Duration = Duration::from_secs(20);
+/// The webhook's secret token in tests.
+pub const SECRET: &str = "hook_SECRET-42";
+
+/// A free local address to serve a webhook on.
+pub fn free_addr() -> SocketAddr {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    l.local_addr().expect("its address")
+}
+
+/// The webhook settings as the bot reads them: Telegram POSTs to `url`, the bot serves
+/// `listen`.
+pub fn webhook_config(url: &str, listen: SocketAddr) -> WebhookConfig {
+    let vars: HashMap<String, String> = [
+        ("TELEGRAM_BOT_TOKEN", TOKEN.to_string()),
+        ("TELEGRAM_WEBHOOK_URL", url.to_string()),
+        ("TELEGRAM_WEBHOOK_LISTEN", listen.to_string()),
+        ("TELEGRAM_WEBHOOK_SECRET", SECRET.to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    Config::from_vars(&vars)
+        .expect("webhook settings")
+        .telegram
+        .and_then(|t| t.webhook)
+        .expect("webhook mode")
+}
 
 /// A running bot: the service on sled and the adapter task.
 pub struct Running {
@@ -60,6 +90,26 @@ impl Running {
     /// Like [`Running::start`] with these service settings.
     pub async fn start_with(fake: &FakeTelegram, dir: &Path, config: ServiceConfig) -> Running {
         let storage = Arc::new(SledStorage::open(dir).expect("open sled"));
+        Running::start_on(fake, storage, config, None).await
+    }
+
+    /// Like [`Running::start`], receiving updates by the webhook `hook` instead of polling.
+    pub async fn start_webhook(fake: &FakeTelegram, dir: &Path, hook: WebhookConfig) -> Running {
+        let config = ServiceConfig {
+            rate_burst: 1000,
+            ..ServiceConfig::default()
+        };
+        let storage = Arc::new(SledStorage::open(dir).expect("open sled"));
+        Running::start_on(fake, storage, config, Some(hook)).await
+    }
+
+    /// The adapter on `storage`, polling or (with `hook`) by webhook.
+    pub async fn start_on(
+        fake: &FakeTelegram,
+        storage: Arc<dyn Storage>,
+        config: ServiceConfig,
+        hook: Option<WebhookConfig>,
+    ) -> Running {
         let service = Arc::new(Service::new(
             storage,
             Arc::new(Renderer::new()),
@@ -70,14 +120,19 @@ impl Running {
         let timer = tokio::spawn(Arc::clone(&service).run_timer());
         let bot = Bot::new(TOKEN).set_api_url(fake.url().parse().expect("fake url"));
         let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(telegram::run(
-            Arc::clone(&service),
-            bot,
-            options(),
-            async move {
-                let _ = rx.await;
-            },
-        ));
+        let stop = async move {
+            let _ = rx.await;
+        };
+        let task = match hook {
+            None => tokio::spawn(telegram::run(Arc::clone(&service), bot, options(), stop)),
+            Some(hook) => tokio::spawn(telegram::run_webhook(
+                Arc::clone(&service),
+                bot,
+                options(),
+                hook,
+                stop,
+            )),
+        };
         Running {
             stop: Some(tx),
             task: Some(task),

@@ -16,11 +16,12 @@ use std::time::Duration;
 use teloxide::payloads::setters::*;
 use teloxide::prelude::Requester;
 use teloxide::requests::Request;
-use teloxide::types::{AllowedUpdate, ChatId, Update};
+use teloxide::types::{ChatId, Update};
 use teloxide::Bot;
 use tokio::sync::Notify;
 
 use super::outbox::redacted;
+use super::webhook::{allowed_updates, Outcome};
 use super::RetryPolicy;
 use crate::adapters::lanes::{Lanes, Work};
 
@@ -98,7 +99,7 @@ pub(super) async fn poll<H, F>(
     stop: impl Future<Output = ()> + Send,
 ) where
     H: Fn(Update) -> F + Send + Sync + 'static,
-    F: Future<Output = ()> + Send + 'static,
+    F: Future<Output = Outcome> + Send + 'static,
 {
     tokio::pin!(stop);
     let tracker = Arc::new(Tracker::default());
@@ -108,22 +109,22 @@ pub(super) async fn poll<H, F>(
         let (tracker, handle) = (Arc::clone(&t), Arc::clone(&handle));
         Box::pin(async move {
             let id = update.id.0;
-            handle(update).await;
+            // A storage failure was answered in the chat: the update is done with.
+            let _ = handle(update).await;
             tracker.done(id);
         })
     });
     let lanes: Lanes<ChatId, Update> = Lanes::new(options.retry.idle, work);
     let mut backoff = options.retry.first_backoff;
-    // Polling and a webhook exclude each other.
-    if let Err(e) = bot.delete_webhook().await {
-        tracing::warn!(error = %redacted(&e, bot), "Telegram: cannot remove a webhook");
-    }
+    // Polling and a webhook exclude each other: a webhook set before (by webhook mode) is
+    // removed, keeping the updates it holds for `getUpdates`.
+    remove_webhook(bot).await;
     let secs = u32::try_from(options.timeout.as_secs()).unwrap_or(u32::MAX);
     loop {
         let mut req = bot
             .get_updates()
             .timeout(secs)
-            .allowed_updates([AllowedUpdate::Message, AllowedUpdate::CallbackQuery]);
+            .allowed_updates(allowed_updates());
         if let Some(offset) = tracker.offset() {
             req = req.offset(offset);
         }
@@ -159,6 +160,9 @@ pub(super) async fn poll<H, F>(
             }
             Err(e) => {
                 tracing::warn!(error = %redacted(&e, bot), "Telegram: getUpdates failed");
+                if e.to_string().contains("webhook is active") {
+                    remove_webhook(bot).await;
+                }
                 tokio::select! {
                     () = tokio::time::sleep(backoff) => {}
                     () = &mut stop => break,
@@ -180,6 +184,13 @@ pub(super) async fn poll<H, F>(
         if let Err(e) = confirm.send().await {
             tracing::warn!(error = %redacted(&e, bot), "Telegram: cannot confirm the last updates");
         }
+    }
+}
+
+/// `deleteWebhook`, keeping the pending updates.
+async fn remove_webhook(bot: &Bot) {
+    if let Err(e) = bot.delete_webhook().drop_pending_updates(false).await {
+        tracing::warn!(error = %redacted(&e, bot), "Telegram: cannot remove a webhook");
     }
 }
 

@@ -1,0 +1,326 @@
+//! Receiving updates by webhook: Telegram POSTs each update to a public URL, which a TLS
+//! proxy forwards to the plain HTTP server here. Unlike long polling (one consumer per
+//! token), any number of processes can serve the same URL behind a load balancer.
+//!
+//! * Every request must carry the secret token in `X-Telegram-Bot-Api-Secret-Token`
+//!   (compared in constant time): without it the answer is 401 and the body is not read.
+//!   A body that is not an update is 400; one over [`BODY_LIMIT`] is 413.
+//! * An update is handled on the same path as a polled one (one chat's updates in order,
+//!   its id stored with its changes so a redelivered update is skipped), and the answer is
+//!   sent only once it was handled: 200 then, 500 when the storage failed (Telegram delivers
+//!   it again later). Telegram sends a chat's next update only once the previous one is
+//!   answered, so a chat's order holds across processes too.
+//! * Stopping stops accepting, finishes the updates in hand and leaves the webhook set: the
+//!   other processes keep serving it.
+
+use std::collections::{HashSet, VecDeque};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::{Method, StatusCode};
+use axum::Router;
+use teloxide::payloads::setters::*;
+use teloxide::prelude::Requester;
+use teloxide::types::{AllowedUpdate, ChatId, Update};
+use teloxide::{Bot, RequestError};
+use tokio::sync::oneshot;
+
+use super::outbox::redacted;
+use super::{RetryPolicy, TelegramError};
+use crate::adapters::lanes::{Lanes, Work};
+use crate::config::WebhookConfig;
+
+/// The header Telegram sends the secret token in.
+pub const SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
+/// The largest update body read (Telegram's are a few kilobytes).
+pub const BODY_LIMIT: usize = 1 << 20;
+/// How many handled update ids are remembered, to skip one Telegram sends again quickly.
+const REMEMBERED: usize = 4096;
+
+/// How handling an update ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Outcome {
+    /// Handled (or nothing to do): Telegram may forget it.
+    Done,
+    /// Not handled (the storage failed): Telegram should deliver it again.
+    Failed,
+}
+
+/// The update kinds asked for, by polling and by the webhook alike.
+pub(super) fn allowed_updates() -> [AllowedUpdate; 2] {
+    [AllowedUpdate::Message, AllowedUpdate::CallbackQuery]
+}
+
+/// Whether `given` is `secret`, in time that depends only on their lengths (every byte is
+/// compared, whatever the first difference; `black_box` keeps the compiler from stopping
+/// early).
+#[must_use]
+pub(super) fn same_secret(given: &[u8], secret: &[u8]) -> bool {
+    if given.len() != secret.len() {
+        return false;
+    }
+    given
+        .iter()
+        .zip(secret)
+        .fold(0u8, |acc, (a, b)| std::hint::black_box(acc | (a ^ b)))
+        == 0
+}
+
+/// Update ids handled lately, oldest first.
+#[derive(Default)]
+struct Recent {
+    ids: HashSet<u32>,
+    order: VecDeque<u32>,
+}
+
+impl Recent {
+    fn contains(&self, id: u32) -> bool {
+        self.ids.contains(&id)
+    }
+
+    fn insert(&mut self, id: u32) {
+        if self.ids.insert(id) {
+            self.order.push_back(id);
+            if self.order.len() > REMEMBERED {
+                if let Some(old) = self.order.pop_front() {
+                    self.ids.remove(&old);
+                }
+            }
+        }
+    }
+}
+
+/// An update and where to say how it ended.
+type Item = (Update, oneshot::Sender<Outcome>);
+
+/// What the request handler shares.
+struct Hook {
+    path: String,
+    secret: Vec<u8>,
+    lanes: Lanes<ChatId, Item>,
+}
+
+/// How to serve.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct HookOptions {
+    /// Waits when `setWebhook` fails on the network.
+    pub retry: RetryPolicy,
+    /// How long stopping waits for the updates in hand.
+    pub finish: Duration,
+}
+
+/// Serve `config`'s webhook until `stop` completes, handing each update to `handle` (one
+/// chat's updates in order) and answering Telegram once it is handled; then finish the
+/// updates in hand.
+///
+/// # Errors
+/// [`TelegramError::Listen`] when the address cannot be served, [`TelegramError::Webhook`]
+/// when Telegram refuses the webhook.
+pub(super) async fn serve<H, F>(
+    bot: &Bot,
+    config: &WebhookConfig,
+    options: HookOptions,
+    handle: H,
+    stop: impl Future<Output = ()> + Send,
+) -> Result<(), TelegramError>
+where
+    H: Fn(Update) -> F + Send + Sync + 'static,
+    F: Future<Output = Outcome> + Send + 'static,
+{
+    tokio::pin!(stop);
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| TelegramError::Listen(config.listen, e.to_string()))?;
+    let served: SocketAddr = listener.local_addr().unwrap_or(config.listen);
+    let recent = Arc::new(Mutex::new(Recent::default()));
+    let handle = Arc::new(handle);
+    let work: Work<Item> = Arc::new(move |(update, done): Item| {
+        let (recent, handle) = (Arc::clone(&recent), Arc::clone(&handle));
+        Box::pin(async move {
+            let id = update.id.0;
+            let seen = recent
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .contains(id);
+            let outcome = if seen {
+                tracing::debug!(
+                    update = id,
+                    "Telegram: an update sent again was handled here"
+                );
+                Outcome::Done
+            } else {
+                handle(update).await
+            };
+            if outcome == Outcome::Done {
+                recent
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(id);
+            }
+            let _ = done.send(outcome);
+        })
+    });
+    let lanes: Lanes<ChatId, Item> = Lanes::new(options.retry.idle, work);
+    let hook = Arc::new(Hook {
+        path: config.path.clone(),
+        secret: config.secret.expose().as_bytes().to_vec(),
+        lanes: lanes.clone(),
+    });
+    let app = Router::new().fallback(receive).with_state(hook);
+    let (quit_tx, quit_rx) = oneshot::channel::<()>();
+    let server = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async move {
+                let _ = quit_rx.await;
+            })
+            .await
+    });
+    tracing::info!(listen = %served, path = %config.path, "Telegram: serving the webhook");
+    let set = tokio::select! {
+        r = set_webhook(bot, config, options.retry) => Some(r),
+        () = &mut stop => None,
+    };
+    if let Some(set) = set {
+        if let Err(e) = set {
+            server.abort();
+            return Err(e);
+        }
+        stop.await;
+    }
+    // Stop accepting; the requests in hand are answered once their updates are handled.
+    let _ = quit_tx.send(());
+    match tokio::time::timeout(options.finish, server).await {
+        Ok(Ok(Ok(()))) => {}
+        Ok(Ok(Err(e))) => tracing::warn!(error = %e, "Telegram: the webhook server failed"),
+        Ok(Err(e)) => tracing::warn!(error = %e, "Telegram: the webhook server failed"),
+        Err(_) => tracing::warn!("Telegram: webhook requests still open at shutdown"),
+    }
+    let left = lanes.drain(options.finish).await;
+    if left > 0 {
+        tracing::warn!(
+            unfinished = left,
+            "stopping with updates not handled: Telegram sends them again"
+        );
+    }
+    Ok(())
+}
+
+/// `setWebhook` with the URL, the secret, the update kinds and the connection cap; retried
+/// while the network fails. Setting the same webhook again (another process) changes nothing.
+async fn set_webhook(
+    bot: &Bot,
+    config: &WebhookConfig,
+    policy: RetryPolicy,
+) -> Result<(), TelegramError> {
+    let url = config
+        .url
+        .parse()
+        .map_err(|e| TelegramError::Webhook(format!("{e}")))?;
+    let mut backoff = policy.first_backoff;
+    loop {
+        let req = bot
+            .set_webhook(Clone::clone(&url))
+            .secret_token(config.secret.expose())
+            .allowed_updates(allowed_updates())
+            .max_connections(config.max_connections);
+        match req.await {
+            Ok(_) => {
+                tracing::info!(url = %config.url, "Telegram: webhook set");
+                return Ok(());
+            }
+            Err(RequestError::RetryAfter(s)) => tokio::time::sleep(s.duration()).await,
+            Err(e @ (RequestError::Network(_) | RequestError::Io(_))) => {
+                tracing::warn!(error = %redacted(&e, bot), "Telegram: setWebhook failed; retrying");
+                tokio::time::sleep(backoff).await;
+                backoff = policy.next(backoff);
+            }
+            Err(e) => return Err(TelegramError::Webhook(redacted(&e, bot))),
+        }
+    }
+}
+
+/// One request from Telegram (or anyone who found the address).
+async fn receive(State(hook): State<Arc<Hook>>, req: Request) -> StatusCode {
+    if req.uri().path() != hook.path {
+        return StatusCode::NOT_FOUND;
+    }
+    if req.method() != Method::POST {
+        return StatusCode::METHOD_NOT_ALLOWED;
+    }
+    let given = req
+        .headers()
+        .get(SECRET_HEADER)
+        .map_or(&[][..], |v| v.as_bytes());
+    if !same_secret(given, &hook.secret) {
+        // The header's value is not logged: it may be a near miss of the secret.
+        tracing::warn!("Telegram webhook: a request without the right secret token; refused");
+        return StatusCode::UNAUTHORIZED;
+    }
+    let body = match axum::body::to_bytes(req.into_body(), BODY_LIMIT).await {
+        Ok(b) => b,
+        Err(e) => {
+            tracing::warn!(error = %e, "Telegram webhook: an unreadable or too large body");
+            return StatusCode::PAYLOAD_TOO_LARGE;
+        }
+    };
+    let update: Update = match serde_json::from_slice(&body) {
+        Ok(u) => u,
+        Err(e) => {
+            tracing::warn!(error = %e, "Telegram webhook: a body that is not an update");
+            return StatusCode::BAD_REQUEST;
+        }
+    };
+    let id = update.id.0;
+    let chat = update.chat().map_or(ChatId(0), |c| c.id);
+    let (tx, rx) = oneshot::channel();
+    if hook.lanes.push(chat, (update, tx)).is_err() {
+        return StatusCode::SERVICE_UNAVAILABLE; // stopping: Telegram sends it again
+    }
+    match rx.await {
+        Ok(Outcome::Done) => StatusCode::OK,
+        Ok(Outcome::Failed) => {
+            tracing::warn!(
+                update = id,
+                "Telegram webhook: not handled; Telegram sends it again"
+            );
+            StatusCode::INTERNAL_SERVER_ERROR
+        }
+        Err(_) => StatusCode::SERVICE_UNAVAILABLE,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_secret_must_match_exactly() {
+        assert!(same_secret(b"abc_DEF-123", b"abc_DEF-123"));
+        assert!(!same_secret(b"abc_DEF-124", b"abc_DEF-123"));
+        assert!(!same_secret(b"abc_DEF-12", b"abc_DEF-123"));
+        assert!(!same_secret(b"", b"abc"));
+        assert!(!same_secret(b"ABC", b"abc"), "case matters");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_compare_is_equality(a in proptest::collection::vec(0u8..4, 0..6),
+                                   b in proptest::collection::vec(0u8..4, 0..6)) {
+            proptest::prop_assert_eq!(same_secret(&a, &b), a == b);
+        }
+    }
+
+    #[test]
+    fn recent_ids_are_bounded() {
+        let mut r = Recent::default();
+        for id in 0..(REMEMBERED as u32 + 10) {
+            r.insert(id);
+        }
+        assert!(!r.contains(0) && r.contains(10) && r.contains(REMEMBERED as u32 + 9));
+        assert_eq!(r.order.len(), REMEMBERED);
+        assert_eq!(r.ids.len(), REMEMBERED);
+    }
+}
