@@ -184,12 +184,19 @@ fn main() {
             .map(|svc| {
                 let mut deliveries = svc.open_outbox("bench:").expect("outbox");
                 let worker = Arc::clone(svc);
+                // Channels are delivered side by side, as the adapters' lanes do.
+                let lanes = Arc::new(tokio::sync::Semaphore::new(tasks));
                 tokio::spawn(async move {
                     while let Some(d) = deliveries.recv().await {
-                        worker
-                            .delivered(&d.key)
-                            .await
-                            .expect("forget a delivered reply");
+                        let lane = Arc::clone(&lanes).acquire_owned().await;
+                        let worker = Arc::clone(&worker);
+                        tokio::spawn(async move {
+                            worker
+                                .delivered(&d.key)
+                                .await
+                                .expect("forget a delivered reply");
+                            drop(lane);
+                        });
                     }
                 })
             })
@@ -243,6 +250,25 @@ fn main() {
             all.extend(h.await.expect("task"));
         }
         let elapsed = t0.elapsed();
+        // Every game holds every move sent (a refused or failed move would show here).
+        let mut complete = 0;
+        for g in 0..games {
+            let channel = format!("bench:{g}");
+            let stored = svc
+                .storage()
+                .channel(&channel)
+                .expect("read")
+                .and_then(|c| c.active_game)
+                .and_then(|id| svc.storage().game(id).expect("read"))
+                .map_or(0, |game| game.moves.len());
+            complete += usize::from(stored == plies);
+        }
+        assert_eq!(complete, games, "games missing moves");
+        println!("  every game stored all {plies} plies");
+        println!(
+            "  replies not yet delivered when the last move was answered: {}",
+            svc.storage().outbox("bench:").map_or(0, |o| o.len())
+        );
         // Stop the workers so the storage is closed before the restart below opens it.
         for delivery in deliveries {
             delivery.abort();
