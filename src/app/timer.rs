@@ -101,15 +101,11 @@ impl Service {
     /// Run the timer forever: settle due deadlines, sleep until the next, write a heartbeat.
     pub async fn run_timer(self: Arc<Self>) {
         let mut pruned_at = 0;
-        let mut fleet = Vec::new();
+        let mut fleet = None;
         loop {
             let now = self.now();
             if let Err(e) = self.process_due(now).await {
                 tracing::error!(error = %e, "timer: storage failure");
-            }
-            // Replies a process that died did not deliver: this one delivers them.
-            if let Err(e) = self.adopt_outboxes() {
-                tracing::error!(error = %e, "timer: cannot read the outbox");
             }
             if self.storage().shared() {
                 self.watch_fleet(&mut fleet);
@@ -144,22 +140,34 @@ impl Service {
     }
 
     /// When a process sharing the storage has died since the last look (`fleet`: the others
-    /// alive then), the bot's searches, hints and reviews it had in hand are taken up here.
-    fn watch_fleet(&self, fleet: &mut Vec<String>) {
-        match self.storage().others_alive() {
-            Ok(alive) => {
-                let gone = fleet.iter().filter(|p| !alive.contains(p)).count();
-                if gone > 0 {
-                    tracing::info!(gone, "a bot process stopped: its engine work goes on here");
-                    if self.bot.get().is_some() {
-                        self.resume_active_games();
-                        self.resume_reviews();
-                    }
-                }
-                *fleet = alive;
+    /// alive then), the replies it did not deliver and the bot's searches, hints and reviews
+    /// it had in hand are taken up here. (Those of processes dead before this one started
+    /// were taken up when it opened its outboxes and started the bot; the first look takes
+    /// the replies of any that died in between.)
+    fn watch_fleet(&self, fleet: &mut Option<Vec<String>>) {
+        let alive = match self.storage().others_alive() {
+            Ok(alive) => alive,
+            Err(e) => {
+                tracing::error!(error = %e, "timer: cannot read the other processes");
+                return;
             }
-            Err(e) => tracing::error!(error = %e, "timer: cannot read the other processes"),
+        };
+        let gone = fleet.as_ref().map_or(0, |before| {
+            before.iter().filter(|p| !alive.contains(p)).count()
+        });
+        if fleet.is_none() || gone > 0 {
+            if gone > 0 {
+                tracing::info!(gone, "a bot process stopped: its work goes on here");
+            }
+            if let Err(e) = self.adopt_outboxes() {
+                tracing::error!(error = %e, "timer: cannot read the outbox");
+            }
         }
+        if gone > 0 && self.bot.get().is_some() {
+            self.resume_active_games();
+            self.resume_reviews();
+        }
+        *fleet = Some(alive);
     }
 
     /// Settle every deadline due at `now_ms`; returns how many were acted on.
