@@ -8,6 +8,11 @@ CREATE TABLE processes (
     alive_at timestamptz NOT NULL DEFAULT now()
 );
 
+-- The processes alive: a heartbeat less than 10 s old (the service beats every 2 s). Every
+-- question of who is alive reads this one view.
+CREATE VIEW live_processes AS
+    SELECT id FROM processes WHERE alive_at > now() - interval '10 seconds';
+
 -- A count of the writes to each channel (its record and its games): a process that finds the
 -- count where it left it may keep what it holds in memory; otherwise it reads the channel again.
 CREATE TABLE channel_stamps (

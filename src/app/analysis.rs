@@ -98,17 +98,17 @@ impl Service {
                 let svc = Arc::clone(&self);
                 tokio::spawn(async move {
                     // Processes sharing the storage: one of them does it.
-                    let claim = match svc.storage().try_lease(&format!("work:{w:?}")).await {
-                        Ok(Some(claim)) => claim,
-                        Ok(None) => {
-                            svc.analysis.release(&w);
-                            return;
-                        }
-                        Err(e) => {
-                            svc.analysis.release(&w);
+                    let claim = svc
+                        .storage()
+                        .claim_work(&format!("work:{w:?}"))
+                        .await
+                        .unwrap_or_else(|e| {
                             tracing::error!(work = ?w, error = %e, "analysis: storage failure");
-                            return;
-                        }
+                            None
+                        });
+                    let Some(claim) = claim else {
+                        svc.analysis.release(&w);
+                        return;
                     };
                     let result = match &w {
                         Work::Hint(channel) => svc.hint_job(channel).await,

@@ -21,7 +21,7 @@ pub use model::{
     SCHEMA_VERSION,
 };
 pub use puzzle::{DailyPuzzle, LivePuzzle, PuzzlePlayer, PuzzleStanding, RECENT_PUZZLES};
-pub use storage::{BoxFuture, Changes, Lease, OutboxKey, Storage, StorageError, ALIVE};
+pub use storage::{BoxFuture, Changes, Claim, Lease, OutboxKey, Storage, StorageError, ALIVE};
 
 use crate::arbiter::{Accepted, Arbiter, Outcome, Ruleset, RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};

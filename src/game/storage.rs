@@ -168,6 +168,9 @@ impl std::fmt::Debug for Lease {
     }
 }
 
+/// Work claimed for the whole fleet (see [`Storage::claim_work`]): given up when dropped.
+pub type Claim = Box<dyn Send + Sync>;
+
 /// The metadata key of the heartbeat: the last time the service was alive.
 pub const ALIVE: &str = "alive_ms";
 
@@ -398,16 +401,15 @@ pub trait Storage: Send + Sync + 'static {
         Ok(Vec::new())
     }
 
-    /// Like [`Storage::lease`] without waiting: `None` when another process holds `key`
-    /// (a storage no other process shares always gives the lease).
-    fn try_lease<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Lease>, StorageError>> {
+    /// Claim the work `key` (the bot's search in a channel, a hint, a review) for this
+    /// process, without waiting: `None` when a live process holds it. The claim lasts until
+    /// it is dropped or this process dies (a storage no other process shares always gives it).
+    fn claim_work<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Claim>, StorageError>> {
         let _ = key;
-        Box::pin(async {
-            Ok(Some(Lease {
-                fresh: true,
-                hold: Box::new(()),
-            }))
-        })
+        Box::pin(async { Ok(Some(Box::new(()) as Claim)) })
     }
 
     /// Outbox entries whose channel starts with `prefix` written by processes that died

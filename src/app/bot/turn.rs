@@ -292,7 +292,7 @@ impl Service {
             flight.insert(channel.to_string(), search);
         }
         // Processes sharing the storage: one of them searches (the one that claims it).
-        let Some(claim) = self.storage().try_lease(&format!("bot:{channel}")).await? else {
+        let Some(claim) = self.storage().claim_work(&format!("bot:{channel}")).await? else {
             let mut flight = rt.lock_flight();
             if flight.get(channel) == Some(&search) {
                 flight.remove(channel);

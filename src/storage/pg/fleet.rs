@@ -1,6 +1,7 @@
 //! Several bot processes on one database.
 //!
-//! - **Channels** are held with a session advisory lock per channel ([`PgStorage::lease`]),
+//! - **Channels** are held with a session advisory lock per channel
+//!   ([`PgStorage::take_lease`]),
 //!   on a connection of a pool of their own, from before a command reads the channel until
 //!   its changes are committed; PostgreSQL lets the lock go when the connection drops, so a
 //!   process killed mid-command holds nothing. Every write bumps the channel's stamp
@@ -9,10 +10,12 @@
 //! - **Deadlines** due are claimed with `FOR UPDATE SKIP LOCKED` ([`PgStorage::claim`]):
 //!   each is settled by one process; a claim lapses after [`CLAIM_MS`] if its process died.
 //! - **Heartbeats**: each process has a row in `processes` with the database's time of its
-//!   last heartbeat; it is alive while that is less than [`ALIVE_WINDOW`] old. A process
-//!   stopped cleanly removes its row.
+//!   last heartbeat; it is alive while that is less than 10 s old (the view `live_processes`,
+//!   which every question of who is alive reads). A process stopped cleanly removes its row.
 //! - **Outbox**: each entry is delivered by the process that wrote it; entries of a dead
 //!   process are adopted by a live one.
+//! - **Engine work** (the bot's search in a channel, a hint, a review) is claimed with a row
+//!   in `work_claims` ([`PgStorage::claim_work_row`]), void once its process is dead.
 //! - **Game numbers**: handed out under a lock, above every number stored or handed out to a
 //!   live process; a number handed out by a process that died before storing it is handed
 //!   out again (no gap), as on sled.
@@ -24,10 +27,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use deadpool_postgres::Object;
 
 use super::{big, err, exec, rows, small, PgStorage, GAME_NUMBER};
-use crate::game::{BoxFuture, Deadline, Lease, OutboxKey, StorageError, ALIVE};
-
-/// How long a process counts as alive after its last heartbeat (the service beats every 2 s).
-pub(super) const ALIVE_WINDOW: &str = "10 seconds";
+use crate::game::{BoxFuture, Claim, Deadline, Lease, OutboxKey, StorageError, ALIVE};
 
 /// How long a claimed deadline is left to the process that claimed it (service time, ms).
 const CLAIM_MS: u64 = 60_000;
@@ -205,13 +205,13 @@ impl PgStorage {
         })
     }
 
-    /// See [`crate::game::Storage::try_lease`]: a row in `work_claims` (no connection is held
-    /// meanwhile), taken over from a process no longer alive, removed when the lease drops.
-    pub(super) fn claim_work<'a>(
+    /// See [`crate::game::Storage::claim_work`]: a row in `work_claims` (no connection is
+    /// held meanwhile), taken over from a process no longer alive, removed when dropped.
+    pub(super) fn claim_work_row<'a>(
         &'a self,
         key: &'a str,
-    ) -> BoxFuture<'a, Result<Option<Lease>, StorageError>> {
-        let me = self.process.to_string();
+    ) -> BoxFuture<'a, Result<Option<Claim>, StorageError>> {
+        let me = self.me();
         let key = key.to_string();
         let bridge = Arc::clone(&self.bridge);
         Box::pin(async move {
@@ -223,20 +223,16 @@ impl PgStorage {
                         "INSERT INTO work_claims (key, process) VALUES ($1, $2)
                          ON CONFLICT (key) DO UPDATE SET process = EXCLUDED.process
                          WHERE work_claims.process = EXCLUDED.process
-                            OR work_claims.process NOT IN
-                               (SELECT id FROM processes WHERE alive_at > now() - $3::text::interval)
+                            OR work_claims.process NOT IN (SELECT id FROM live_processes)
                          RETURNING 1",
-                        &[&k, &m, &ALIVE_WINDOW],
+                        &[&k, &m],
                     )
                     .await
                     .map(|r| !r.is_empty())
                     .map_err(err)
                 })
                 .await?;
-            Ok(got.then(|| Lease {
-                fresh: true,
-                hold: Box::new(Claimed { bridge, key, me }),
-            }))
+            Ok(got.then(|| Box::new(Claimed { bridge, key, me }) as Claim))
         })
     }
 
@@ -260,7 +256,7 @@ impl PgStorage {
 
     /// See [`crate::game::Storage::beat`].
     pub(super) fn heartbeat(&self, now_ms: u64) -> Result<(), StorageError> {
-        let me = self.process.to_string();
+        let me = self.me();
         let now = big(now_ms)?;
         self.bridge.wait(move |client| async move {
             exec(
@@ -287,9 +283,8 @@ impl PgStorage {
     pub(super) fn live_others(&self) -> Result<Vec<String>, StorageError> {
         self.bridge
             .query(
-                "SELECT id FROM processes
-                 WHERE id <> $1 AND alive_at > now() - $2::text::interval ORDER BY id",
-                super::params![self.process.to_string(), ALIVE_WINDOW],
+                "SELECT id FROM live_processes WHERE id <> $1 ORDER BY id",
+                super::params![self.me()],
             )?
             .iter()
             .map(|row| row.try_get(0).map_err(err))
@@ -301,62 +296,47 @@ impl PgStorage {
         let mut entries = self.outbox_rows(
             "UPDATE outbox SET owner = $2
              WHERE starts_with(channel, $1) AND owner <> $2
-               AND owner NOT IN (SELECT id FROM processes
-                                 WHERE alive_at > now() - $3::text::interval)
+               AND owner NOT IN (SELECT id FROM live_processes)
              RETURNING channel, seq, reply",
-            super::params![prefix.to_string(), self.process.to_string(), ALIVE_WINDOW],
+            super::params![prefix.to_string(), self.me()],
         )?;
         entries.sort_by(|a, b| a.0.cmp(&b.0));
         Ok(entries)
     }
 
-    /// See [`crate::game::Storage::next_game_number`].
+    /// See [`crate::game::Storage::next_game_number`]: one more than every number stored
+    /// and every number a live process (or this one) holds, claimed for this process; claims
+    /// of stored numbers are forgotten on the way (the deletion does not change the maximum:
+    /// they are below the stored one).
     pub(super) fn number(&self) -> Result<u64, StorageError> {
-        let me = self.process.to_string();
+        let me = self.me();
         self.bridge.wait(move |mut client| async move {
             let tx = client.transaction().await.map_err(err)?;
             exec(&tx, "SELECT pg_advisory_xact_lock($1)", &[&NUMBERS_LOCK])
                 .await
                 .map_err(err)?;
-            let stored: i64 = rows(
+            let next: i64 = rows(
                 &tx,
-                "SELECT greatest(
-                     (SELECT coalesce(max(value), 0) FROM meta WHERE key = $1),
-                     (SELECT coalesce(max(id), 0) FROM games))",
-                &[&GAME_NUMBER],
+                "WITH stored AS (
+                     SELECT greatest(
+                         (SELECT coalesce(max(value), 0) FROM meta WHERE key = $1),
+                         (SELECT coalesce(max(id), 0) FROM games)) AS n),
+                 done AS (DELETE FROM number_claims WHERE number <= (SELECT n FROM stored))
+                 INSERT INTO number_claims (number, process)
+                 SELECT greatest(
+                     (SELECT n FROM stored),
+                     (SELECT coalesce(max(number), 0) FROM number_claims
+                      WHERE process = $2 OR process IN (SELECT id FROM live_processes))) + 1,
+                     $2
+                 ON CONFLICT (number) DO UPDATE SET process = EXCLUDED.process
+                 RETURNING number",
+                &[&GAME_NUMBER, &me],
             )
             .await
             .map_err(err)?
             .first()
-            .map_or(Ok(0), |row| row.try_get(0))
-            .map_err(err)?;
-            exec(
-                &tx,
-                "DELETE FROM number_claims WHERE number <= $1",
-                &[&stored],
-            )
-            .await
-            .map_err(err)?;
-            let claimed: i64 = rows(
-                &tx,
-                "SELECT coalesce(max(number), 0) FROM number_claims
-                 WHERE process = $1 OR process IN
-                     (SELECT id FROM processes WHERE alive_at > now() - $2::text::interval)",
-                &[&me, &ALIVE_WINDOW],
-            )
-            .await
-            .map_err(err)?
-            .first()
-            .map_or(Ok(0), |row| row.try_get(0))
-            .map_err(err)?;
-            let next = stored.max(claimed).saturating_add(1);
-            exec(
-                &tx,
-                "INSERT INTO number_claims (number, process) VALUES ($1, $2)
-                 ON CONFLICT (number) DO UPDATE SET process = EXCLUDED.process",
-                &[&next, &me],
-            )
-            .await
+            .ok_or_else(|| err("no game number handed out"))?
+            .try_get(0)
             .map_err(err)?;
             tx.commit().await.map_err(err)?;
             Ok(small(next))

@@ -16,8 +16,8 @@
 //! handle, which works from any runtime. The runtime ends when the last handle is dropped.
 //!
 //! Schema migrations are embedded (`include_str!`) and applied at opening, in one
-//! transaction that holds a lock on `schema_version`, so two processes starting together
-//! apply each migration once.
+//! transaction under an advisory lock, so two processes starting together apply each
+//! migration once. Several processes may share the database (`fleet.rs`).
 
 mod fleet;
 mod load;
@@ -32,7 +32,7 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{NoTls, Row};
 
 use crate::game::{
-    BoxFuture, Changes, ChannelRecord, Deadline, DeadlineKind, GameRecord, Lease, OutboxKey,
+    BoxFuture, Changes, ChannelRecord, Claim, Deadline, DeadlineKind, GameRecord, Lease, OutboxKey,
     ReviewRecord, Storage, StorageError, UserPrefs,
 };
 use crate::rating::{Entry, Family, GameEnd, HistoryPoint, PairRecord, Profile};
@@ -61,8 +61,6 @@ const GAME_NUMBER: &str = "game_number";
 #[derive(Clone)]
 pub struct PgStorage {
     bridge: Arc<Bridge>,
-    /// This process's name among those sharing the database (`processes`).
-    process: Arc<str>,
     /// The channel stamps this process last saw (see `fleet.rs`).
     stamps: Arc<fleet::Stamps>,
 }
@@ -73,7 +71,8 @@ struct Bridge {
     pool: Pool,
     /// Connections holding channel locks.
     leases: Pool,
-    /// The process row to remove when the storage closes (empty until it is written).
+    /// This process's name among those sharing the database (its row in `processes`,
+    /// removed when the storage closes; empty until the row is written).
     process: String,
     /// Dropped with the bridge: the runtime's thread then returns and ends the runtime.
     _stop: tokio::sync::oneshot::Sender<()>,
@@ -304,12 +303,16 @@ impl PgStorage {
                 .await
                 .map_err(err)
         })?;
-        bridge.process.clone_from(&process);
+        bridge.process = process;
         Ok(PgStorage {
             bridge: Arc::new(bridge),
-            process: process.into(),
             stamps: Arc::default(),
         })
+    }
+
+    /// This process's name among those sharing the database.
+    fn me(&self) -> String {
+        self.bridge.process.clone()
     }
 
     /// Outbox rows (channel, seq, reply) as the outbox hands them out.
@@ -397,8 +400,7 @@ async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StorageEr
         "CREATE TABLE IF NOT EXISTS schema_version (
              version integer PRIMARY KEY,
              applied_at timestamptz NOT NULL DEFAULT now()
-         );
-         LOCK TABLE schema_version IN EXCLUSIVE MODE;",
+         );",
     )
     .await
     .map_err(err)?;
@@ -494,20 +496,11 @@ impl Storage for PgStorage {
             if changes.is_empty() {
                 return Ok(());
             }
-            let pool = self.bridge.pool.clone();
-            let owner = self.process.to_string();
+            let owner = self.me();
             let stamps = self
                 .bridge
-                .handle
-                .spawn(async move {
-                    let mut client = pool
-                        .get()
-                        .await
-                        .map_err(|e| err(format!("no database connection: {e}")))?;
-                    write::commit(&mut client, &changes, &owner).await
-                })
-                .await
-                .map_err(|e| err(format!("the write did not finish: {e}")))??;
+                .run(|mut client| async move { write::commit(&mut client, &changes, &owner).await })
+                .await?;
             self.stamps.wrote(&stamps);
             Ok(())
         })
@@ -653,17 +646,15 @@ impl Storage for PgStorage {
     }
 
     fn outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
-        // This process's entries, and those of processes that died (taken over); entries of
+        // This process's entries, those of processes that died taken over first; entries of
         // live processes are theirs to deliver. `starts_with` on a "C" collation column:
         // byte prefixes, as sled's prefix scan.
-        let mut entries = self.adopt(prefix)?;
-        entries.extend(self.outbox_rows(
-            "SELECT channel, seq, reply FROM outbox WHERE starts_with(channel, $1) AND owner = $2",
-            params![prefix.to_string(), self.process.to_string()],
-        )?);
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        entries.dedup_by(|a, b| a.0 == b.0);
-        Ok(entries)
+        self.adopt(prefix)?;
+        self.outbox_rows(
+            "SELECT channel, seq, reply FROM outbox WHERE starts_with(channel, $1) AND owner = $2
+             ORDER BY channel, seq",
+            params![prefix.to_string(), self.me()],
+        )
     }
 
     fn seen(&self, id: &str) -> Result<bool, StorageError> {
@@ -702,8 +693,11 @@ impl Storage for PgStorage {
         self.live_others()
     }
 
-    fn try_lease<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<Option<Lease>, StorageError>> {
-        self.claim_work(key)
+    fn claim_work<'a>(
+        &'a self,
+        key: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Claim>, StorageError>> {
+        self.claim_work_row(key)
     }
 
     fn adopt_outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
