@@ -9,35 +9,10 @@ mod games;
 #[path = "support/pg.rs"]
 mod pg;
 
-use console::Console;
+use console::{acked_plies, Console};
 use std::time::Duration;
 use xiangqi_bot::arbiter::RulesetName;
 use xiangqi_bot::core::START_FEN;
-
-/// The highest ply acknowledged in `lines` (`"[#local] 7. alice: ..."`).
-fn acked(lines: &[String]) -> usize {
-    lines
-        .iter()
-        .filter_map(|l| {
-            let rest = l.strip_prefix("[#local] ")?;
-            let (n, tail) = rest.split_once(". ")?;
-            (tail.starts_with("alice: ") || tail.starts_with("bob: "))
-                .then(|| n.parse::<usize>().ok())
-                .flatten()
-        })
-        .max()
-        .unwrap_or(0)
-}
-
-/// Plies stored, read back from the board caption after a restart.
-fn stored_plies(c: &mut Console) -> usize {
-    let line = c.ask("@alice /board", "after ");
-    line.split("after ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .expect("a ply count")
-}
 
 /// The bot's settings on `backend`: sled (no settings), or PostgreSQL at a URL.
 fn settings(backend: Option<&pg::TestDb>) -> Vec<(&str, &str)> {
@@ -80,10 +55,10 @@ fn kill_nine_mid_game(env: &[(&str, &str)]) {
             c.send(&format!("@{who} {m}"));
         }
         c.expect(&format!("{}. ", next + burst.min(end - next)));
-        let seen_acks = acked(&c.seen);
+        let seen_acks = acked_plies(&c.seen).max().unwrap_or(0);
         c.kill();
         let mut r = Console::start(dir.path(), env);
-        let stored = stored_plies(&mut r);
+        let stored = r.stored_plies();
         assert!(
             stored >= seen_acks,
             "round {round}: {seen_acks} moves were acknowledged but only {stored} survived"
@@ -92,14 +67,8 @@ fn kill_nine_mid_game(env: &[(&str, &str)]) {
         // The stored game is exactly the moves sent, in order: replaying it works and the
         // position is the one those moves lead to.
         let fen_line = r.ask("/fen", " - - ");
-        let mut expected = xiangqi_bot::core::Position::startpos();
-        for m in &moves[..stored] {
-            expected
-                .play(xiangqi_bot::core::Move::parse_iccs(m).expect("iccs"))
-                .expect("legal");
-        }
         assert!(
-            fen_line.contains(&expected.board_fen()),
+            fen_line.contains(&games::board_after(&moves, stored)),
             "round {round}: {fen_line} is not the position after {stored} plies"
         );
         next = stored;

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use console::Console;
+use console::{acked_plies, Console};
 use said::{joined, said};
 use xiangqi_bot::app::{Origin, Service, ServiceConfig};
 use xiangqi_bot::arbiter::RulesetName;
@@ -50,42 +50,20 @@ fn mover(ply: usize) -> &'static str {
     }
 }
 
-/// The plies acknowledged in `lines` (`"[#local] 7. alice: ..."`).
-fn acked(lines: &[String]) -> HashSet<usize> {
-    lines
-        .iter()
-        .filter_map(|l| {
-            let rest = l.strip_prefix("[#local] ")?;
-            let (n, tail) = rest.split_once(". ")?;
-            (tail.starts_with("alice: ") || tail.starts_with("bob: "))
-                .then(|| n.parse::<usize>().ok())
-                .flatten()
-        })
-        .collect()
-}
-
-/// Plies stored, read from the board caption.
-fn stored_plies(c: &mut Console) -> usize {
-    let line = c.ask("@alice /board", "after ");
-    line.split("after ")
-        .nth(1)
-        .and_then(|s| s.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .expect("a ply count")
-}
-
-/// The position after the first `n` of `moves`, as the board part of a FEN.
-fn board_after(moves: &[String], n: usize) -> String {
-    let mut p = xiangqi_bot::core::Position::startpos();
-    for m in &moves[..n] {
-        p.play(xiangqi_bot::core::Move::parse_iccs(m).expect("iccs"))
-            .expect("legal");
-    }
-    p.board_fen()
-}
-
 fn env(db: &pg::TestDb) -> Vec<(&str, &str)> {
     vec![("BOARD_IMAGES", "off"), ("DATABASE_URL", db.url.as_str())]
+}
+
+/// Two bot processes (console mode) on `db`, each with a data directory of its own (kept
+/// while the returned directories live); the second with `b_env` added.
+fn two_processes(
+    db: &pg::TestDb,
+    b_env: &[(&str, &str)],
+) -> ([tempfile::TempDir; 2], Console, Console) {
+    let dirs = [(); 2].map(|()| tempfile::tempdir().expect("dir"));
+    let a = Console::start(dirs[0].path(), &env(db));
+    let b = Console::start(dirs[1].path(), &[env(db), b_env.to_vec()].concat());
+    (dirs, a, b)
 }
 
 #[test]
@@ -94,12 +72,7 @@ fn two_processes_alternate_in_one_channel_and_survive_kill_nine() {
         return;
     };
     let moves = moves(60);
-    let (dir_a, dir_b) = (
-        tempfile::tempdir().expect("dir"),
-        tempfile::tempdir().expect("dir"),
-    );
-    let mut a = Console::start(dir_a.path(), &env(&db));
-    let mut b = Console::start(dir_b.path(), &env(&db));
+    let (_dirs, mut a, mut b) = two_processes(&db, &[]);
     a.ask("@alice /play @bob red 1d", "challenges bob");
     // The other process finds the challenge the first one stored.
     b.ask("@bob /accept", "begins");
@@ -109,15 +82,15 @@ fn two_processes_alternate_in_one_channel_and_survive_kill_nine() {
         let p = if i % 2 == 0 { &mut a } else { &mut b };
         p.ask(&format!("@{who} {m}"), &format!("{}. {who}: ", i + 1));
     }
-    assert_eq!(stored_plies(&mut b), 12);
+    assert_eq!(b.stored_plies(), 12);
     // A burst into the first process, killed while the burst is being applied.
     for (i, m) in moves.iter().enumerate().take(20).skip(12) {
         a.send(&format!("@{} {m}", mover(i)));
     }
     a.expect("13. alice: ");
-    let acked_by_a = acked(&a.seen);
+    let acked_by_a: HashSet<usize> = acked_plies(&a.seen).collect();
     a.kill();
-    let stored = stored_plies(&mut b);
+    let stored = b.stored_plies();
     let highest = acked_by_a.iter().copied().max().unwrap_or(0);
     assert!(
         stored >= highest,
@@ -126,7 +99,7 @@ fn two_processes_alternate_in_one_channel_and_survive_kill_nine() {
     assert!(stored <= 20, "more moves stored than were sent");
     let fen = b.ask("/fen", " - - ");
     assert!(
-        fen.contains(&board_after(&moves, stored)),
+        fen.contains(&games::board_after(&moves, stored)),
         "{fen} is not the position after {stored} plies"
     );
     // The survivor keeps serving...
@@ -138,7 +111,9 @@ fn two_processes_alternate_in_one_channel_and_survive_kill_nine() {
     // is old enough for it to count as dead.
     let deadline = Instant::now() + Duration::from_secs(40);
     loop {
-        let said: HashSet<usize> = acked(&b.seen).union(&acked_by_a).copied().collect();
+        let said: HashSet<usize> = acked_plies(&b.seen)
+            .chain(acked_by_a.iter().copied())
+            .collect();
         if (13..=stored).all(|n| said.contains(&n)) {
             break;
         }
@@ -156,12 +131,7 @@ fn a_flag_falls_once_in_a_fleet() {
     let Some(db) = pg::database("fleet_flag") else {
         return;
     };
-    let (dir_a, dir_b) = (
-        tempfile::tempdir().expect("dir"),
-        tempfile::tempdir().expect("dir"),
-    );
-    let mut a = Console::start(dir_a.path(), &env(&db));
-    let mut b = Console::start(dir_b.path(), &env(&db));
+    let (_dirs, mut a, mut b) = two_processes(&db, &[]);
     a.ask("@alice /play @bob red 4s", "challenges bob");
     b.ask("@bob /accept", "begins");
     a.ask("@alice h2e2", "1. alice");
@@ -350,15 +320,7 @@ fn the_bots_search_goes_on_in_the_other_process_after_kill_nine() {
     let Some(db) = pg::database("fleet_bot") else {
         return;
     };
-    let (dir_a, dir_b) = (
-        tempfile::tempdir().expect("dir"),
-        tempfile::tempdir().expect("dir"),
-    );
-    let mut a = Console::start(dir_a.path(), &env(&db));
-    let mut b = Console::start(
-        dir_b.path(),
-        &[env(&db), vec![("BOT_MOVE_CAP_MS", "200")]].concat(),
-    );
+    let (_dirs, mut a, mut b) = two_processes(&db, &[("BOT_MOVE_CAP_MS", "200")]);
     a.ask("@alice /play bot 8 red", "Game #1 begins");
     // Level 8 thinks for a second: the process is killed while it thinks.
     a.ask("@alice h2e2", "1. alice");

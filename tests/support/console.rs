@@ -125,11 +125,32 @@ impl Console {
         std::mem::take(&mut self.seen)
     }
 
+    /// Plies stored in the channel's game, read from the board caption (`after N plies`).
+    pub fn stored_plies(&mut self) -> usize {
+        let line = self.ask("@alice /board", "after ");
+        line.split("after ")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .expect("a ply count")
+    }
+
     /// Kill the process at once (SIGKILL).
     pub fn kill(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The plies acknowledged in `lines` (`"[#local] 7. alice: ..."`, by alice or bob).
+pub fn acked_plies(lines: &[String]) -> impl Iterator<Item = usize> + '_ {
+    lines.iter().filter_map(|l| {
+        let rest = l.strip_prefix("[#local] ")?;
+        let (n, tail) = rest.split_once(". ")?;
+        (tail.starts_with("alice: ") || tail.starts_with("bob: "))
+            .then(|| n.parse::<usize>().ok())
+            .flatten()
+    })
 }
 
 impl Drop for Console {

@@ -57,3 +57,12 @@ pub fn quiet_game(fen: &str, rules: RulesetName, every: usize, max: usize) -> Ve
     }
     out
 }
+
+/// The board part of the FEN after the first `n` of `moves` (ICCS) from the start.
+pub fn board_after(moves: &[String], n: usize) -> String {
+    let mut p = Position::startpos();
+    for m in &moves[..n] {
+        p.play(Move::parse_iccs(m).expect("iccs")).expect("legal");
+    }
+    p.board_fen()
+}
