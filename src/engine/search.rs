@@ -14,7 +14,7 @@ use super::rules::{GameRules, PathPly};
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::see::capture_loses;
 use super::time::TimeControl;
-use super::tt::{Bound, Hit, Table};
+use super::tt::{prefetch, Bound, Hit, Table};
 
 /// What the search keeps per ply.
 #[derive(Copy, Clone, Default)]
@@ -188,12 +188,10 @@ impl<'a> Searcher<'a> {
         let base = self.frames[ply].base.after(&self.pos, m);
         let undo = self.pos.make(m);
         // Start both loads the child is likely to need (table bucket, evaluation cache slot)
-        // at once, so that their cache misses overlap.
+        // now, so that their cache misses overlap the rest of the move.
         let key = self.pos.hash();
-        std::hint::black_box((
-            self.tt.touch(key),
-            self.eval_cache[(key as usize) & (EVAL_CACHE - 1)].0,
-        ));
+        self.tt.prefetch(key);
+        prefetch(&self.eval_cache[(key as usize) & (EVAL_CACHE - 1)]);
         let in_check = self.pos.is_check_after(m.from.index(), m.to.index());
         self.frames[ply + 1] = Frame {
             path: Some((m, undo)),
