@@ -7,6 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
 use crate::core::{Move, Position, Role};
 
+/// Role index of the chariot, the most valuable piece a capture can take.
+const CHARIOT: usize = Role::Chariot as usize;
+
 use super::eval::{evaluate_from, Base};
 use super::ordering::{role_of_code, Captures, Kind, MovePicker, Ordering, ORDER_VALUE};
 use super::params::Params;
@@ -347,19 +350,23 @@ impl<'a> Searcher<'a> {
         let mut n_quiets = 0;
         let orig_alpha = alpha;
         let lmp = (self.params.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
-        while let Some((m, kind)) = picker.next(&self.pos, self.ord) {
-            let capture = self.pos.board[m.to.index()] != 0;
-            if !pv_node && !in_check && best > -MATE_BOUND && kind == Kind::Quiet {
-                // Late-move pruning and futility pruning of quiet moves.
-                if depth <= 8 && searched >= lmp {
-                    picker.skip_quiets = true;
-                    continue;
-                }
-                if depth <= 6 && eval + self.params.fut_base + self.params.fut_mul * depth <= alpha
-                {
-                    continue;
-                }
+        loop {
+            // Late-move pruning and futility pruning of quiet moves. Once either holds it holds
+            // for every later move (alpha, best and the count only grow), so the remaining quiet
+            // moves are skipped as a whole, before they are generated and sorted.
+            if !pv_node
+                && !in_check
+                && best > -MATE_BOUND
+                && ((depth <= 8 && searched >= lmp)
+                    || (depth <= 6
+                        && eval + self.params.fut_base + self.params.fut_mul * depth <= alpha))
+            {
+                picker.skip_quiets = true;
             }
+            let Some((m, kind)) = picker.next(&self.pos, self.ord) else {
+                break;
+            };
+            let capture = self.pos.board[m.to.index()] != 0;
             self.do_move(m, ply);
             let gives_check = self.frames[ply + 1].in_check;
             let mut new_depth = depth - 1;
@@ -493,7 +500,10 @@ impl<'a> Searcher<'a> {
         }
         let mut evasions =
             in_check.then(|| MovePicker::new(hit.and_then(|h| h.mv), self.ord, ply, None, true));
-        let mut captures = (!in_check).then(|| Captures::new(&self.pos));
+        // Delta pruning of every capture at once: not even taking a chariot reaches alpha
+        // (the test below would skip each capture; they are not generated).
+        let hopeless = !in_check && eval + ORDER_VALUE[CHARIOT] + self.params.qs_delta <= alpha;
+        let mut captures = (!in_check && !hopeless).then(|| Captures::new(&self.pos));
         let orig_alpha = alpha;
         let mut best_move = None;
         let mut searched = 0;
