@@ -187,16 +187,59 @@ impl Base {
     }
 }
 
+/// The piece ids of each side by role, found once per search: a piece's role never changes
+/// (captured pieces keep their id, off the board), so the evaluation can walk the pieces role
+/// by role instead of testing each piece's role.
+#[derive(Clone, Debug)]
+pub(crate) struct Roster {
+    ids: [[[u8; 16]; 7]; 2],
+    len: [[u8; 7]; 2],
+}
+
+impl Roster {
+    pub(crate) fn of(pos: &Position) -> Roster {
+        let mut r = Roster {
+            ids: [[[0; 16]; 7]; 2],
+            len: [[0; 7]; 2],
+        };
+        for id in 0..32u8 {
+            let code = pos.kinds[id as usize];
+            if code != EMPTY {
+                let (c, role) = (color_of(code), role_of(code));
+                let n = &mut r.len[c][role];
+                r.ids[c][role][*n as usize] = id;
+                *n += 1;
+            }
+        }
+        r
+    }
+
+    /// The points of `color`'s pieces of `role` still on the board.
+    #[inline]
+    fn points<'a>(
+        &'a self,
+        pos: &'a Position,
+        color: usize,
+        role: usize,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.ids[color][role][..self.len[color][role] as usize]
+            .iter()
+            .map(|&id| pos.squares[id as usize])
+            .filter(|&s| s != OFF)
+            .map(usize::from)
+    }
+}
+
 /// The evaluation of `pos` for the side to move, in centipawns.
 #[must_use]
 #[cfg(test)]
 pub(crate) fn evaluate(pos: &Position, w: &Weights) -> i32 {
-    evaluate_from(pos, w, Base::of(pos))
+    evaluate_from(pos, w, Base::of(pos), &Roster::of(pos))
 }
 
-/// [`evaluate`] given the position's [`Base`] sums.
+/// [`evaluate`] given the position's [`Base`] sums and [`Roster`].
 #[must_use]
-pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base) -> i32 {
+pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base, roster: &Roster) -> i32 {
     let b = &pos.board;
     let occ = &pos.occ;
     let mut mg = [0i32; 2];
@@ -206,103 +249,100 @@ pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base) -> i32 {
         pos.squares[pos.general[0] as usize] as usize,
         pos.squares[pos.general[1] as usize] as usize,
     ];
-    for id in 0..32 {
-        let s = pos.squares[id];
-        if s == OFF {
-            continue;
-        }
-        let sq = s as usize;
-        let code = pos.kinds[id];
-        let us = color_of(code);
+    for us in 0..2 {
         let them = us ^ 1;
-        let role = role_of(code);
-        count[us][role] += 1;
-        match role {
-            CHARIOT => {
-                let (f, r) = (sq % 9, sq / 9);
-                let (rs, fs) = occ.slides(sq);
-                // Empty points, plus the blockers that are the enemy's.
-                let mut mob = (rs & !occ.ranks[r]).count_ones() as i32
-                    + (fs & !occ.files[f]).count_ones() as i32;
-                for_rank_bits(rs & occ.ranks[r], r, |t| {
-                    mob += i32::from(color_of(b[t]) != us)
-                });
-                for_file_bits(fs & occ.files[f], f, |t| {
-                    mob += i32::from(color_of(b[t]) != us)
-                });
-                mg[us] += w.chariot_mob.0 * (mob - 7);
-                eg[us] += w.chariot_mob.1 * (mob - 7);
-                // On the enemy general's file with nothing of ours in the way.
-                if sq % 9 == king[them] % 9 && own_between(b, sq, king[them], us) == 0 {
-                    mg[us] += w.chariot_on_king_file.0;
-                    eg[us] += w.chariot_on_king_file.1;
-                }
-                if near_palace(sq, them) {
-                    mg[us] += w.palace_intruder.0;
-                    eg[us] += w.palace_intruder.1;
-                }
+        for role in [GENERAL, ADVISOR, ELEPHANT] {
+            count[us][role] = roster.points(pos, us, role).count() as i32;
+        }
+        for sq in roster.points(pos, us, CHARIOT) {
+            count[us][CHARIOT] += 1;
+            let (f, r) = (sq % 9, sq / 9);
+            let (rs, fs) = occ.slides(sq);
+            // Empty points, plus the blockers that are the enemy's.
+            let mut mob =
+                (rs & !occ.ranks[r]).count_ones() as i32 + (fs & !occ.files[f]).count_ones() as i32;
+            for_rank_bits(rs & occ.ranks[r], r, |t| {
+                mob += i32::from(color_of(b[t]) != us)
+            });
+            for_file_bits(fs & occ.files[f], f, |t| {
+                mob += i32::from(color_of(b[t]) != us)
+            });
+            mg[us] += w.chariot_mob.0 * (mob - 7);
+            eg[us] += w.chariot_mob.1 * (mob - 7);
+            // On the enemy general's file with nothing of ours in the way.
+            if sq % 9 == king[them] % 9 && own_between(b, sq, king[them], us) == 0 {
+                mg[us] += w.chariot_on_king_file.0;
+                eg[us] += w.chariot_on_king_file.1;
             }
-            HORSE => {
-                // Own codes are 1..=7 for Red, 8..=14 for Black; counted without branches.
-                let own_lo: u8 = if us == 0 { 1 } else { 8 };
-                let mut mob = 0;
-                for k in 0..HORSE_MOVES.len[sq] as usize {
-                    let (to, leg) = HORSE_MOVES.moves[sq][k];
-                    let not_own = b[to as usize].wrapping_sub(own_lo) >= 7;
-                    mob += i32::from((b[leg as usize] == EMPTY) & not_own);
-                }
-                mg[us] += w.horse_mob.0 * (mob - 4);
-                eg[us] += w.horse_mob.1 * (mob - 4);
-                if mob <= 1 {
-                    mg[us] -= w.horse_trapped.0;
-                    eg[us] -= w.horse_trapped.1;
-                }
-                if near_palace(sq, them) {
-                    mg[us] += w.palace_intruder.0;
-                    eg[us] += w.palace_intruder.1;
-                }
+            if near_palace(sq, them) {
+                mg[us] += w.palace_intruder.0;
+                eg[us] += w.palace_intruder.1;
             }
-            CANNON => {
-                let (f, r) = (sq % 9, sq / 9);
-                let (rs, fs) = occ.slides(sq);
-                let mob = (rs & !occ.ranks[r]).count_ones() as i32
-                    + (fs & !occ.files[f]).count_ones() as i32;
-                let (rc, fc) = occ.cannon_hits(sq);
-                let mut targets = 0;
-                for_rank_bits(rc, r, |t| targets += i32::from(color_of(b[t]) != us));
-                for_file_bits(fc, f, |t| targets += i32::from(color_of(b[t]) != us));
-                mg[us] += w.cannon_mob.0 * (mob - 6) + w.cannon_target.0 * targets;
-                eg[us] += w.cannon_mob.1 * (mob - 6) + w.cannon_target.1 * targets;
-                let k = king[them];
-                if sq % 9 == k % 9 {
-                    match between_count(occ, sq, k) {
-                        Some(0) => {
-                            mg[us] += w.empty_cannon.0;
-                            eg[us] += w.empty_cannon.1;
-                        }
-                        Some(2) => {
-                            mg[us] += w.central_cannon.0;
-                            eg[us] += w.central_cannon.1;
-                        }
-                        _ => {}
+        }
+        // Own codes are 1..=7 for Red, 8..=14 for Black.
+        let own_lo: u8 = if us == 0 { 1 } else { 8 };
+        for sq in roster.points(pos, us, HORSE) {
+            count[us][HORSE] += 1;
+            // Counted without branches.
+            let mut mob = 0;
+            for k in 0..HORSE_MOVES.len[sq] as usize {
+                let (to, leg) = HORSE_MOVES.moves[sq][k];
+                let not_own = b[to as usize].wrapping_sub(own_lo) >= 7;
+                mob += i32::from((b[leg as usize] == EMPTY) & not_own);
+            }
+            mg[us] += w.horse_mob.0 * (mob - 4);
+            eg[us] += w.horse_mob.1 * (mob - 4);
+            if mob <= 1 {
+                mg[us] -= w.horse_trapped.0;
+                eg[us] -= w.horse_trapped.1;
+            }
+            if near_palace(sq, them) {
+                mg[us] += w.palace_intruder.0;
+                eg[us] += w.palace_intruder.1;
+            }
+        }
+        for sq in roster.points(pos, us, CANNON) {
+            count[us][CANNON] += 1;
+            let (f, r) = (sq % 9, sq / 9);
+            let (rs, fs) = occ.slides(sq);
+            let mob =
+                (rs & !occ.ranks[r]).count_ones() as i32 + (fs & !occ.files[f]).count_ones() as i32;
+            let (rc, fc) = occ.cannon_hits(sq);
+            let mut targets = 0;
+            for_rank_bits(rc, r, |t| targets += i32::from(color_of(b[t]) != us));
+            for_file_bits(fc, f, |t| targets += i32::from(color_of(b[t]) != us));
+            mg[us] += w.cannon_mob.0 * (mob - 6) + w.cannon_target.0 * targets;
+            eg[us] += w.cannon_mob.1 * (mob - 6) + w.cannon_target.1 * targets;
+            let k = king[them];
+            if sq % 9 == k % 9 {
+                match between_count(occ, sq, k) {
+                    Some(0) => {
+                        mg[us] += w.empty_cannon.0;
+                        eg[us] += w.empty_cannon.1;
                     }
-                } else if sq / 9 == k / 9 && between_count(occ, sq, k) == Some(2) {
-                    mg[us] += w.bottom_cannon.0;
-                    eg[us] += w.bottom_cannon.1;
+                    Some(2) => {
+                        mg[us] += w.central_cannon.0;
+                        eg[us] += w.central_cannon.1;
+                    }
+                    _ => {}
                 }
+            } else if sq / 9 == k / 9 && between_count(occ, sq, k) == Some(2) {
+                mg[us] += w.bottom_cannon.0;
+                eg[us] += w.bottom_cannon.1;
             }
-            SOLDIER => {
-                let crossed = if us == 0 { sq / 9 >= 5 } else { sq / 9 <= 4 };
-                if crossed && sq % 9 < 8 && b[sq + 1] == code {
-                    mg[us] += w.soldier_pair.0;
-                    eg[us] += w.soldier_pair.1;
-                }
-                if crossed && near_palace(sq, them) {
-                    mg[us] += w.palace_intruder.0 / 2;
-                    eg[us] += w.palace_intruder.1 / 2;
-                }
+        }
+        let soldier = own_lo + SOLDIER as u8;
+        for sq in roster.points(pos, us, SOLDIER) {
+            count[us][SOLDIER] += 1;
+            let crossed = if us == 0 { sq / 9 >= 5 } else { sq / 9 <= 4 };
+            if crossed && sq % 9 < 8 && b[sq + 1] == soldier {
+                mg[us] += w.soldier_pair.0;
+                eg[us] += w.soldier_pair.1;
             }
-            _ => {}
+            if crossed && near_palace(sq, them) {
+                mg[us] += w.palace_intruder.0 / 2;
+                eg[us] += w.palace_intruder.1 / 2;
+            }
         }
     }
     // Defenders missing, weighed by what the other side can still attack with.
@@ -314,7 +354,6 @@ pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base) -> i32 {
                 + w.missing_elephant * (2 - count[us][ELEPHANT]));
         eg[us] -= attack * w.missing_advisor / 2 * (2 - count[us][ADVISOR]);
     }
-    let _ = (GENERAL, ELEPHANT);
     let phase = base.phase.min(PHASE_MAX);
     let mg_total = base.mg + mg[0] - mg[1];
     let eg_total = base.eg + eg[0] - eg[1];

@@ -10,7 +10,7 @@ use crate::core::{Move, Position, Role};
 /// Role index of the chariot, the most valuable piece a capture can take.
 const CHARIOT: usize = Role::Chariot as usize;
 
-use super::eval::{evaluate_from, Base};
+use super::eval::{evaluate_from, Base, Roster};
 use super::ordering::{role_of_code, Captures, Kind, MovePicker, Ordering, ORDER_VALUE};
 use super::params::Params;
 use super::rules::{GameRules, PathPly};
@@ -92,6 +92,8 @@ pub(crate) struct Searcher<'a> {
     pub reductions: &'a Reductions,
     pub params: &'a Params,
     pub eval_cache: &'a mut [(u64, i32)],
+    /// The pieces by role, for the evaluation.
+    pub roster: Roster,
     pub nodes: u64,
     pub seldepth: usize,
     pub aborted: bool,
@@ -125,6 +127,7 @@ impl<'a> Searcher<'a> {
             pos.general_square(pos.turn()),
         );
         Searcher {
+            roster: Roster::of(&pos),
             pos,
             tt,
             ord,
@@ -175,7 +178,12 @@ impl<'a> Searcher<'a> {
         if slot.0 == key {
             return slot.1;
         }
-        let e = evaluate_from(&self.pos, &self.params.eval, self.frames[ply].base);
+        let e = evaluate_from(
+            &self.pos,
+            &self.params.eval,
+            self.frames[ply].base,
+            &self.roster,
+        );
         *slot = (key, e);
         e
     }
@@ -519,9 +527,10 @@ impl<'a> Searcher<'a> {
             if !in_check {
                 let victim = role_of_code(self.pos.board[m.to.index()]);
                 let attacker = role_of_code(self.pos.board[m.from.index()]);
-                // Delta pruning: even winning the victim outright cannot reach alpha.
+                // Delta pruning: even winning the victim outright cannot reach alpha. The
+                // captures come by victim, most valuable first, so none of the rest can either.
                 if eval + ORDER_VALUE[victim] + self.params.qs_delta <= alpha {
-                    continue;
+                    break;
                 }
                 if ORDER_VALUE[victim] < ORDER_VALUE[attacker] && capture_loses(&self.pos, m) {
                     continue;
