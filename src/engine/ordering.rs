@@ -4,7 +4,7 @@
 //! their history score. The picker selects the best remaining move lazily, so a cut-off after
 //! the first moves costs no full sort.
 
-use crate::core::{Move, MoveList, Position, Shields, GEN_ALL, GEN_CAPTURES, GEN_QUIETS};
+use crate::core::{Move, MoveList, Position, Shields, Square, GEN_ALL, GEN_CAPTURES, GEN_QUIETS};
 
 use super::score::MAX_PLY;
 use super::see::capture_loses;
@@ -13,6 +13,9 @@ use super::see::capture_loses;
 pub(crate) const ORDER_VALUE: [i32; 7] = [5000, 200, 200, 400, 900, 450, 100];
 
 const GOOD_CAPTURE: i32 = 1 << 28;
+/// Filler for move arrays (a move never starts and ends on one point); only the filled part
+/// of an array is read.
+pub(crate) const NO_MOVE: Move = Move::new(Square::from_u8(0), Square::from_u8(0));
 /// History scores stay within this bound (so they never reach the killer band).
 pub(crate) const HISTORY_MAX: i32 = 1 << 14;
 
@@ -138,7 +141,7 @@ pub(crate) struct MovePicker {
     moves: MoveList,
     scores: [i32; 128],
     next: usize,
-    bad: [Option<Move>; 64],
+    bad: [Move; 64],
     bad_len: usize,
     bad_next: usize,
     in_check: bool,
@@ -170,7 +173,7 @@ impl MovePicker {
             moves: MoveList::new(),
             scores: [0; 128],
             next: 0,
-            bad: [None; 64],
+            bad: [NO_MOVE; 64],
             bad_len: 0,
             bad_next: 0,
             in_check,
@@ -235,7 +238,7 @@ impl MovePicker {
                             && self.bad_len < self.bad.len()
                             && capture_loses(pos, m)
                         {
-                            self.bad[self.bad_len] = Some(m);
+                            self.bad[self.bad_len] = m;
                             self.bad_len += 1;
                         } else {
                             return Some((m, Kind::Capture));
@@ -288,9 +291,7 @@ impl MovePicker {
                 Stage::Bad => {
                     if self.bad_next < self.bad_len {
                         self.bad_next += 1;
-                        if let Some(m) = self.bad[self.bad_next - 1] {
-                            return Some((m, Kind::BadCapture));
-                        }
+                        return Some((self.bad[self.bad_next - 1], Kind::BadCapture));
                     } else {
                         self.stage = Stage::Done;
                     }
@@ -385,7 +386,7 @@ impl Captures {
             scores: [0; 128],
             next: 0,
         };
-        pos.gen_legal_known::<GEN_CAPTURES>(false, &mut c.moves);
+        pos.gen_captures_unchecked_side(&mut c.moves);
         for (i, m) in c.moves.as_slice().iter().enumerate() {
             c.scores[i] = capture_score(pos, *m);
         }

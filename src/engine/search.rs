@@ -11,7 +11,7 @@ use crate::core::{Move, Position, Role};
 const CHARIOT: usize = Role::Chariot as usize;
 
 use super::eval::{evaluate_from, Base, Roster};
-use super::ordering::{role_of_code, Captures, Kind, MovePicker, Ordering, ORDER_VALUE};
+use super::ordering::{role_of_code, Captures, Kind, MovePicker, Ordering, NO_MOVE, ORDER_VALUE};
 use super::params::Params;
 use super::rules::{GameRules, PathPly};
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
@@ -354,7 +354,7 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;
-        let mut quiets: [Option<Move>; 64] = [None; 64];
+        let mut quiets = [NO_MOVE; 64];
         let mut n_quiets = 0;
         let orig_alpha = alpha;
         let lmp = (self.params.lmp_base + depth * depth) as usize / if improving { 1 } else { 2 };
@@ -433,7 +433,7 @@ impl<'a> Searcher<'a> {
                             self.ord.add_killer(ply, m);
                             self.ord.set_counter(prev, m);
                             self.ord.update_history(side, m, bonus);
-                            for q in quiets[..n_quiets].iter().flatten() {
+                            for q in &quiets[..n_quiets] {
                                 self.ord.update_history(side, *q, -bonus);
                             }
                         }
@@ -443,7 +443,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             if !capture && n_quiets < quiets.len() {
-                quiets[n_quiets] = Some(m);
+                quiets[n_quiets] = m;
                 n_quiets += 1;
             }
         }
