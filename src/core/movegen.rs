@@ -88,16 +88,40 @@ impl Shields {
     }
 }
 
+/// Cell codes of the pieces of one side that can attack a general.
+struct Attackers {
+    chariot: u8,
+    cannon: u8,
+    general: u8,
+    horse: u8,
+    soldier: u8,
+}
+
+impl Attackers {
+    #[inline(always)]
+    fn of(them: Color) -> Attackers {
+        Attackers {
+            chariot: code_of(them, Role::Chariot),
+            cannon: code_of(them, Role::Cannon),
+            general: code_of(them, Role::General),
+            horse: code_of(them, Role::Horse),
+            soldier: code_of(them, Role::Soldier),
+        }
+    }
+}
+
 impl Position {
     /// The shields of `us`'s general on `k` (the side is not in check).
     #[inline(always)]
     fn shields(&self, k: usize, us: Color) -> Shields {
         let b = &self.board;
-        let them = us.other();
-        let chariot = code_of(them, Role::Chariot);
-        let cannon = code_of(them, Role::Cannon);
-        let general = code_of(them, Role::General);
-        let horse = code_of(them, Role::Horse);
+        let Attackers {
+            chariot,
+            cannon,
+            general,
+            horse,
+            ..
+        } = Attackers::of(us.other());
         let own = |x: u8| x != EMPTY && color_of_code(x) == us;
         let mut s = Shields {
             no_entry: 0,
@@ -237,19 +261,97 @@ impl Position {
         }
     }
 
-    /// Legal moves when in check: every move generated and tried on a scratch board.
+    /// What can answer the checks on `us`'s general on `k`: `(resolve, vacate)`, where a move
+    /// of a piece other than the general can be legal only if it goes to a point of `resolve`
+    /// (taking a checker, or standing between it and the general or on its horse's leg) or
+    /// leaves a point of `vacate` (a cannon's screen). `None` when no checker is found (then
+    /// nothing is ruled out). Ruling out is only a shortcut: every remaining move is still
+    /// tried on a scratch board.
+    fn check_masks(&self, k: usize, us: Color) -> Option<(u128, u128)> {
+        let b = &self.board;
+        let them = us.other();
+        let Attackers {
+            chariot,
+            cannon,
+            general,
+            horse,
+            soldier,
+        } = Attackers::of(them);
+        let mut resolve = ALL;
+        let mut vacate = 0u128;
+        let mut found = false;
+        for d in [NORTH, SOUTH, EAST, WEST] {
+            let ray = &RAYS.squares[k][d][..RAYS.len[k][d] as usize];
+            // The points out to the first and the second piece this way.
+            let mut seg = 0u128;
+            let mut first = None;
+            for &q in ray {
+                let q = q as usize;
+                seg |= bit(q);
+                if b[q] == EMPTY {
+                    continue;
+                }
+                match first {
+                    None => {
+                        if b[q] == chariot || (b[q] == general && d <= SOUTH) {
+                            resolve &= seg;
+                            found = true;
+                        }
+                        first = Some(q);
+                    }
+                    Some(screen) => {
+                        if b[q] == cannon {
+                            resolve &= seg;
+                            vacate |= bit(screen);
+                            found = true;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let ha = &HORSE_ATTACKERS;
+        for j in 0..ha.len[k] as usize {
+            let (from, leg) = ha.moves[k][j];
+            if b[from as usize] == horse && b[leg as usize] == EMPTY {
+                resolve &= bit(from as usize) | bit(leg as usize);
+                found = true;
+            }
+        }
+        let st = &SOLDIER_MOVES[them.index()];
+        for q in [k.checked_sub(9), k.checked_sub(1), Some(k + 1), Some(k + 9)]
+            .into_iter()
+            .flatten()
+            .filter(|&q| q < 90)
+        {
+            if b[q] == soldier && st.to[q][..st.len[q] as usize].contains(&(k as u8)) {
+                resolve &= bit(q);
+                found = true;
+            }
+        }
+        found.then_some((resolve, vacate))
+    }
+
+    /// Legal moves when in check: the moves that can answer every check, each tried on a
+    /// scratch board.
     fn gen_evasions<const MODE: u8>(&self, list: &mut MoveList) {
         let us = self.turn;
         let k = self.squares[self.general[us.index()] as usize] as usize;
         let mut socc = self.occ;
         let base = us.index() * 16;
-        // In check: generate everything and try each move on a scratch board.
+        let masks = self.check_masks(k, us);
         let mut scratch = self.board;
         let mut pseudo = MoveList::new();
         for id in base..base + 16 {
             let s = self.squares[id];
             if s != OFF {
-                self.gen_piece_into::<MODE>(s as usize, self.kinds[id], None, &mut pseudo);
+                let allowed = match masks {
+                    Some((resolve, vacate)) if s as usize != k && vacate & bit(s as usize) == 0 => {
+                        Some(resolve)
+                    }
+                    _ => None,
+                };
+                self.gen_piece_into::<MODE>(s as usize, self.kinds[id], allowed, &mut pseudo);
             }
         }
         let (kf, kr) = (k % 9, k / 9);
