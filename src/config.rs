@@ -76,11 +76,7 @@ pub fn valid_webhook_secret(secret: &str) -> bool {
 
 /// The webhook settings, when `TELEGRAM_WEBHOOK_URL` is set.
 fn webhook_config(vars: &HashMap<String, String>) -> Result<Option<WebhookConfig>, ConfigError> {
-    let get = |k: &str| {
-        vars.get(k)
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-    };
+    let get = |k: &str| var(vars, k);
     let Some(url) = get("TELEGRAM_WEBHOOK_URL") else {
         return Ok(None);
     };
@@ -226,12 +222,19 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+/// The setting `key`, trimmed; `None` when unset or blank.
+fn var(vars: &HashMap<String, String>, key: &str) -> Option<String> {
+    vars.get(key)
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
 fn number<T: std::str::FromStr>(
     vars: &HashMap<String, String>,
     key: &str,
     default: T,
 ) -> Result<T, ConfigError> {
-    match vars.get(key).map(|s| s.trim()).filter(|s| !s.is_empty()) {
+    match var(vars, key) {
         None => Ok(default),
         Some(v) => v
             .parse()
@@ -253,11 +256,7 @@ impl Config {
     /// # Errors
     /// [`ConfigError`] naming the variable at fault.
     pub fn from_vars(vars: &HashMap<String, String>) -> Result<Config, ConfigError> {
-        let get = |k: &str| {
-            vars.get(k)
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-        };
+        let get = |k: &str| var(vars, k);
         let data_dir = PathBuf::from(get("DATA_DIR").unwrap_or_else(|| "./data".into()));
         let database_url = match get("DATABASE_URL") {
             None => None,
@@ -342,11 +341,7 @@ impl Config {
 
 /// `ENGINE_COMMAND`, `ENGINE_DIALECT`, `ENGINE_OPTIONS`, `ENGINE_TIMEOUT_MS`, `ENGINE_HASH_MB`.
 fn engine_config(vars: &HashMap<String, String>) -> Result<EngineConfig, ConfigError> {
-    let get = |k: &str| {
-        vars.get(k)
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-    };
+    let get = |k: &str| var(vars, k);
     let hash_mb = number(vars, "ENGINE_HASH_MB", 16usize)?;
     if !(1..=1024).contains(&hash_mb) {
         return Err(ConfigError("ENGINE_HASH_MB must be 1 to 1024".into()));
