@@ -14,9 +14,19 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::discord_fake::{FakeDiscord, IDENTIFY_JITTER, IDENTIFY_WINDOW};
+use crate::discord_fake::{shard_of, FakeDiscord, IDENTIFY_JITTER, IDENTIFY_WINDOW};
 use crate::harness::{new_game_in, slash_move_in, Ledger, WAIT};
 use crate::kill_support::Bot;
+
+/// The fake routes a guild's events by Discord's rule.
+#[test]
+fn guilds_map_to_shards_as_discord_says() {
+    // (41771983423143937 >> 22) = 9959216934: even, so shard 0 of 2; (3 << 22) + 5 is on 1.
+    assert_eq!(shard_of(41_771_983_423_143_937, 2), 0);
+    assert_eq!(shard_of(41_771_983_423_143_937, 1), 0);
+    assert_eq!(shard_of((3 << 22) + 5, 2), 1);
+    assert_eq!(shard_of((7 << 22) + 5, 4), 3);
+}
 
 /// Long enough for two debug binaries to start and take their turns to identify.
 const PATIENCE: Duration = Duration::from_secs(90);

@@ -62,7 +62,7 @@ use tokio::sync::{mpsc, watch};
 #[path = "discord_fake_shards.rs"]
 mod shards;
 #[allow(unused_imports)]
-pub use shards::{IdentifyRecord, Sharding, IDENTIFY_JITTER, IDENTIFY_WINDOW};
+pub use shards::{shard_of, IdentifyRecord, Sharding, IDENTIFY_JITTER, IDENTIFY_WINDOW};
 
 /// Discord's epoch (2015-01-01T00:00:00Z) in Unix milliseconds.
 const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;

@@ -21,6 +21,11 @@ use serde_json::{json, Value};
 
 use super::{FakeDiscord, FakeDiscordBuilder, Outgoing, State_};
 
+/// The shard Discord sends a guild's events on: `(guild_id >> 22) % total`.
+pub fn shard_of(guild: u64, total: u64) -> u64 {
+    (guild >> 22) % total.max(1)
+}
+
 /// A session's `[id, total]`, when it shards.
 pub type Shard = Option<(u64, u64)>;
 
@@ -158,7 +163,7 @@ impl FakeDiscord {
         let mut st = self.st();
         let guild = loop {
             let id = st.next_id();
-            if (id >> 22) % total.max(1) == shard {
+            if shard_of(id, total) == shard {
                 break id;
             }
             // Move on to the next millisecond of the snowflake clock.
@@ -220,7 +225,7 @@ impl State_ {
         if matches!(event, "READY" | "RESUMED") {
             return true;
         }
-        let owner = Self::event_guild(event, data).map_or(0, |g| (g >> 22) % total.max(1));
+        let owner = Self::event_guild(event, data).map_or(0, |g| shard_of(g, total));
         owner == shard
     }
 
@@ -233,7 +238,7 @@ impl State_ {
     fn guilds_on(&self, shard: Option<(u64, u64)>) -> Vec<u64> {
         std::iter::once(self.guild_id)
             .chain(self.shard_state.extra_guilds.iter().copied())
-            .filter(|g| shard.is_none_or(|(id, total)| (g >> 22) % total.max(1) == id))
+            .filter(|g| shard.is_none_or(|(id, total)| shard_of(*g, total) == id))
             .collect()
     }
 

@@ -76,19 +76,6 @@ impl ShardRange {
     pub fn contains(self, shard: u32) -> bool {
         (self.first..=self.last).contains(&shard)
     }
-
-    /// Whether this process runs the shard Discord sends `guild`'s events on.
-    #[must_use]
-    pub fn serves_guild(self, guild: u64) -> bool {
-        self.contains(shard_of_guild(guild, self.total))
-    }
-}
-
-/// The shard Discord sends a guild's events on: `(guild_id >> 22) % total`.
-#[must_use]
-pub fn shard_of_guild(guild: u64, total: u32) -> u32 {
-    // The remainder is below `total`, so it fits.
-    u32::try_from((guild >> 22) % u64::from(total.max(1))).unwrap_or(0)
 }
 
 impl fmt::Display for ShardRange {
@@ -195,8 +182,6 @@ pub struct StartLimit {
     pub remaining: u64,
     /// Milliseconds until `remaining` is back to the full count.
     pub reset_after_ms: u64,
-    /// Identifies allowed per 5 seconds (one per bucket `shard_id % max_concurrency`).
-    pub max_concurrency: u64,
 }
 
 /// How long this process waits before its first identify: its place in the fleet's order
@@ -241,7 +226,6 @@ pub(super) async fn wait_for_turn(
             Some(StartLimit {
                 remaining: l.remaining,
                 reset_after_ms: l.reset_after,
-                max_concurrency: l.max_concurrency,
             })
         }
         Err(e) => {
@@ -326,24 +310,11 @@ mod tests {
     }
 
     #[test]
-    fn guilds_map_to_shards_as_discord_says() {
-        // (41771983423143937 >> 22) = 9959216934: even, so shard 0 of 2; (3 << 22) + 5 is on 1.
-        assert_eq!(shard_of_guild(41_771_983_423_143_937, 2), 0);
-        assert_eq!(shard_of_guild(41_771_983_423_143_937, 1), 0);
-        assert_eq!(shard_of_guild((3 << 22) + 5, 2), 1);
-        assert_eq!(shard_of_guild((7 << 22) + 5, 4), 3);
-        let r = ShardRange::new(1, 1, 2).unwrap();
-        assert!(r.serves_guild((3 << 22) + 5));
-        assert!(!r.serves_guild(41_771_983_423_143_937));
-    }
-
-    #[test]
     fn processes_take_their_turn_and_respect_the_daily_limit() {
         let r = |s: &str| s.parse::<ShardRange>().unwrap();
         let plenty = Some(StartLimit {
             remaining: 999,
             reset_after_ms: 60_000,
-            max_concurrency: 1,
         });
         assert_eq!(start_delay(r("0-1/4"), plenty), Duration::ZERO);
         assert_eq!(start_delay(r("2-3/4"), plenty), IDENTIFY_SLOT * 2);
@@ -351,7 +322,6 @@ mod tests {
         let spent = Some(StartLimit {
             remaining: 1,
             reset_after_ms: 60_000,
-            max_concurrency: 1,
         });
         assert_eq!(start_delay(r("0-1/2"), spent), Duration::from_secs(60));
         assert_eq!(start_delay(r("1-1/2"), spent), IDENTIFY_SLOT);
