@@ -88,8 +88,27 @@ pub struct Drawing {
 pub(super) struct Sink {
     prefix: String,
     tx: mpsc::UnboundedSender<Delivery>,
-    /// Entries handed over when the outbox was opened: not to be handed over twice.
+    /// Stored entries handed over (when the outbox was opened, or adopted from a process
+    /// that stopped): not to be handed over twice.
     loaded: HashSet<OutboxKey>,
+}
+
+impl Sink {
+    /// Hand the stored `entries` not handed over yet to the worker; how many went.
+    fn hand_over(&mut self, entries: Vec<(OutboxKey, Vec<u8>)>) -> usize {
+        let mut sent = 0;
+        for (key, bytes) in entries {
+            if self.loaded.contains(&key) {
+                continue;
+            }
+            if let Some(d) = decode(key.clone(), &bytes) {
+                self.loaded.insert(key);
+                let _ = self.tx.send(d);
+                sent += 1;
+            }
+        }
+        sent
+    }
 }
 
 /// The version of the stored form.
@@ -273,26 +292,21 @@ impl Service {
             .sinks
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut loaded = HashSet::new();
-        for (key, bytes) in self.storage().outbox(prefix)? {
-            if let Some(d) = decode(key.clone(), &bytes) {
-                loaded.insert(key);
-                let _ = tx.send(d);
-            }
-        }
-        if !loaded.is_empty() {
+        let mut sink = Sink {
+            prefix: prefix.to_string(),
+            tx,
+            loaded: HashSet::new(),
+        };
+        let sent = sink.hand_over(self.storage().outbox(prefix)?);
+        if sent > 0 {
             tracing::info!(
                 prefix,
-                entries = loaded.len(),
+                entries = sent,
                 "undelivered replies from before the restart go out now"
             );
         }
         sinks.retain(|s| s.prefix != prefix);
-        sinks.push(Sink {
-            prefix: prefix.to_string(),
-            tx,
-            loaded,
-        });
+        sinks.push(sink);
         Ok(rx)
     }
 
@@ -308,22 +322,13 @@ impl Service {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         for sink in sinks.iter_mut() {
             let adopted = self.storage().adopt_outbox(&sink.prefix)?;
-            if adopted.is_empty() {
-                continue;
-            }
-            tracing::info!(
-                prefix = %sink.prefix,
-                entries = adopted.len(),
-                "replies of a bot process that stopped go out from this one"
-            );
-            for (key, bytes) in adopted {
-                if sink.loaded.contains(&key) {
-                    continue;
-                }
-                if let Some(d) = decode(key.clone(), &bytes) {
-                    sink.loaded.insert(key);
-                    let _ = sink.tx.send(d);
-                }
+            let sent = sink.hand_over(adopted);
+            if sent > 0 {
+                tracing::info!(
+                    prefix = %sink.prefix,
+                    entries = sent,
+                    "replies of a bot process that stopped go out from this one"
+                );
             }
         }
         Ok(())
