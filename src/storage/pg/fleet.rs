@@ -240,18 +240,18 @@ impl PgStorage {
     pub(super) fn claim(&self, now_ms: u64) -> Result<Vec<Deadline>, StorageError> {
         let now = big(now_ms)?;
         let until = big(now_ms.saturating_add(CLAIM_MS))?;
-        let mut due = self.deadlines(
-            "UPDATE deadlines d SET claimed_until = $2
-             FROM (SELECT at_ms, id, kind FROM deadlines
-                   WHERE at_ms <= $1 AND claimed_until <= $1
-                   ORDER BY at_ms, id, kind LIMIT $3
-                   FOR UPDATE SKIP LOCKED) c
-             WHERE d.at_ms = c.at_ms AND d.id = c.id AND d.kind = c.kind
-             RETURNING d.at_ms, d.id, d.kind, d.channel",
+        self.deadlines(
+            "WITH claimed AS (
+                 UPDATE deadlines d SET claimed_until = $2
+                 FROM (SELECT at_ms, id, kind FROM deadlines
+                       WHERE at_ms <= $1 AND claimed_until <= $1
+                       ORDER BY at_ms, id, kind LIMIT $3
+                       FOR UPDATE SKIP LOCKED) c
+                 WHERE d.at_ms = c.at_ms AND d.id = c.id AND d.kind = c.kind
+                 RETURNING d.at_ms, d.id, d.kind, d.channel)
+             SELECT at_ms, id, kind, channel FROM claimed ORDER BY at_ms, id, kind",
             super::params![now, until, CLAIM_BATCH],
-        )?;
-        due.sort_by_key(|d| (d.at_ms, d.id, d.kind as u8));
-        Ok(due)
+        )
     }
 
     /// See [`crate::game::Storage::beat`].
@@ -293,15 +293,15 @@ impl PgStorage {
 
     /// See [`crate::game::Storage::adopt_outbox`].
     pub(super) fn adopt(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
-        let mut entries = self.outbox_rows(
-            "UPDATE outbox SET owner = $2
-             WHERE starts_with(channel, $1) AND owner <> $2
-               AND owner NOT IN (SELECT id FROM live_processes)
-             RETURNING channel, seq, reply",
+        self.outbox_rows(
+            "WITH adopted AS (
+                 UPDATE outbox SET owner = $2
+                 WHERE starts_with(channel, $1) AND owner <> $2
+                   AND owner NOT IN (SELECT id FROM live_processes)
+                 RETURNING channel, seq, reply)
+             SELECT channel, seq, reply FROM adopted ORDER BY channel, seq",
             super::params![prefix.to_string(), self.me()],
-        )?;
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        Ok(entries)
+        )
     }
 
     /// See [`crate::game::Storage::next_game_number`]: one more than every number stored
