@@ -508,9 +508,12 @@ impl<'a> Searcher<'a> {
         }
         let mut evasions =
             in_check.then(|| MovePicker::new(hit.and_then(|h| h.mv), self.ord, ply, None, true));
-        // Delta pruning of every capture at once: not even taking a chariot reaches alpha
-        // (the test below would skip each capture; they are not generated).
-        let hopeless = !in_check && eval + ORDER_VALUE[CHARIOT] + self.params.qs_delta <= alpha;
+        // Delta pruning: even winning `victim` outright cannot reach `alpha`.
+        let delta = self.params.qs_delta;
+        let out_of_reach = |victim: usize, alpha: i32| eval + ORDER_VALUE[victim] + delta <= alpha;
+        // Every capture at once when not even taking a chariot reaches alpha (the test below
+        // would reject each capture; they are not generated).
+        let hopeless = !in_check && out_of_reach(CHARIOT, alpha);
         let mut captures = (!in_check && !hopeless).then(|| Captures::new(&self.pos));
         let orig_alpha = alpha;
         let mut best_move = None;
@@ -527,9 +530,9 @@ impl<'a> Searcher<'a> {
             if !in_check {
                 let victim = role_of_code(self.pos.board[m.to.index()]);
                 let attacker = role_of_code(self.pos.board[m.from.index()]);
-                // Delta pruning: even winning the victim outright cannot reach alpha. The
-                // captures come by victim, most valuable first, so none of the rest can either.
-                if eval + ORDER_VALUE[victim] + self.params.qs_delta <= alpha {
+                // The captures come by victim, most valuable first, so none of the rest can
+                // reach alpha either.
+                if out_of_reach(victim, alpha) {
                     break;
                 }
                 if ORDER_VALUE[victim] < ORDER_VALUE[attacker] && capture_loses(&self.pos, m) {
