@@ -461,7 +461,7 @@ impl Position {
         // Enemy codes are 8..=14 for Red, 1..=7 for Black.
         let enemy_lo: u8 = if us == Color::Red { 8 } else { 1 };
         let enemy = |x: u8| x.wrapping_sub(enemy_lo) < 7;
-        let fs = Square::from_u8(from as u8);
+        let fs_sq = Square::from_u8(from as u8);
         let mut steps = |to: u8| {
             let x = b[to as usize];
             let wanted = if x == EMPTY {
@@ -470,34 +470,47 @@ impl Position {
                 enemy(x) && MODE != GEN_QUIETS
             };
             if wanted && (!restricted || mask & bit(to as usize) != 0) {
-                list.push(Move::new(fs, Square::from_u8(to)));
+                list.push(Move::new(fs_sq, Square::from_u8(to)));
             }
         };
         match piece_of_code(c).role {
             Role::Chariot => {
                 let (f, r) = (from % 9, from / 9);
-                let (mut rs, mut fs) = self.occ.slides(from);
-                if MODE == GEN_CAPTURES {
-                    rs &= self.occ.ranks[r];
-                    fs &= self.occ.files[f];
-                } else if MODE == GEN_QUIETS {
-                    rs &= !self.occ.ranks[r];
-                    fs &= !self.occ.files[f];
-                }
-                for_rank_bits(rs, r, |to| steps(to as u8));
-                for_file_bits(fs, f, |to| steps(to as u8));
+                let (rs, fs) = self.occ.slides(from);
+                // The slide's points minus our own pieces (captures: also minus the empty ones;
+                // quiet moves: the empty ones alone).
+                let (own_r, own_f) = self.side_lines(us.index(), r, f);
+                let (keep_r, keep_f) = match MODE {
+                    GEN_CAPTURES => (self.occ.ranks[r] & !own_r, self.occ.files[f] & !own_f),
+                    GEN_QUIETS => (!self.occ.ranks[r], !self.occ.files[f]),
+                    _ => (!own_r, !own_f),
+                };
+                let mut line = |to: usize| {
+                    if !restricted || mask & bit(to) != 0 {
+                        list.push(Move::new(fs_sq, Square::from_u8(to as u8)));
+                    }
+                };
+                for_rank_bits(rs & keep_r, r, &mut line);
+                for_file_bits(fs & keep_f, f, &mut line);
             }
             Role::Cannon => {
                 let (f, r) = (from % 9, from / 9);
+                let mut line = |to: usize| {
+                    if !restricted || mask & bit(to) != 0 {
+                        list.push(Move::new(fs_sq, Square::from_u8(to as u8)));
+                    }
+                };
                 if MODE != GEN_CAPTURES {
                     let (rs, fs) = self.occ.slides(from);
-                    for_rank_bits(rs & !self.occ.ranks[r], r, |to| steps(to as u8));
-                    for_file_bits(fs & !self.occ.files[f], f, |to| steps(to as u8));
+                    for_rank_bits(rs & !self.occ.ranks[r], r, &mut line);
+                    for_file_bits(fs & !self.occ.files[f], f, &mut line);
                 }
                 if MODE != GEN_QUIETS {
+                    // The pieces it hits that are not our own.
                     let (rc, fc) = self.occ.cannon_hits(from);
-                    for_rank_bits(rc, r, |to| steps(to as u8));
-                    for_file_bits(fc, f, |to| steps(to as u8));
+                    let (own_r, own_f) = self.side_lines(us.index(), r, f);
+                    for_rank_bits(rc & !own_r, r, &mut line);
+                    for_file_bits(fc & !own_f, f, &mut line);
                 }
             }
             Role::Horse => {

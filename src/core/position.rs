@@ -1,7 +1,7 @@
 //! The checked position: board, side to move, piece identities, zobrist hash; making moves.
 
 use super::attacks::general_attacked;
-use super::lines::Occupancy;
+use super::lines::{LineMask, Occupancy};
 use super::types::{Color, Move, Piece, PieceId, Role, Square};
 use super::zobrist::{BLACK_TO_MOVE, PIECE_KEYS};
 
@@ -193,6 +193,8 @@ pub struct Position {
     pub(crate) fullmoves: u32,
     /// Occupancy of every rank and file (for the line tables).
     pub(crate) occ: Occupancy,
+    /// The same for Red's pieces alone (Black's are the rest of `occ`).
+    pub(crate) red: Occupancy,
 }
 
 impl PartialEq for Position {
@@ -239,6 +241,7 @@ impl Position {
             halfmoves,
             fullmoves,
             occ: Occupancy::default(),
+            red: Occupancy::default(),
         };
         let mut next = [0u8, 16u8];
         for (sq, cell) in cells.iter().enumerate() {
@@ -258,12 +261,26 @@ impl Position {
                 }
                 pos.hash ^= PIECE_KEYS[p.index()][sq];
                 pos.occ.set(sq);
+                if p.color == Color::Red {
+                    pos.red.set(sq);
+                }
             }
         }
         if turn == Color::Black {
             pos.hash ^= BLACK_TO_MOVE;
         }
         pos
+    }
+
+    /// The occupancy of `side`'s pieces (0 Red, 1 Black) along rank `r` and along file `f`.
+    #[inline]
+    pub(crate) fn side_lines(&self, side: usize, r: usize, f: usize) -> (LineMask, LineMask) {
+        // All ones for Black: Black's pieces are the occupied points that are not Red's.
+        let black = 0u16.wrapping_sub(side as u16);
+        (
+            self.red.ranks[r] ^ (black & self.occ.ranks[r]),
+            self.red.files[f] ^ (black & self.occ.files[f]),
+        )
     }
 
     /// The side to move.
@@ -485,6 +502,12 @@ impl Position {
         self.squares[id as usize] = to as u8;
         self.occ.clear(from);
         self.occ.set(to);
+        if c <= 7 {
+            self.red.clear(from);
+            self.red.set(to);
+        } else if cap != EMPTY {
+            self.red.clear(to);
+        }
         self.hash = h;
         if self.turn == Color::Black {
             self.fullmoves += 1;
@@ -518,6 +541,12 @@ impl Position {
         self.squares[id as usize] = from as u8;
         self.board[to] = u.captured_code;
         self.occ.set(from);
+        if self.board[from] <= 7 {
+            self.red.set(from);
+            self.red.clear(to);
+        } else if u.captured_code != EMPTY {
+            self.red.set(to);
+        }
         if u.captured_code != EMPTY {
             self.ids[to] = u.captured_id;
             self.squares[u.captured_id as usize] = to as u8;
@@ -578,6 +607,63 @@ mod tests {
             }
             assert_eq!(p.squares, before.squares);
             assert_eq!(p.hash, before.hash);
+        }
+    }
+
+    /// The occupancies `(all, Red's)` counted from the board.
+    fn counted(p: &Position) -> (Occupancy, Occupancy) {
+        let (mut all, mut red) = (Occupancy::default(), Occupancy::default());
+        for (sq, &c) in p.board.iter().enumerate() {
+            if c != EMPTY {
+                all.set(sq);
+                if color_of_code(c) == Color::Red {
+                    red.set(sq);
+                }
+            }
+        }
+        (all, red)
+    }
+
+    #[test]
+    fn occupancies_follow_moves_and_captures_both_ways() {
+        // A walk through captures of both sides (each ply takes when it can), every legal move
+        // of each position made and taken back on the way.
+        let mut p =
+            Position::from_fen("r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/2P6/P3P1P1P/1C2C1N2/9/RNBAKAB1R b")
+                .unwrap();
+        for _ in 0..40 {
+            assert_eq!((p.occ, p.red), counted(&p));
+            let moves = p.legal_moves();
+            for &m in moves.iter() {
+                let u = p.make(m);
+                assert_eq!((p.occ, p.red), counted(&p), "{m}");
+                for side in 0..2 {
+                    for sq in [0, 40, 89] {
+                        let (r, f) = (sq / 9, sq % 9);
+                        let (own_r, own_f) = p.side_lines(side, r, f);
+                        for x in 0..9 {
+                            let c = p.board[r * 9 + x];
+                            let mine = c != EMPTY && color_of_code(c).index() == side;
+                            assert_eq!(own_r & (1 << x) != 0, mine);
+                        }
+                        for y in 0..10 {
+                            let c = p.board[y * 9 + f];
+                            let mine = c != EMPTY && color_of_code(c).index() == side;
+                            assert_eq!(own_f & (1 << y) != 0, mine);
+                        }
+                    }
+                }
+                p.unmake(m, u);
+                assert_eq!((p.occ, p.red), counted(&p), "{m} taken back");
+            }
+            let Some(&m) = moves
+                .iter()
+                .find(|m| p.board[m.to.index()] != EMPTY)
+                .or_else(|| moves.iter().nth(7 % moves.len().max(1)))
+            else {
+                break;
+            };
+            p.make(m);
         }
     }
 

@@ -5,7 +5,7 @@
 //! with or without screens, attackers inside the palace), crossed soldiers that stand together,
 //! and scaling when the stronger side has nothing left that can mate.
 
-use crate::core::lines::{for_file_bits, for_rank_bits, Occupancy};
+use crate::core::lines::Occupancy;
 use crate::core::tables::HORSE_MOVES;
 use crate::core::{Color, Move, Position};
 
@@ -15,7 +15,6 @@ const EMPTY: u8 = 0;
 const OFF: u8 = 0xFF;
 
 // Role indices (as in `core::Role`).
-const GENERAL: usize = 0;
 const ADVISOR: usize = 1;
 const ELEPHANT: usize = 2;
 const HORSE: usize = 3;
@@ -104,13 +103,25 @@ pub(crate) fn role_of(code: u8) -> usize {
     ROLE_OF[code as usize] as usize
 }
 
-/// Whether `sq` is inside or on the ring just outside `color`'s palace (the ranks of the
-/// palace and the one in front of it, files c–g).
+/// Whether a point is inside or on the ring just outside each colour's palace (the ranks of
+/// the palace and the one in front of it, files c–g), by colour and point.
+const NEAR_PALACE: [[bool; 90]; 2] = {
+    let mut t = [[false; 90]; 2];
+    let mut sq = 0;
+    while sq < 90 {
+        let (f, r) = (sq % 9, sq / 9);
+        if f >= 2 && f <= 6 {
+            t[0][sq] = r <= 3;
+            t[1][sq] = r >= 6;
+        }
+        sq += 1;
+    }
+    t
+};
+
 #[inline]
 fn near_palace(sq: usize, color: usize) -> bool {
-    let f = sq % 9;
-    let r = sq / 9;
-    (2..=6).contains(&f) && if color == 0 { r <= 3 } else { r >= 6 }
+    NEAR_PALACE[color][sq]
 }
 
 /// Count the pieces strictly between two points of one file or rank (`None` if not aligned).
@@ -129,13 +140,22 @@ fn between_count(occ: &Occupancy, a: usize, z: usize) -> Option<u32> {
     Some((line & between).count_ones())
 }
 
-/// Material and piece-square sums (Red positive) and the game phase: the part of the
-/// evaluation a move changes by a few table lookups, kept up to date by the search.
+/// Material and piece-square sums (Red positive), the game phase and the number of pieces of
+/// each kind: the part of the evaluation a move changes by a few table lookups, kept up to
+/// date by the search.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Base {
     pub mg: i32,
     pub eg: i32,
     pub phase: i32,
+    /// Four bits per cell code: bits `4·(code − 1)` count the pieces of that code.
+    pub counts: u64,
+}
+
+/// The [`Base::counts`] unit of a cell code.
+#[inline]
+fn count_unit(code: u8) -> u64 {
+    1 << (4 * (u32::from(code) - 1))
 }
 
 impl Base {
@@ -150,9 +170,20 @@ impl Base {
                 b.mg += i32::from(m);
                 b.eg += i32::from(e);
                 b.phase += PHASE[role_of(code)];
+                b.counts += count_unit(code);
             }
         }
         b
+    }
+
+    /// The number of pieces by colour and role.
+    #[inline]
+    fn count(self) -> [[i32; 7]; 2] {
+        let mut c = [[0; 7]; 2];
+        for (k, n) in c.iter_mut().flatten().enumerate() {
+            *n = ((self.counts >> (4 * k)) & 15) as i32;
+        }
+        c
     }
 
     /// The sums after `m` (not yet played) in `pos`.
@@ -166,6 +197,7 @@ impl Base {
             mg: self.mg + i32::from(tm) - i32::from(fm),
             eg: self.eg + i32::from(te) - i32::from(fe),
             phase: self.phase,
+            counts: self.counts,
         };
         let cap = pos.board[to];
         if cap != EMPTY {
@@ -173,6 +205,7 @@ impl Base {
             b.mg -= i32::from(cm);
             b.eg -= i32::from(ce);
             b.phase -= PHASE[role_of(cap)];
+            b.counts -= count_unit(cap);
         }
         b
     }
@@ -244,29 +277,19 @@ pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base, roster: &Ro
     let occ = &pos.occ;
     let mut mg = [0i32; 2];
     let mut eg = [0i32; 2];
-    let mut count = [[0i32; 7]; 2];
+    let count = base.count();
     let king = [
         pos.squares[pos.general[0] as usize] as usize,
         pos.squares[pos.general[1] as usize] as usize,
     ];
     for us in 0..2 {
         let them = us ^ 1;
-        for role in [GENERAL, ADVISOR, ELEPHANT] {
-            count[us][role] = roster.points(pos, us, role).count() as i32;
-        }
         for sq in roster.points(pos, us, CHARIOT) {
-            count[us][CHARIOT] += 1;
             let (f, r) = (sq % 9, sq / 9);
             let (rs, fs) = occ.slides(sq);
-            // Empty points, plus the blockers that are the enemy's.
-            let mut mob =
-                (rs & !occ.ranks[r]).count_ones() as i32 + (fs & !occ.files[f]).count_ones() as i32;
-            for_rank_bits(rs & occ.ranks[r], r, |t| {
-                mob += i32::from(color_of(b[t]) != us)
-            });
-            for_file_bits(fs & occ.files[f], f, |t| {
-                mob += i32::from(color_of(b[t]) != us)
-            });
+            // Empty points, plus the blockers that are the enemy's: all but our own pieces.
+            let (own_r, own_f) = pos.side_lines(us, r, f);
+            let mob = (rs & !own_r).count_ones() as i32 + (fs & !own_f).count_ones() as i32;
             mg[us] += w.chariot_mob.0 * (mob - 7);
             eg[us] += w.chariot_mob.1 * (mob - 7);
             // On the enemy general's file with nothing of ours in the way.
@@ -282,7 +305,6 @@ pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base, roster: &Ro
         // Own codes are 1..=7 for Red, 8..=14 for Black.
         let own_lo: u8 = if us == 0 { 1 } else { 8 };
         for sq in roster.points(pos, us, HORSE) {
-            count[us][HORSE] += 1;
             // Counted without branches.
             let mut mob = 0;
             for k in 0..HORSE_MOVES.len[sq] as usize {
@@ -302,15 +324,14 @@ pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base, roster: &Ro
             }
         }
         for sq in roster.points(pos, us, CANNON) {
-            count[us][CANNON] += 1;
             let (f, r) = (sq % 9, sq / 9);
             let (rs, fs) = occ.slides(sq);
             let mob =
                 (rs & !occ.ranks[r]).count_ones() as i32 + (fs & !occ.files[f]).count_ones() as i32;
+            // The pieces it hits (all occupied points) that are not our own.
             let (rc, fc) = occ.cannon_hits(sq);
-            let mut targets = 0;
-            for_rank_bits(rc, r, |t| targets += i32::from(color_of(b[t]) != us));
-            for_file_bits(fc, f, |t| targets += i32::from(color_of(b[t]) != us));
+            let (own_r, own_f) = pos.side_lines(us, r, f);
+            let targets = (rc & !own_r).count_ones() as i32 + (fc & !own_f).count_ones() as i32;
             mg[us] += w.cannon_mob.0 * (mob - 6) + w.cannon_target.0 * targets;
             eg[us] += w.cannon_mob.1 * (mob - 6) + w.cannon_target.1 * targets;
             let k = king[them];
@@ -333,7 +354,6 @@ pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base, roster: &Ro
         }
         let soldier = own_lo + SOLDIER as u8;
         for sq in roster.points(pos, us, SOLDIER) {
-            count[us][SOLDIER] += 1;
             let crossed = if us == 0 { sq / 9 >= 5 } else { sq / 9 <= 4 };
             if crossed && sq % 9 < 8 && b[sq + 1] == soldier {
                 mg[us] += w.soldier_pair.0;
