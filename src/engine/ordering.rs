@@ -150,6 +150,8 @@ pub(crate) struct MovePicker {
     shields: Option<Shields>,
     /// Set by the search to skip the remaining quiet moves (late-move pruning).
     pub skip_quiets: bool,
+    /// Whether the quiet moves not yet handed out are sorted (else they are picked one by one).
+    quiets_sorted: bool,
 }
 
 impl MovePicker {
@@ -179,6 +181,7 @@ impl MovePicker {
             in_check,
             shields: None,
             skip_quiets: false,
+            quiets_sorted: false,
         }
     }
 
@@ -274,7 +277,9 @@ impl MovePicker {
                     }
                     self.load(pos, GEN_QUIETS);
                     let side = pos.turn().index();
-                    sort_by_history(self.moves.as_mut_slice(), ord, side);
+                    for (i, m) in self.moves.as_slice().iter().enumerate() {
+                        self.scores[i] = quiet_score(ord, side, *m, i);
+                    }
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -282,8 +287,21 @@ impl MovePicker {
                         self.stage = Stage::Bad;
                         continue;
                     }
-                    let m = self.moves.as_slice()[self.next];
-                    self.next += 1;
+                    // Most nodes stop after a few quiet moves: those are picked one by one, and
+                    // only a list walked further is sorted (the same order either way).
+                    if !self.quiets_sorted && self.next >= PICKED_QUIETS {
+                        sort_rest(&mut self.moves, &self.scores, self.next);
+                        self.quiets_sorted = true;
+                    }
+                    let m = if self.quiets_sorted {
+                        self.next += 1;
+                        self.moves.as_slice()[self.next - 1]
+                    } else {
+                        match self.select() {
+                            Some(m) => m,
+                            None => continue,
+                        }
+                    };
                     if Some(m) != self.tt && !self.refutations.contains(&Some(m)) {
                         return Some((m, Kind::Quiet));
                     }
@@ -319,28 +337,30 @@ impl MovePicker {
     }
 }
 
-/// Sort `moves` once by history, best first, keeping the generation order among equal scores
-/// (most quiet lists are walked far, so a sort beats picking lazily). Each move's score and
-/// its place in the list are packed into one key, so the unstable sort of the keys gives the
-/// stable order and moves only four bytes per key.
+/// Quiet moves picked one by one before the rest are sorted.
+const PICKED_QUIETS: usize = 6;
+
+/// The ordering score of the quiet move `m`, `i`-th in generation: higher history first, and
+/// the generation order among equal histories (the index is part of the score, so no two
+/// moves tie and picking and sorting agree).
 #[inline]
-fn sort_by_history(moves: &mut [Move], ord: &Ordering, side: usize) {
-    let n = moves.len().min(128);
-    if n < 2 {
-        return;
+fn quiet_score(ord: &Ordering, side: usize, m: Move, i: usize) -> i32 {
+    // Histories stay within ±HISTORY_MAX, so the score fits in 16 bits above the index.
+    (ord.history(side, m) << 7) - i as i32
+}
+
+/// Sort the moves from `from` on by their scores, best first (the scores are distinct).
+#[inline]
+fn sort_rest(moves: &mut MoveList, scores: &[i32; 128], from: usize) {
+    let moves = moves.as_mut_slice();
+    let n = moves.len();
+    let mut keyed = [(0i32, NO_MOVE); 128];
+    for i in from..n {
+        keyed[i] = (scores[i], moves[i]);
     }
-    let mut keys = [0u32; 128];
-    for (i, k) in keys[..n].iter_mut().enumerate() {
-        // Higher history first: the key grows as the score falls (scores stay within
-        // ±HISTORY_MAX, so the difference fits in 16 bits); the index breaks ties.
-        let rank = (HISTORY_MAX - ord.history(side, moves[i])) as u32;
-        *k = rank << 7 | i as u32;
-    }
-    keys[..n].sort_unstable();
-    let mut original = [moves[0]; 128];
-    original[..n].copy_from_slice(&moves[..n]);
-    for (m, k) in moves[..n].iter_mut().zip(&keys[..n]) {
-        *m = original[(k & 0x7F) as usize];
+    keyed[from..n].sort_unstable_by_key(|k| std::cmp::Reverse(k.0));
+    for i in from..n {
+        moves[i] = keyed[i].1;
     }
 }
 
@@ -439,7 +459,7 @@ mod tests {
     }
 
     #[test]
-    fn the_history_sort_is_stable_and_best_first() {
+    fn quiet_moves_come_by_history_best_first_in_generation_order_among_equals() {
         let mut ord = Ordering::new();
         let pos = Position::startpos();
         let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
@@ -457,10 +477,22 @@ mod tests {
                 ord.update_history(0, *m, bonus / 2 + 11);
             }
         }
-        let mut expected = moves.clone();
+        // The quiet ones (the cannons' two captures come in their own stages), picked one by
+        // one and then sorted.
+        let mut expected: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| pos.piece_at(m.to).is_none())
+            .collect();
         expected.sort_by_key(|m| std::cmp::Reverse(ord.history(0, *m)));
-        let mut got = moves.clone();
-        sort_by_history(&mut got, &ord, 0);
+        let got: Vec<Move> = {
+            let mut p = MovePicker::new(None, &ord, 0, None, false);
+            std::iter::from_fn(|| p.next(&pos, &ord))
+                .filter(|x| x.1 == Kind::Quiet)
+                .map(|x| x.0)
+                .collect()
+        };
+        assert!(got.len() > PICKED_QUIETS);
         assert_eq!(got, expected);
         assert!(expected
             .windows(2)
