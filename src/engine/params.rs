@@ -31,6 +31,10 @@ pub(crate) struct Params {
     /// The quiescence search stands pat on material and placement alone when they are this
     /// far above beta.
     pub lazy_margin: i32,
+    /// The quiescence search does not evaluate a position whose material and placement
+    /// alone, plus this margin, stay at or below alpha: it takes that sum as the evaluation's
+    /// upper bound (0 turns this off).
+    pub lazy_low_margin: i32,
 }
 
 pub(crate) const DEFAULT: Params = Params {
@@ -46,8 +50,9 @@ pub(crate) const DEFAULT: Params = Params {
     check_ext: 1,
     asp_delta: 24,
     qs_delta: 150,
-    qs_tt: true,
+    qs_tt: false,
     lazy_margin: 350,
+    lazy_low_margin: 250,
 };
 
 impl Default for Params {
@@ -74,6 +79,7 @@ impl Params {
             "asp_delta" => &mut self.asp_delta,
             "qs_delta" => &mut self.qs_delta,
             "lazy_margin" => &mut self.lazy_margin,
+            "lazy_low_margin" => &mut self.lazy_low_margin,
             "qs_tt" => {
                 self.qs_tt = v != 0;
                 return true;

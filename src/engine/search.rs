@@ -191,6 +191,13 @@ impl<'a> Searcher<'a> {
     /// Play `m` at `ply` (the position moves to `ply + 1`).
     #[inline]
     pub(crate) fn do_move(&mut self, m: Move, ply: usize) {
+        self.make_move(m, ply, true);
+    }
+
+    /// [`Searcher::do_move`], loading the child's table bucket ahead only when `probed`: the
+    /// child will read the table.
+    #[inline]
+    fn make_move(&mut self, m: Move, ply: usize, probed: bool) {
         let code = self.pos.board[m.from.index()];
         let capture = self.pos.board[m.to.index()] != 0;
         let soldier_advance = role_of_code(code) == Role::Soldier.index()
@@ -201,7 +208,9 @@ impl<'a> Searcher<'a> {
         // Start both loads the child is likely to need (table bucket, evaluation cache slot)
         // now, so that their cache misses overlap the rest of the move.
         let key = self.pos.hash();
-        self.tt.prefetch(key);
+        if probed {
+            self.tt.prefetch(key);
+        }
         prefetch(&self.eval_cache[(key as usize) & (EVAL_CACHE - 1)]);
         let in_check = self.pos.is_check_after(m.from.index(), m.to.index());
         self.frames[ply + 1] = Frame {
@@ -375,7 +384,8 @@ impl<'a> Searcher<'a> {
                 break;
             };
             let capture = self.pos.board[m.to.index()] != 0;
-            self.do_move(m, ply);
+            // At depth 1 the child is a quiescence node unless the move gives check.
+            self.make_move(m, ply, depth > 1 || self.params.qs_tt);
             let gives_check = self.frames[ply + 1].in_check;
             let mut new_depth = depth - 1;
             if gives_check && (ply as i32) < 2 * self.root_depth {
@@ -483,6 +493,8 @@ impl<'a> Searcher<'a> {
         }
         let mut best;
         let eval;
+        // Whether `eval` is only an upper estimate (then nothing is stored).
+        let mut estimated = false;
         if in_check {
             best = -INFINITE;
             eval = -INFINITE;
@@ -494,10 +506,18 @@ impl<'a> Searcher<'a> {
                     let lazy = self.frames[ply]
                         .base
                         .score(self.pos.turn, &self.params.eval);
-                    if lazy - self.params.lazy_margin >= beta {
+                    let p = self.params;
+                    if lazy - p.lazy_margin >= beta {
                         return lazy;
                     }
-                    self.static_eval(ply)
+                    // Far below alpha: standing pat cannot raise alpha, and an estimate from
+                    // above serves the delta pruning of the captures as well as the evaluation.
+                    if p.lazy_low_margin > 0 && lazy + p.lazy_low_margin <= alpha {
+                        estimated = true;
+                        lazy + p.lazy_low_margin
+                    } else {
+                        self.static_eval(ply)
+                    }
                 }
             };
             if eval >= beta {
@@ -540,7 +560,7 @@ impl<'a> Searcher<'a> {
                 }
             }
             searched += 1;
-            self.do_move(m, ply);
+            self.make_move(m, ply, self.params.qs_tt);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
             self.undo_move(ply);
             if self.aborted {
@@ -560,7 +580,7 @@ impl<'a> Searcher<'a> {
         if in_check && searched == 0 {
             return mated_in(ply);
         }
-        if !use_tt {
+        if !use_tt || estimated {
             return best;
         }
         self.store(
