@@ -461,7 +461,14 @@ impl Position {
         // Enemy codes are 8..=14 for Red, 1..=7 for Black.
         let enemy_lo: u8 = if us == Color::Red { 8 } else { 1 };
         let enemy = |x: u8| x.wrapping_sub(enemy_lo) < 7;
-        let fs_sq = Square::from_u8(from as u8);
+        let from_sq = Square::from_u8(from as u8);
+        // A move to a point the caller allows.
+        let mut push = |to: usize| {
+            if !restricted || mask & bit(to) != 0 {
+                list.push(Move::new(from_sq, Square::from_u8(to as u8)));
+            }
+        };
+        // A step to a point whose content the mode wants.
         let mut steps = |to: u8| {
             let x = b[to as usize];
             let wanted = if x == EMPTY {
@@ -469,8 +476,8 @@ impl Position {
             } else {
                 enemy(x) && MODE != GEN_QUIETS
             };
-            if wanted && (!restricted || mask & bit(to as usize) != 0) {
-                list.push(Move::new(fs_sq, Square::from_u8(to)));
+            if wanted {
+                push(to as usize);
             }
         };
         match piece_of_code(c).role {
@@ -485,32 +492,22 @@ impl Position {
                     GEN_QUIETS => (!self.occ.ranks[r], !self.occ.files[f]),
                     _ => (!own_r, !own_f),
                 };
-                let mut line = |to: usize| {
-                    if !restricted || mask & bit(to) != 0 {
-                        list.push(Move::new(fs_sq, Square::from_u8(to as u8)));
-                    }
-                };
-                for_rank_bits(rs & keep_r, r, &mut line);
-                for_file_bits(fs & keep_f, f, &mut line);
+                for_rank_bits(rs & keep_r, r, &mut push);
+                for_file_bits(fs & keep_f, f, &mut push);
             }
             Role::Cannon => {
                 let (f, r) = (from % 9, from / 9);
-                let mut line = |to: usize| {
-                    if !restricted || mask & bit(to) != 0 {
-                        list.push(Move::new(fs_sq, Square::from_u8(to as u8)));
-                    }
-                };
                 if MODE != GEN_CAPTURES {
                     let (rs, fs) = self.occ.slides(from);
-                    for_rank_bits(rs & !self.occ.ranks[r], r, &mut line);
-                    for_file_bits(fs & !self.occ.files[f], f, &mut line);
+                    for_rank_bits(rs & !self.occ.ranks[r], r, &mut push);
+                    for_file_bits(fs & !self.occ.files[f], f, &mut push);
                 }
                 if MODE != GEN_QUIETS {
                     // The pieces it hits that are not our own.
                     let (rc, fc) = self.occ.cannon_hits(from);
                     let (own_r, own_f) = self.side_lines(us.index(), r, f);
-                    for_rank_bits(rc & !own_r, r, &mut line);
-                    for_file_bits(fc & !own_f, f, &mut line);
+                    for_rank_bits(rc & !own_r, r, &mut push);
+                    for_file_bits(fc & !own_f, f, &mut push);
                 }
             }
             Role::Horse => {
