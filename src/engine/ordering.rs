@@ -150,8 +150,6 @@ pub(crate) struct MovePicker {
     shields: Option<Shields>,
     /// Set by the search to skip the remaining quiet moves (late-move pruning).
     pub skip_quiets: bool,
-    /// Whether the quiet moves not yet handed out are sorted (else they are picked one by one).
-    quiets_sorted: bool,
 }
 
 impl MovePicker {
@@ -181,7 +179,6 @@ impl MovePicker {
             in_check,
             shields: None,
             skip_quiets: false,
-            quiets_sorted: false,
         }
     }
 
@@ -288,19 +285,17 @@ impl MovePicker {
                         continue;
                     }
                     // Most nodes stop after a few quiet moves: those are picked one by one, and
-                    // only a list walked further is sorted (the same order either way).
-                    if !self.quiets_sorted && self.next >= PICKED_QUIETS {
+                    // only a list walked further is sorted, once, when the picking ends (the
+                    // same order either way).
+                    if self.next == PICKED_QUIETS {
                         sort_rest(&mut self.moves, &self.scores, self.next);
-                        self.quiets_sorted = true;
                     }
-                    let m = if self.quiets_sorted {
+                    let m = if self.next >= PICKED_QUIETS {
                         self.next += 1;
                         self.moves.as_slice()[self.next - 1]
                     } else {
-                        match self.select() {
-                            Some(m) => m,
-                            None => continue,
-                        }
+                        let Some(m) = self.select() else { continue };
+                        m
                     };
                     if Some(m) != self.tt && !self.refutations.contains(&Some(m)) {
                         return Some((m, Kind::Quiet));
