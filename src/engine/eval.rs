@@ -178,7 +178,7 @@ impl Base {
 
     /// The number of pieces by colour and role.
     #[inline]
-    fn count(self) -> [[i32; 7]; 2] {
+    pub(crate) fn count(self) -> [[i32; 7]; 2] {
         let mut c = [[0; 7]; 2];
         for (k, n) in c.iter_mut().flatten().enumerate() {
             *n = ((self.counts >> (4 * k)) & 15) as i32;

@@ -264,11 +264,11 @@ impl<'a> Searcher<'a> {
 
     /// Whether the side to move has a piece other than general, advisors, elephants and
     /// soldiers (null-move pruning is unsafe without one: zugzwang).
-    fn has_big_pieces(&self) -> bool {
-        let base = self.pos.turn().index() * 16;
-        (base..base + 16).any(|id| {
-            self.pos.squares[id] != 0xFF && matches!(role_of_code(self.pos.kinds[id]), 3..=5)
-        })
+    fn has_big_pieces(&self, ply: usize) -> bool {
+        // Horses, chariots and cannons: roles 3 to 5.
+        self.frames[ply].base.count()[self.pos.turn().index()][3..=5]
+            .iter()
+            .any(|&n| n > 0)
     }
 
     /// The alpha-beta search of the node at `ply` (ply 0 is the root's children's parent; the
@@ -334,7 +334,7 @@ impl<'a> Searcher<'a> {
             if depth >= 3
                 && eval >= beta
                 && self.frames[ply].path.is_some()
-                && self.has_big_pieces()
+                && self.has_big_pieces(ply)
             {
                 let r = self.params.nmp_base
                     + depth / self.params.nmp_div
