@@ -7,12 +7,29 @@
 /// Bits of a rank (bit = file) or a file (bit = rank).
 pub(crate) type LineMask = u16;
 
-/// Slides and cannon captures for every point of a line of `len` points and every occupancy.
-pub(crate) struct LineTable {
-    /// `slide[p][occ]`: empty points each way from `p`, plus the first occupied one.
-    pub slide: [[LineMask; 1024]; 10],
-    /// `cannon[p][occ]`: the second occupied point each way from `p` (the one a cannon hits).
-    pub cannon: [[LineMask; 1024]; 10],
+/// What a line piece on one point of a line does, for one occupancy of the line: the points a
+/// chariot slides to (empty points each way, plus the first occupied one) and the points a
+/// cannon captures on (the second occupied point each way). Kept side by side, so that the
+/// two answers for one point and occupancy share a cache line.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct LineEntry {
+    pub slide: LineMask,
+    pub cannon: LineMask,
+}
+
+/// [`LineEntry`] for every point of a line of up to ten points and each of its `N` occupancies
+/// (512 for a rank of nine points, 1024 for a file of ten).
+pub(crate) struct LineTable<const N: usize> {
+    pub rows: [[LineEntry; N]; 10],
+}
+
+impl<const N: usize> LineTable<N> {
+    /// The entry of point `p` under occupancy `occ` (`occ` is masked to the line's points,
+    /// which also spares the bounds test).
+    #[inline(always)]
+    pub(crate) fn get(&self, p: usize, occ: LineMask) -> LineEntry {
+        self.rows[p][occ as usize & (N - 1)]
+    }
 }
 
 /// From `p` one way along a line of `len` points with occupancy `occ`: the points a chariot
@@ -47,20 +64,23 @@ const fn ray(occ: usize, p: usize, len: usize, up: bool) -> (LineMask, LineMask)
     (slide, 0)
 }
 
-const fn build(len: usize) -> LineTable {
+const fn build<const N: usize>(len: usize) -> LineTable<N> {
     let mut t = LineTable {
-        slide: [[0; 1024]; 10],
-        cannon: [[0; 1024]; 10],
+        rows: [[LineEntry {
+            slide: 0,
+            cannon: 0,
+        }; N]; 10],
     };
-    let occs = 1usize << len;
     let mut p = 0;
     while p < len {
         let mut occ = 0;
-        while occ < occs {
+        while occ < N {
             let (up_slide, up_cannon) = ray(occ, p, len, true);
             let (down_slide, down_cannon) = ray(occ, p, len, false);
-            t.slide[p][occ] = up_slide | down_slide;
-            t.cannon[p][occ] = up_cannon | down_cannon;
+            t.rows[p][occ] = LineEntry {
+                slide: up_slide | down_slide,
+                cannon: up_cannon | down_cannon,
+            };
             occ += 1;
         }
         p += 1;
@@ -69,9 +89,9 @@ const fn build(len: usize) -> LineTable {
 }
 
 /// Along a rank: indexed by file and the rank's occupancy.
-pub(crate) static RANK_LINES: LineTable = build(9);
+pub(crate) static RANK_LINES: LineTable<512> = build(9);
 /// Along a file: indexed by rank and the file's occupancy.
-pub(crate) static FILE_LINES: LineTable = build(10);
+pub(crate) static FILE_LINES: LineTable<1024> = build(10);
 
 /// The occupancy of every rank and file.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -110,20 +130,24 @@ impl Occupancy {
     /// Chariot slides from `sq`: `(along the rank, along the file)`.
     #[inline]
     pub(crate) fn slides(&self, sq: usize) -> (LineMask, LineMask) {
-        let (f, r) = (sq % 9, sq / 9);
-        (
-            RANK_LINES.slide[f][self.ranks[r] as usize],
-            FILE_LINES.slide[r][self.files[f] as usize],
-        )
+        let (rank, file) = self.lines(sq);
+        (rank.slide, file.slide)
     }
 
     /// Cannon capture points from `sq`: `(along the rank, along the file)`.
     #[inline]
     pub(crate) fn cannon_hits(&self, sq: usize) -> (LineMask, LineMask) {
+        let (rank, file) = self.lines(sq);
+        (rank.cannon, file.cannon)
+    }
+
+    /// Both answers for `sq`: `(along the rank, along the file)`.
+    #[inline]
+    pub(crate) fn lines(&self, sq: usize) -> (LineEntry, LineEntry) {
         let (f, r) = (sq % 9, sq / 9);
         (
-            RANK_LINES.cannon[f][self.ranks[r] as usize],
-            FILE_LINES.cannon[r][self.files[f] as usize],
+            RANK_LINES.get(f, self.ranks[r]),
+            FILE_LINES.get(r, self.files[f]),
         )
     }
 }
@@ -156,12 +180,12 @@ mod tests {
     fn slides_stop_at_the_first_piece_and_cannons_jump_one() {
         // Rank occupancy: pieces on files 1, 3, 4, 7; a piece on file 5 looks both ways.
         let occ = 0b1001_1010usize | 1 << 5;
-        assert_eq!(RANK_LINES.slide[5][occ], 1 << 4 | 1 << 6 | 1 << 7);
-        assert_eq!(RANK_LINES.cannon[5][occ], 1 << 3);
+        assert_eq!(RANK_LINES.rows[5][occ].slide, 1 << 4 | 1 << 6 | 1 << 7);
+        assert_eq!(RANK_LINES.rows[5][occ].cannon, 1 << 3);
         // On a file, from rank 0 with pieces on ranks 2 and 9.
         let occ = 1usize << 2 | 1 << 9 | 1;
-        assert_eq!(FILE_LINES.slide[0][occ], 1 << 1 | 1 << 2);
-        assert_eq!(FILE_LINES.cannon[0][occ], 1 << 9);
+        assert_eq!(FILE_LINES.rows[0][occ].slide, 1 << 1 | 1 << 2);
+        assert_eq!(FILE_LINES.rows[0][occ].cannon, 1 << 9);
     }
 
     #[test]
