@@ -28,6 +28,8 @@ fn search(moves: &[Move], limits: &Limits) -> u64 {
 }
 
 fn bench_engine(c: &mut Criterion) {
+    // As the binary does: tables on large pages where the system has them.
+    xiangqi_bot::cli::memory::use_large_pages();
     let middlegame: Vec<Move> = MIDDLEGAME
         .split_whitespace()
         .filter_map(Move::parse_iccs)

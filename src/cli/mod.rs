@@ -10,6 +10,7 @@ pub mod bot;
 pub mod engine;
 pub mod judge;
 pub mod matches;
+pub mod memory;
 pub mod migrate;
 pub mod puzzles;
 pub mod render;

@@ -49,6 +49,7 @@ pub use accuracy::Judgement;
 pub use bench::{bench, bench_with, BenchReport, BENCH_DEPTH};
 pub use level::{level_spec, play_level, LevelSpec};
 pub use review::{review, Eval, Review, ReviewLimits};
+pub use tt::{set_table_memory, MemorySource, TableMemory};
 
 use rules::{ClassCache, GameRules};
 use search::{Kit, Reductions, Searcher};
@@ -249,7 +250,7 @@ impl Engine {
         self.ord.age();
         let game = GameRules::new(&arb, std::mem::take(&mut self.classes));
         let kit = Kit {
-            tt: &mut self.tt,
+            tt: self.tt.view(),
             ord: &mut self.ord,
             reductions: &self.reductions,
             params: &self.params,

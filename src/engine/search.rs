@@ -17,7 +17,7 @@ use super::rules::{GameRules, PathPly};
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::see::capture_loses;
 use super::time::TimeControl;
-use super::tt::{prefetch, Bound, Hit, Table};
+use super::tt::{prefetch, Bound, Hit, View};
 
 /// What the search keeps per ply.
 #[derive(Copy, Clone, Default)]
@@ -74,7 +74,7 @@ fn cutoff(hit: Hit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
 
 /// The engine's tables and settings a search works with.
 pub(crate) struct Kit<'a> {
-    pub tt: &'a mut Table,
+    pub tt: View<'a>,
     pub ord: &'a mut Ordering,
     pub reductions: &'a Reductions,
     pub params: &'a Params,
@@ -84,7 +84,7 @@ pub(crate) struct Kit<'a> {
 /// One search in progress.
 pub(crate) struct Searcher<'a> {
     pub pos: Position,
-    pub tt: &'a mut Table,
+    pub tt: View<'a>,
     pub ord: &'a mut Ordering,
     pub rules: GameRules,
     pub tc: TimeControl,

@@ -6,6 +6,10 @@
 //! entry of least worth is replaced, where worth is depth minus eight plies for every search
 //! generation it has aged. Results of old searches therefore give way even when deep.
 
+use std::sync::OnceLock;
+
+use bytemuck::{Pod, Zeroable};
+
 use crate::core::{Move, Square};
 
 /// What a stored score bounds.
@@ -20,7 +24,7 @@ pub(crate) enum Bound {
 }
 
 /// One stored search result.
-#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq, Pod, Zeroable)]
 #[repr(C)]
 pub(crate) struct Entry {
     key: u32,
@@ -34,10 +38,45 @@ pub(crate) struct Entry {
 
 const ENTRIES: usize = 5;
 
-#[derive(Copy, Clone, Default)]
+#[derive(Copy, Clone, Default, Pod, Zeroable)]
 #[repr(C, align(64))]
 struct Bucket {
     entries: [Entry; ENTRIES],
+    /// The rest of the cache line, spelt out so that a bucket is plain bytes (all zeros is an
+    /// empty bucket), which lets the table live in memory the process supplies.
+    _pad: [u8; 4],
+}
+
+/// Zeroed memory for a transposition table, supplied by the process rather than the engine:
+/// the engine stays free of the operating system, while a process can back its tables with
+/// large pages (fewer address translations on the table's scattered reads). See
+/// [`set_table_memory`].
+pub trait TableMemory: Send {
+    /// The memory: zeroed when handed over, at least as long as asked for, and starting on
+    /// a 64-byte boundary.
+    fn bytes(&mut self) -> &mut [u8];
+}
+
+/// What supplies a table's memory: asked for a length in bytes, it answers memory of at
+/// least that length, or `None` (then the table lives on the heap).
+pub type MemorySource = fn(usize) -> Option<Box<dyn TableMemory>>;
+
+static SOURCE: OnceLock<MemorySource> = OnceLock::new();
+
+/// Let every transposition table made from now on take its memory from `source` (once per
+/// process; a later call changes nothing). Tables take heap memory until then, and whenever
+/// the source declines or answers memory that is short or not on a 64-byte boundary.
+pub fn set_table_memory(source: MemorySource) {
+    let _ = SOURCE.set(source);
+}
+
+/// Heap memory, the default.
+struct Heap(Vec<Bucket>);
+
+impl TableMemory for Heap {
+    fn bytes(&mut self) -> &mut [u8] {
+        bytemuck::cast_slice_mut(&mut self.0)
+    }
 }
 
 /// What a probe found.
@@ -78,9 +117,11 @@ pub(crate) fn unpack(v: u16) -> Option<Move> {
     Some(Move::new(from, to))
 }
 
-/// The table.
+/// The table: its memory and the current search's generation. A search works through a
+/// [`View`].
 pub(crate) struct Table {
-    buckets: Vec<Bucket>,
+    memory: Box<dyn TableMemory>,
+    len: usize,
     generation: u8,
 }
 
@@ -88,21 +129,39 @@ impl Table {
     /// A table of at most `mb` megabytes (at least one bucket).
     pub(crate) fn new(mb: usize) -> Table {
         let bytes = mb.saturating_mul(1 << 20);
-        let n = (bytes / std::mem::size_of::<Bucket>()).max(1);
+        Table::with_buckets((bytes / std::mem::size_of::<Bucket>()).max(1))
+    }
+
+    /// A table of `n` buckets, in memory from the process's source when it gives usable
+    /// memory, else on the heap.
+    fn with_buckets(n: usize) -> Table {
+        let size = n * std::mem::size_of::<Bucket>();
+        let heap = || -> Box<dyn TableMemory> { Box::new(Heap(vec![Bucket::default(); n])) };
+        let memory = match SOURCE.get().and_then(|source| source(size)) {
+            Some(mut m) => {
+                if usable(m.bytes(), size) {
+                    m
+                } else {
+                    heap()
+                }
+            }
+            None => heap(),
+        };
         Table {
-            buckets: vec![Bucket::default(); n],
+            memory,
+            len: n,
             generation: 0,
         }
     }
 
     /// Bytes held (the bound the setting promises).
     pub(crate) fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.len * std::mem::size_of::<Bucket>()
     }
 
     /// Forget everything.
     pub(crate) fn clear(&mut self) {
-        self.buckets.fill(Bucket::default());
+        self.view().buckets.fill(Bucket::default());
         self.generation = 0;
     }
 
@@ -111,6 +170,29 @@ impl Table {
         self.generation = (self.generation + 1) & 63;
     }
 
+    /// The buckets, for a search.
+    pub(crate) fn view(&mut self) -> View<'_> {
+        let size = self.bytes();
+        View {
+            buckets: bytemuck::cast_slice_mut(&mut self.memory.bytes()[..size]),
+            generation: self.generation,
+        }
+    }
+}
+
+/// Whether supplied memory can hold `size` bytes of buckets.
+fn usable(bytes: &mut [u8], size: usize) -> bool {
+    bytes.len() >= size && bytemuck::try_cast_slice_mut::<u8, Bucket>(&mut bytes[..size]).is_ok()
+}
+
+/// A table's buckets, borrowed for one search (the memory is looked up once, not at every
+/// probe).
+pub(crate) struct View<'a> {
+    buckets: &'a mut [Bucket],
+    generation: u8,
+}
+
+impl View<'_> {
     #[inline]
     fn index(&self, key: u64) -> usize {
         ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize
@@ -256,7 +338,8 @@ mod tests {
 
     #[test]
     fn store_then_probe_round_trips() {
-        let mut t = Table::new(1);
+        let mut table = Table::new(1);
+        let mut t = table.view();
         let k = 0xDEAD_BEEF_1234_5678;
         t.store(k, Some(mv("h2e2")), -345, 17, 9, Bound::Lower);
         let h = t.probe(k).unwrap();
@@ -273,10 +356,8 @@ mod tests {
 
     #[test]
     fn replacement_prefers_shallow_and_old_entries() {
-        let mut t = Table {
-            buckets: vec![Bucket::default()],
-            generation: 0,
-        };
+        let mut table = Table::with_buckets(1);
+        let mut t = table.view();
         let ks = keys(7);
         // Fill the bucket with depths 10, 2, 8, 6, 4.
         for (k, d) in ks.iter().zip([10, 2, 8, 6, 4]) {
@@ -290,8 +371,9 @@ mod tests {
         }
         // Two searches later the deep entries have aged (worth 10 - 16 < 1): once the other
         // four are refreshed by this search, even shallowly, the old depth-10 entry goes.
-        t.new_search();
-        t.new_search();
+        table.new_search();
+        table.new_search();
+        let mut t = table.view();
         for k in [ks[2], ks[3], ks[4], ks[5]] {
             t.store(k, None, 0, 0, 1, Bound::Exact);
         }
@@ -304,7 +386,8 @@ mod tests {
 
     #[test]
     fn a_shallow_bound_does_not_overwrite_a_deep_result_of_the_same_search() {
-        let mut t = Table::new(1);
+        let mut table = Table::new(1);
+        let mut t = table.view();
         let k = 42;
         t.store(k, Some(mv("b0c2")), 100, 0, 12, Bound::Exact);
         t.store(k, None, 50, 0, 3, Bound::Upper);
