@@ -146,13 +146,16 @@ pub(crate) struct MovePicker {
     bad_next: usize,
     in_check: bool,
     /// What pins the side's pieces, found with the captures and kept for the killers and the
-    /// quiet moves (not in check only).
-    shields: Option<Shields>,
+    /// quiet moves (not in check only; valid when `shielded`).
+    shields: Shields,
+    shielded: bool,
     /// Set by the search to skip the remaining quiet moves (late-move pruning).
     pub skip_quiets: bool,
 }
 
 impl MovePicker {
+    /// A picker for a node (tests; the search resets one picker per ply instead).
+    #[cfg(test)]
     pub(crate) fn new(
         tt: Option<Move>,
         ord: &Ordering,
@@ -160,15 +163,17 @@ impl MovePicker {
         prev: Option<(u8, Move)>,
         in_check: bool,
     ) -> MovePicker {
-        let k = ord.killers(ply);
+        let mut p = MovePicker::empty();
+        p.reset(tt, ord, ply, prev, in_check);
+        p
+    }
+
+    /// A picker with nothing to pick, to be [`MovePicker::reset`] at each node.
+    pub(crate) fn empty() -> MovePicker {
         MovePicker {
-            stage: if in_check && tt.is_none() {
-                Stage::GenEvasions
-            } else {
-                Stage::Table
-            },
-            tt,
-            refutations: [k[0], k[1], ord.counter(prev)],
+            stage: Stage::Done,
+            tt: None,
+            refutations: [None; 3],
             refutation_next: 0,
             moves: MoveList::new(),
             scores: [0; 128],
@@ -176,10 +181,40 @@ impl MovePicker {
             bad: [NO_MOVE; 64],
             bad_len: 0,
             bad_next: 0,
-            in_check,
-            shields: None,
+            in_check: false,
+            shields: Shields::none(),
+            shielded: false,
             skip_quiets: false,
         }
+    }
+
+    /// Start over at a node. The arrays of moves and scores are kept as they are (only their
+    /// filled part is ever read), so a node neither clears nor copies them.
+    #[inline]
+    pub(crate) fn reset(
+        &mut self,
+        tt: Option<Move>,
+        ord: &Ordering,
+        ply: usize,
+        prev: Option<(u8, Move)>,
+        in_check: bool,
+    ) {
+        let k = ord.killers(ply);
+        self.stage = if in_check && tt.is_none() {
+            Stage::GenEvasions
+        } else {
+            Stage::Table
+        };
+        self.tt = tt;
+        self.refutations = [k[0], k[1], ord.counter(prev)];
+        self.refutation_next = 0;
+        self.moves.clear();
+        self.next = 0;
+        self.bad_len = 0;
+        self.bad_next = 0;
+        self.in_check = in_check;
+        self.shielded = false;
+        self.skip_quiets = false;
     }
 
     /// Select the best-scored remaining move of the current list.
@@ -197,7 +232,11 @@ impl MovePicker {
             pos.gen_legal_known::<GEN_ALL>(true, &mut self.moves);
             return;
         }
-        let shields = self.shields.get_or_insert_with(|| pos.shields_of());
+        if !self.shielded {
+            pos.shields_of_into(&mut self.shields);
+            self.shielded = true;
+        }
+        let shields = &self.shields;
         if mode == GEN_CAPTURES {
             pos.gen_legal_shielded::<GEN_CAPTURES>(shields, &mut self.moves);
         } else {
@@ -261,7 +300,11 @@ impl MovePicker {
                     if Some(m) != self.tt
                         && !repeat
                         && pos.board[m.to.index()] == 0
-                        && self.shields.as_ref().map_or_else(|| pos.is_legal(m), legal)
+                        && if self.shielded {
+                            legal(&self.shields)
+                        } else {
+                            pos.is_legal(m)
+                        }
                     {
                         return Some((m, Kind::Killer));
                     }
@@ -392,20 +435,29 @@ pub(crate) struct Captures {
     moves: MoveList,
     scores: [i32; 128],
     next: usize,
+    shields: Shields,
 }
 
 impl Captures {
-    pub(crate) fn new(pos: &Position) -> Captures {
-        let mut c = Captures {
+    /// An empty list, to be [`Captures::reset`] at each node.
+    pub(crate) fn empty() -> Captures {
+        Captures {
             moves: MoveList::new(),
             scores: [0; 128],
             next: 0,
-        };
-        pos.gen_captures_unchecked_side(&mut c.moves);
-        for (i, m) in c.moves.as_slice().iter().enumerate() {
-            c.scores[i] = capture_score(pos, *m);
+            shields: Shields::none(),
         }
-        c
+    }
+
+    /// The captures of `pos` (the arrays are reused, not cleared).
+    #[inline]
+    pub(crate) fn reset(&mut self, pos: &Position) {
+        self.moves.clear();
+        self.next = 0;
+        pos.gen_captures_unchecked_side(&mut self.moves, &mut self.shields);
+        for (i, m) in self.moves.as_slice().iter().enumerate() {
+            self.scores[i] = capture_score(pos, *m);
+        }
     }
 
     #[inline]

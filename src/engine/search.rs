@@ -98,6 +98,9 @@ pub(crate) struct Searcher<'a> {
     pub seldepth: usize,
     pub aborted: bool,
     pub frames: Vec<Frame>,
+    /// One move picker and one capture list per ply, reused node after node.
+    pub pickers: Vec<MovePicker>,
+    pub captures: Vec<Captures>,
     pub pv: Vec<[Move; MAX_PLY + 1]>,
     pub pv_len: [usize; MAX_PLY + 1],
     /// Depth of the current iteration (bounds the check extensions).
@@ -141,6 +144,8 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             aborted: false,
             frames,
+            pickers: (0..MAX_PLY + 8).map(|_| MovePicker::empty()).collect(),
+            captures: (0..MAX_PLY + 8).map(|_| Captures::empty()).collect(),
             pv: vec![[null; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_depth: 1,
@@ -358,7 +363,7 @@ impl<'a> Searcher<'a> {
         let prev = self.frames[ply]
             .path
             .map(|(m, _)| (self.frames[ply].moved, m));
-        let mut picker = MovePicker::new(tt_move, self.ord, ply, prev, in_check);
+        self.pickers[ply].reset(tt_move, self.ord, ply, prev, in_check);
         let side = self.pos.turn().index();
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -378,9 +383,9 @@ impl<'a> Searcher<'a> {
                     || (depth <= 6
                         && eval + self.params.fut_base + self.params.fut_mul * depth <= alpha))
             {
-                picker.skip_quiets = true;
+                self.pickers[ply].skip_quiets = true;
             }
-            let Some((m, kind)) = picker.next(&self.pos, self.ord) else {
+            let Some((m, kind)) = self.pickers[ply].next(&self.pos, self.ord) else {
                 break;
             };
             let capture = self.pos.board[m.to.index()] != 0;
@@ -526,23 +531,30 @@ impl<'a> Searcher<'a> {
             alpha = alpha.max(eval);
             best = eval;
         }
-        let mut evasions =
-            in_check.then(|| MovePicker::new(hit.and_then(|h| h.mv), self.ord, ply, None, true));
+        if in_check {
+            let tt_move = hit.and_then(|h| h.mv);
+            self.pickers[ply].reset(tt_move, self.ord, ply, None, true);
+        }
         // Delta pruning: even winning `victim` outright cannot reach `alpha`.
         let delta = self.params.qs_delta;
         let out_of_reach = |victim: usize, alpha: i32| eval + ORDER_VALUE[victim] + delta <= alpha;
         // Every capture at once when not even taking a chariot reaches alpha (the test below
         // would reject each capture; they are not generated).
         let hopeless = !in_check && out_of_reach(CHARIOT, alpha);
-        let mut captures = (!in_check && !hopeless).then(|| Captures::new(&self.pos));
+        let captures = !in_check && !hopeless;
+        if captures {
+            self.captures[ply].reset(&self.pos);
+        }
         let orig_alpha = alpha;
         let mut best_move = None;
         let mut searched = 0;
         loop {
-            let next = match (&mut evasions, &mut captures) {
-                (Some(p), _) => p.next(&self.pos, self.ord).map(|x| x.0),
-                (None, Some(c)) => c.next(),
-                (None, None) => None,
+            let next = if in_check {
+                self.pickers[ply].next(&self.pos, self.ord).map(|x| x.0)
+            } else if captures {
+                self.captures[ply].next()
+            } else {
+                None
             };
             let Some(m) = next else {
                 break;
