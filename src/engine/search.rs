@@ -271,9 +271,8 @@ impl<'a> Searcher<'a> {
     /// soldiers (null-move pruning is unsafe without one: zugzwang).
     fn has_big_pieces(&self, ply: usize) -> bool {
         // Horses, chariots and cannons: roles 3 to 5.
-        self.frames[ply].base.count()[self.pos.turn().index()][3..=5]
-            .iter()
-            .any(|&n| n > 0)
+        let side = self.pos.turn().index();
+        (3..=5).any(|role| self.frames[ply].base.n(side, role) > 0)
     }
 
     /// The alpha-beta search of the node at `ply` (ply 0 is the root's children's parent; the
