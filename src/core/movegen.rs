@@ -138,14 +138,29 @@ impl Position {
         s.pinned = 0;
         s.len = 0;
         let (kf, kr) = (k % 9, k / 9);
+        // The enemy's pieces on the general's rank and file: every shield and closed point
+        // needs an enemy piece (chariot, cannon or general) beyond it, so a way without one
+        // is passed over unread.
+        let (own_rank, own_file) = self.side_lines(us.index(), kr, kf);
+        let enemy_file = u32::from(self.occ.files[kf] & !own_file);
+        let enemy_rank = u32::from(self.occ.ranks[kr] & !own_rank);
         for d in [NORTH, SOUTH, EAST, WEST] {
             // The first three pieces this way, from the occupancy bits.
-            let (mut m, step_up, line) = match d {
-                NORTH => (u32::from(self.occ.files[kf]) & !((2u32 << kr) - 1), true, 0),
-                SOUTH => (u32::from(self.occ.files[kf]) & ((1u32 << kr) - 1), false, 0),
-                EAST => (u32::from(self.occ.ranks[kr]) & !((2u32 << kf) - 1), true, 1),
-                _ => (u32::from(self.occ.ranks[kr]) & ((1u32 << kf) - 1), false, 1),
+            let (way, step_up, line) = match d {
+                NORTH => (!((2u32 << kr) - 1), true, 0),
+                SOUTH => ((1u32 << kr) - 1, false, 0),
+                EAST => (!((2u32 << kf) - 1), true, 1),
+                _ => ((1u32 << kf) - 1, false, 1),
             };
+            let (all, enemy) = if line == 0 {
+                (u32::from(self.occ.files[kf]), enemy_file)
+            } else {
+                (u32::from(self.occ.ranks[kr]), enemy_rank)
+            };
+            if enemy & way == 0 {
+                continue;
+            }
+            let mut m = all & way;
             let mut occ = [0usize; 3];
             let mut n = 0;
             while m != 0 && n < 3 {
