@@ -14,7 +14,8 @@ pub const WEST: usize = 3;
 
 const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 
-const fn offset(sq: usize, df: i8, dr: i8) -> Option<usize> {
+/// The point `df` files and `dr` ranks away from `sq`, if on the board.
+pub(crate) const fn offset(sq: usize, df: i8, dr: i8) -> Option<usize> {
     let f = (sq % 9) as i8 + df;
     let r = (sq / 9) as i8 + dr;
     if f < 0 || f > 8 || r < 0 || r > 9 {
