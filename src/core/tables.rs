@@ -14,8 +14,7 @@ pub const WEST: usize = 3;
 
 const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 
-/// The point `df` files and `dr` ranks away from `sq`, if on the board.
-pub(crate) const fn offset(sq: usize, df: i8, dr: i8) -> Option<usize> {
+const fn offset(sq: usize, df: i8, dr: i8) -> Option<usize> {
     let f = (sq % 9) as i8 + df;
     let r = (sq / 9) as i8 + dr;
     if f < 0 || f > 8 || r < 0 || r > 9 {
@@ -130,8 +129,52 @@ const fn build_horse_attackers() -> Steps8 {
     t
 }
 
+/// A horse's legs on one point, each as `[leg, a, b]` with the two points the leg leads to,
+/// and how many legs there are.
+pub type HorseLegs = ([[u8; 3]; 4], u8);
+
+/// The legs of a horse standing on each point: its orthogonal neighbours, each leading to the
+/// two points beyond it (a point off the board is given as the horse's own point, which holds
+/// the horse itself, so it never reads as a move).
+const fn build_horse_legs() -> [HorseLegs; 90] {
+    // (file, rank) steps: the leg, then the two points it leads to.
+    const STEPS: [[(i8, i8); 3]; 4] = [
+        [(0, 1), (-1, 2), (1, 2)],
+        [(0, -1), (-1, -2), (1, -2)],
+        [(1, 0), (2, -1), (2, 1)],
+        [(-1, 0), (-2, -1), (-2, 1)],
+    ];
+    let mut t = [([[0u8; 3]; 4], 0u8); 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let mut n = 0;
+        let mut i = 0;
+        while i < 4 {
+            let [(lf, lr), a, b] = STEPS[i];
+            if let Some(leg) = offset(sq, lf, lr) {
+                let a = match offset(sq, a.0, a.1) {
+                    Some(x) => x,
+                    None => sq,
+                };
+                let b = match offset(sq, b.0, b.1) {
+                    Some(x) => x,
+                    None => sq,
+                };
+                t[sq].0[n] = [leg as u8, a as u8, b as u8];
+                n += 1;
+            }
+            i += 1;
+        }
+        t[sq].1 = n as u8;
+        sq += 1;
+    }
+    t
+}
+
 /// Horse jumps from each point.
 pub static HORSE_MOVES: Steps8 = build_horse_moves();
+/// A horse's legs on each point and the points each leads to (see [`build_horse_legs`]).
+pub static HORSE_LEGS: [HorseLegs; 90] = build_horse_legs();
 /// Horses that could attack each point.
 pub static HORSE_ATTACKERS: Steps8 = build_horse_attackers();
 
@@ -270,6 +313,20 @@ pub const fn elephant_point(sq: usize) -> bool {
 mod tests {
     use super::*;
 
+    #[test]
+    fn horse_legs_agree_with_the_jump_table() {
+        for (sq, (legs, n)) in HORSE_LEGS.iter().enumerate() {
+            let mut by_legs: Vec<(u8, u8)> = legs[..*n as usize]
+                .iter()
+                .flat_map(|&[leg, a, b]| [(a, leg), (b, leg)])
+                .filter(|&(to, _)| to as usize != sq)
+                .collect();
+            by_legs.sort_unstable();
+            let mut moves = HORSE_MOVES.moves[sq][..HORSE_MOVES.len[sq] as usize].to_vec();
+            moves.sort_unstable();
+            assert_eq!(by_legs, moves, "moves from {sq}");
+        }
+    }
     #[test]
     fn corner_horse_has_two_jumps() {
         assert_eq!(HORSE_MOVES.len[0], 2);

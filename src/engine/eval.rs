@@ -6,7 +6,7 @@
 //! and scaling when the stronger side has nothing left that can mate.
 
 use crate::core::lines::{LineMask, Occupancy};
-use crate::core::tables::offset;
+use crate::core::tables::HORSE_LEGS;
 use crate::core::{Color, Move, Position};
 
 use super::pst::{PHASE, PHASE_MAX, PSQ};
@@ -142,47 +142,6 @@ static POP: [u8; 1024] = {
 fn pop(x: LineMask) -> i32 {
     i32::from(POP[usize::from(x) & 1023])
 }
-
-/// A horse's legs from one point (`[leg, to, to]` each) and how many there are.
-type HorseLegs = ([[u8; 3]; 4], u8);
-
-/// A horse's legs from each point, each with the two points it leads to: `(legs, count)`,
-/// a leg being `[leg, to, to]`. A point off the board is given as the horse's own point,
-/// which always holds the horse (its own piece), so it never counts as a move.
-static HORSE_LEGS: [HorseLegs; 90] = {
-    // Each leg (a step) and the two points beyond it, as (file, rank) steps.
-    const LEGS: [[(i8, i8); 3]; 4] = [
-        [(0, 1), (-1, 2), (1, 2)],
-        [(0, -1), (-1, -2), (1, -2)],
-        [(1, 0), (2, -1), (2, 1)],
-        [(-1, 0), (-2, -1), (-2, 1)],
-    ];
-    let mut t = [([[0u8; 3]; 4], 0u8); 90];
-    let mut sq = 0;
-    while sq < 90 {
-        let mut n = 0;
-        let mut i = 0;
-        while i < 4 {
-            let [(lf, lr), to1, to2] = LEGS[i];
-            if let Some(leg) = offset(sq, lf, lr) {
-                let a = match offset(sq, to1.0, to1.1) {
-                    Some(x) => x,
-                    None => sq,
-                };
-                let b = match offset(sq, to2.0, to2.1) {
-                    Some(x) => x,
-                    None => sq,
-                };
-                t[sq].0[n] = [leg as u8, a as u8, b as u8];
-                n += 1;
-            }
-            i += 1;
-        }
-        t[sq].1 = n as u8;
-        sq += 1;
-    }
-    t
-};
 
 /// Count the pieces strictly between two points of one file or rank (`None` if not aligned).
 #[inline]
@@ -542,27 +501,6 @@ mod tests {
             base = base.after(&p, m);
             p.play(m).unwrap();
             assert_eq!(base, Base::of(&p), "{m}");
-        }
-    }
-
-    #[test]
-    fn horse_legs_lead_to_the_horse_moves() {
-        use crate::core::tables::HORSE_MOVES;
-        for (sq, (legs, n)) in HORSE_LEGS.iter().enumerate() {
-            let mut by_legs: Vec<(u8, u8)> = Vec::new();
-            for &[leg, a, b] in &legs[..*n as usize] {
-                by_legs.extend(
-                    [a, b]
-                        .into_iter()
-                        .filter(|&t| t as usize != sq)
-                        .map(|t| (t, leg)),
-                );
-            }
-            let mut moves: Vec<(u8, u8)> =
-                HORSE_MOVES.moves[sq][..HORSE_MOVES.len[sq] as usize].to_vec();
-            by_legs.sort_unstable();
-            moves.sort_unstable();
-            assert_eq!(by_legs, moves, "point {sq}");
         }
     }
 
