@@ -476,7 +476,7 @@ impl Position {
 
     /// Moves of the piece with cell code `c` on `from` by its movement rules, to points in
     /// `allowed` (all, captures or quiet moves by `MODE`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn gen_piece_into<const MODE: u8>(
         &self,
         from: usize,
