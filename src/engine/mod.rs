@@ -52,7 +52,7 @@ pub use review::{review, Eval, Review, ReviewLimits};
 pub use tt::{set_table_memory, MemorySource, TableMemory};
 
 use rules::{ClassCache, GameRules};
-use search::{Kit, Reductions, Searcher};
+use search::{Kit, PlyLists, Reductions, Searcher};
 use time::TimeControl;
 
 /// Hash table size of a new engine, in megabytes.
@@ -159,6 +159,7 @@ pub struct Engine {
     params: params::Params,
     reductions: Box<Reductions>,
     eval_cache: Vec<(u64, i32)>,
+    lists: Box<PlyLists>,
 }
 
 impl Default for Engine {
@@ -178,6 +179,7 @@ impl Engine {
             params: params::Params::default(),
             reductions: Box::new(Reductions::new(&params::DEFAULT)),
             eval_cache: vec![(0, 0); search::EVAL_CACHE],
+            lists: Box::new(PlyLists::new()),
         }
     }
 
@@ -255,6 +257,7 @@ impl Engine {
             reductions: &self.reductions,
             params: &self.params,
             eval_cache: &mut self.eval_cache,
+            lists: &mut self.lists,
         };
         let mut s = Searcher::new(arb.position().clone(), kit, game, tc, stop);
         let depth = s.iterate(&mut root, lines, on_info);

@@ -37,6 +37,23 @@ pub(crate) struct Frame {
 /// Entries of the evaluation cache (a power of two).
 pub(crate) const EVAL_CACHE: usize = 1 << 15;
 
+/// The move lists a search works through: one move picker and one capture list per ply,
+/// reset node after node. An engine makes them once (about 0.35 MB) and lends them to each of
+/// its searches.
+pub(crate) struct PlyLists {
+    pickers: Vec<MovePicker>,
+    captures: Vec<Captures>,
+}
+
+impl PlyLists {
+    pub(crate) fn new() -> PlyLists {
+        PlyLists {
+            pickers: (0..MAX_PLY + 8).map(|_| MovePicker::empty()).collect(),
+            captures: (0..MAX_PLY + 8).map(|_| Captures::empty()).collect(),
+        }
+    }
+}
+
 /// Late-move reduction by depth and move number.
 pub(crate) struct Reductions([[u8; 64]; 64]);
 
@@ -79,6 +96,7 @@ pub(crate) struct Kit<'a> {
     pub reductions: &'a Reductions,
     pub params: &'a Params,
     pub eval_cache: &'a mut [(u64, i32)],
+    pub lists: &'a mut PlyLists,
 }
 
 /// One search in progress.
@@ -98,9 +116,8 @@ pub(crate) struct Searcher<'a> {
     pub seldepth: usize,
     pub aborted: bool,
     pub frames: Vec<Frame>,
-    /// One move picker and one capture list per ply, reused node after node.
-    pub pickers: Vec<MovePicker>,
-    pub captures: Vec<Captures>,
+    /// The move lists of each ply.
+    pub lists: &'a mut PlyLists,
     pub pv: Vec<[Move; MAX_PLY + 1]>,
     pub pv_len: [usize; MAX_PLY + 1],
     /// Depth of the current iteration (bounds the check extensions).
@@ -121,6 +138,7 @@ impl<'a> Searcher<'a> {
             reductions,
             params,
             eval_cache,
+            lists,
         } = kit;
         let mut frames = vec![Frame::default(); MAX_PLY + 8];
         frames[0].in_check = pos.is_check();
@@ -144,8 +162,7 @@ impl<'a> Searcher<'a> {
             seldepth: 0,
             aborted: false,
             frames,
-            pickers: (0..MAX_PLY + 8).map(|_| MovePicker::empty()).collect(),
-            captures: (0..MAX_PLY + 8).map(|_| Captures::empty()).collect(),
+            lists,
             pv: vec![[null; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_depth: 1,
@@ -362,7 +379,7 @@ impl<'a> Searcher<'a> {
         let prev = self.frames[ply]
             .path
             .map(|(m, _)| (self.frames[ply].moved, m));
-        self.pickers[ply].reset(tt_move, self.ord, ply, prev, in_check);
+        self.lists.pickers[ply].reset(tt_move, self.ord, ply, prev, in_check);
         let side = self.pos.turn().index();
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -382,9 +399,9 @@ impl<'a> Searcher<'a> {
                     || (depth <= 6
                         && eval + self.params.fut_base + self.params.fut_mul * depth <= alpha))
             {
-                self.pickers[ply].skip_quiets = true;
+                self.lists.pickers[ply].skip_quiets = true;
             }
-            let Some((m, kind)) = self.pickers[ply].next(&self.pos, self.ord) else {
+            let Some((m, kind)) = self.lists.pickers[ply].next(&self.pos, self.ord) else {
                 break;
             };
             let capture = self.pos.board[m.to.index()] != 0;
@@ -532,7 +549,7 @@ impl<'a> Searcher<'a> {
         }
         if in_check {
             let tt_move = hit.and_then(|h| h.mv);
-            self.pickers[ply].reset(tt_move, self.ord, ply, None, true);
+            self.lists.pickers[ply].reset(tt_move, self.ord, ply, None, true);
         }
         // Delta pruning: even winning `victim` outright cannot reach `alpha`.
         let delta = self.params.qs_delta;
@@ -542,16 +559,18 @@ impl<'a> Searcher<'a> {
         let hopeless = !in_check && out_of_reach(CHARIOT, alpha);
         let captures = !in_check && !hopeless;
         if captures {
-            self.captures[ply].reset(&self.pos);
+            self.lists.captures[ply].reset(&self.pos);
         }
         let orig_alpha = alpha;
         let mut best_move = None;
         let mut searched = 0;
         loop {
             let next = if in_check {
-                self.pickers[ply].next(&self.pos, self.ord).map(|x| x.0)
+                self.lists.pickers[ply]
+                    .next(&self.pos, self.ord)
+                    .map(|x| x.0)
             } else if captures {
-                self.captures[ply].next()
+                self.lists.captures[ply].next()
             } else {
                 None
             };
