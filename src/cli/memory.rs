@@ -5,21 +5,25 @@
 //! On Linux the process maps each table anonymously and asks the kernel for transparent huge
 //! pages on it (`madvise`), so that a table of 16 MB spans eight 2 MB pages. Where the kernel
 //! declines (huge pages disabled) the mapping still works with small pages; where mapping
-//! fails, the engine keeps the table on the heap.
+//! fails, and on other systems, the engine keeps the table on the heap.
 
-use crate::engine::{set_table_memory, TableMemory};
+#[cfg(target_os = "linux")]
+use crate::engine::set_table_memory;
+use crate::engine::TableMemory;
 
 /// The size of a large page on x86-64 and AArch64 Linux; the mapping starts its table on such
 /// a boundary so that every 2 MB of it can be one page.
 const LARGE_PAGE: usize = 2 << 20;
 
 /// A table's memory inside an anonymous mapping.
+#[cfg(target_os = "linux")]
 struct Mapped {
     map: memmap2::MmapMut,
     offset: usize,
     len: usize,
 }
 
+#[cfg(target_os = "linux")]
 impl TableMemory for Mapped {
     fn bytes(&mut self) -> &mut [u8] {
         &mut self.map[self.offset..self.offset + self.len]
@@ -27,6 +31,7 @@ impl TableMemory for Mapped {
 }
 
 /// `len` zeroed bytes on a large-page boundary, or `None` when the system gives no mapping.
+#[cfg(target_os = "linux")]
 pub fn large_pages(len: usize) -> Option<Box<dyn TableMemory>> {
     // One large page more than asked, so that an aligned start fits; the part before it and
     // after the table is never touched and so never takes memory.
@@ -34,22 +39,27 @@ pub fn large_pages(len: usize) -> Option<Box<dyn TableMemory>> {
         .len(len.checked_add(LARGE_PAGE)?)
         .map_anon()
         .ok()?;
-    #[cfg(target_os = "linux")]
-    {
-        // Only a hint: without transparent huge pages the table works on small pages.
-        let _ = map.advise(memmap2::Advice::HugePage);
-    }
+    // Only a hint: without transparent huge pages the table works on small pages.
+    let _ = map.advise(memmap2::Advice::HugePage);
     let start = map.as_ptr() as usize;
     let offset = start.next_multiple_of(LARGE_PAGE) - start;
     Some(Box::new(Mapped { map, offset, len }))
 }
 
-/// Back every transposition table this process makes with [`large_pages`].
+/// No large pages here: the tables stay on the heap.
+#[cfg(not(target_os = "linux"))]
+pub fn large_pages(_len: usize) -> Option<Box<dyn TableMemory>> {
+    None
+}
+
+/// Back every transposition table this process makes with [`large_pages`] (on Linux; other
+/// systems keep the tables on the heap).
 pub fn use_large_pages() {
+    #[cfg(target_os = "linux")]
     set_table_memory(large_pages);
 }
 
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
 

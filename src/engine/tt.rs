@@ -136,17 +136,11 @@ impl Table {
     /// memory, else on the heap.
     fn with_buckets(n: usize) -> Table {
         let size = n * std::mem::size_of::<Bucket>();
-        let heap = || -> Box<dyn TableMemory> { Box::new(Heap(vec![Bucket::default(); n])) };
-        let memory = match SOURCE.get().and_then(|source| source(size)) {
-            Some(mut m) => {
-                if usable(m.bytes(), size) {
-                    m
-                } else {
-                    heap()
-                }
-            }
-            None => heap(),
-        };
+        let memory = SOURCE
+            .get()
+            .and_then(|source| source(size))
+            .and_then(|mut m| usable(m.bytes(), size).then_some(m))
+            .unwrap_or_else(|| Box::new(Heap(vec![Bucket::default(); n])));
         Table {
             memory,
             len: n,
@@ -181,8 +175,8 @@ impl Table {
 }
 
 /// Whether supplied memory can hold `size` bytes of buckets.
-fn usable(bytes: &mut [u8], size: usize) -> bool {
-    bytes.len() >= size && bytemuck::try_cast_slice_mut::<u8, Bucket>(&mut bytes[..size]).is_ok()
+fn usable(bytes: &[u8], size: usize) -> bool {
+    bytes.len() >= size && bytemuck::try_cast_slice::<u8, Bucket>(&bytes[..size]).is_ok()
 }
 
 /// A table's buckets, borrowed for one search (the memory is looked up once, not at every
