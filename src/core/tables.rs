@@ -327,6 +327,7 @@ mod tests {
             assert_eq!(by_legs, moves, "moves from {sq}");
         }
     }
+
     #[test]
     fn corner_horse_has_two_jumps() {
         assert_eq!(HORSE_MOVES.len[0], 2);

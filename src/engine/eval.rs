@@ -318,10 +318,10 @@ pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base, roster: &Ro
         }
         // Own codes are 1..=7 for Red, 8..=14 for Black.
         let own_lo: u8 = if us == 0 { 1 } else { 8 };
+        let not_own = |x: u8| i32::from(b[x as usize].wrapping_sub(own_lo) >= 7);
         for sq in roster.points(pos, us, HORSE) {
             // Counted leg by leg: a free leg opens its two points unless our own pieces stand
             // there.
-            let not_own = |x: u8| i32::from(b[x as usize].wrapping_sub(own_lo) >= 7);
             let (legs, n) = &HORSE_LEGS[sq];
             let mut mob = 0;
             for &[leg, to1, to2] in &legs[..*n as usize] {
