@@ -5,7 +5,7 @@
 //! with or without screens, attackers inside the palace), crossed soldiers that stand together,
 //! and scaling when the stronger side has nothing left that can mate.
 
-use crate::core::lines::{LineMask, Occupancy};
+use crate::core::lines::LineMask;
 use crate::core::tables::HORSE_LEGS;
 use crate::core::{Color, Move, Position};
 
@@ -143,22 +143,6 @@ fn pop(x: LineMask) -> i32 {
     i32::from(POP[usize::from(x) & 1023])
 }
 
-/// Count the pieces strictly between two points of one file or rank (`None` if not aligned).
-#[inline]
-fn between_count(occ: &Occupancy, a: usize, z: usize) -> Option<u32> {
-    let (af, ar, zf, zr) = (a % 9, a / 9, z % 9, z / 9);
-    let (line, x, y) = if af == zf {
-        (u32::from(occ.files[af]), ar, zr)
-    } else if ar == zr {
-        (u32::from(occ.ranks[ar]), af, zf)
-    } else {
-        return None;
-    };
-    let (lo, hi) = if x < y { (x, y) } else { (y, x) };
-    let between = ((1u32 << hi) - 1) & !((2u32 << lo) - 1);
-    Some((line & between).count_ones())
-}
-
 /// Material and piece-square sums (Red positive), the game phase and the number of pieces of
 /// each kind: the part of the evaluation a move changes by a few table lookups, kept up to
 /// date by the search.
@@ -278,117 +262,237 @@ impl Roster {
     }
 }
 
+/// A middlegame and an endgame value in one integer, `eg · 2¹⁶ + mg`: sums of packed values
+/// are the packed sums, exactly, while each part stays within ±2¹⁵ (the evaluation's dynamic
+/// terms stay within a few thousand), so one addition does the work of two.
+type Packed = i32;
+
+#[inline(always)]
+const fn pack((mg, eg): (i32, i32)) -> Packed {
+    eg * (1 << 16) + mg
+}
+
+/// The middlegame part of a packed value.
+#[inline(always)]
+fn mg_of(p: Packed) -> i32 {
+    i32::from(p as i16)
+}
+
+/// The endgame part of a packed value.
+#[inline(always)]
+fn eg_of(p: Packed) -> i32 {
+    (p - mg_of(p)) >> 16
+}
+
+/// A term for Red and for Black (whose pieces count against Red), packed.
+fn both((mg, eg): (i32, i32)) -> [Packed; 2] {
+    [pack((mg, eg)), -pack((mg, eg))]
+}
+
+/// A term by the number of points a piece reaches (0 to `N − 1`), for Red and for Black.
+fn by_count<const N: usize>(f: impl Fn(i32) -> (i32, i32)) -> [[Packed; N]; 2] {
+    let red: [Packed; N] = std::array::from_fn(|n| pack(f(n as i32)));
+    [red, red.map(|v| -v)]
+}
+
+/// [`Weights`] prepared for the evaluation: each term packed, with its sign for each side,
+/// and the mobility terms tabled by the number of points reached. Built once per search.
+#[derive(Clone, Debug)]
+pub(crate) struct Terms {
+    chariot_mob: [[Packed; 18]; 2],
+    /// Mobility, with the trapped horse's penalty folded in.
+    horse_mob: [[Packed; 9]; 2],
+    cannon_mob: [[Packed; 18]; 2],
+    cannon_target: [[Packed; 5]; 2],
+    intruder: [Packed; 2],
+    soldier_intruder: [Packed; 2],
+    chariot_on_king_file: [Packed; 2],
+    empty_cannon: [Packed; 2],
+    central_cannon: [Packed; 2],
+    bottom_cannon: [Packed; 2],
+    soldier_pair: [Packed; 2],
+    missing_advisor: i32,
+    missing_elephant: i32,
+    tempo: i32,
+}
+
+impl Terms {
+    pub(crate) fn of(w: &Weights) -> Terms {
+        let times = |(mg, eg): (i32, i32), n: i32| (mg * n, eg * n);
+        Terms {
+            chariot_mob: by_count(|n| times(w.chariot_mob, n - 7)),
+            horse_mob: by_count(|n| {
+                let (mg, eg) = times(w.horse_mob, n - 4);
+                if n <= 1 {
+                    (mg - w.horse_trapped.0, eg - w.horse_trapped.1)
+                } else {
+                    (mg, eg)
+                }
+            }),
+            cannon_mob: by_count(|n| times(w.cannon_mob, n - 6)),
+            cannon_target: by_count(|n| times(w.cannon_target, n)),
+            intruder: both(w.palace_intruder),
+            soldier_intruder: both((w.palace_intruder.0 / 2, w.palace_intruder.1 / 2)),
+            chariot_on_king_file: both(w.chariot_on_king_file),
+            empty_cannon: both(w.empty_cannon),
+            central_cannon: both(w.central_cannon),
+            bottom_cannon: both(w.bottom_cannon),
+            soldier_pair: both(w.soldier_pair),
+            missing_advisor: w.missing_advisor,
+            missing_elephant: w.missing_elephant,
+            tempo: w.tempo,
+        }
+    }
+}
+
+/// Whether a soldier of each colour on each point has crossed the river, and whether it also
+/// stands near the enemy palace, by colour and point.
+const CROSSED: [[(bool, bool); 90]; 2] = {
+    let mut t = [[(false, false); 90]; 2];
+    let mut sq = 0;
+    while sq < 90 {
+        let red = sq / 9 >= 5;
+        let black = sq / 9 <= 4;
+        t[0][sq] = (red, red && NEAR_PALACE[1][sq]);
+        t[1][sq] = (black, black && NEAR_PALACE[0][sq]);
+        sq += 1;
+    }
+    t
+};
+
+/// The points strictly between two points of one line, as a line mask (bits `lo + 1 .. hi`).
+#[inline(always)]
+fn between_mask(x: usize, y: usize) -> u32 {
+    let (lo, hi) = if x < y { (x, y) } else { (y, x) };
+    ((1u32 << hi) - 1) & !((2u32 << lo) - 1)
+}
+
+/// The points of both generals.
+#[inline(always)]
+fn generals(pos: &Position) -> [usize; 2] {
+    [
+        pos.squares[pos.general[0] as usize] as usize,
+        pos.squares[pos.general[1] as usize] as usize,
+    ]
+}
+
+/// A chariot of `us` on `sq`: mobility, the enemy general's file, the enemy palace.
+#[inline(always)]
+fn chariot_term(pos: &Position, t: &Terms, sq: usize, us: usize, king: usize) -> Packed {
+    let (f, r) = (sq % 9, sq / 9);
+    let (rs, fs) = pos.occ.slides(sq);
+    // Empty points, plus the blockers that are the enemy's: all but our own pieces.
+    let (own_r, own_f) = pos.side_lines(us, r, f);
+    let mut v = t.chariot_mob[us][(pop(rs & !own_r) + pop(fs & !own_f)) as usize];
+    // On the enemy general's file with nothing of ours in the way.
+    if f == king % 9 && u32::from(own_f) & between_mask(r, king / 9) == 0 {
+        v += t.chariot_on_king_file[us];
+    }
+    if near_palace(sq, us ^ 1) {
+        v += t.intruder[us];
+    }
+    v
+}
+
+/// A horse of `us` on `sq`: mobility (or trapped), the enemy palace.
+#[inline(always)]
+fn horse_term(pos: &Position, t: &Terms, sq: usize, us: usize) -> Packed {
+    let b = &pos.board;
+    // Own codes are 1..=7 for Red, 8..=14 for Black.
+    let own_lo: u8 = if us == 0 { 1 } else { 8 };
+    let not_own = |x: u8| usize::from(b[x as usize].wrapping_sub(own_lo) >= 7);
+    // Counted leg by leg: a free leg opens its two points unless our own pieces stand there.
+    let (legs, n) = &HORSE_LEGS[sq];
+    let mut mob = 0;
+    for &[leg, to1, to2] in &legs[..*n as usize] {
+        if b[leg as usize] == EMPTY {
+            mob += not_own(to1) + not_own(to2);
+        }
+    }
+    let mut v = t.horse_mob[us][mob];
+    if near_palace(sq, us ^ 1) {
+        v += t.intruder[us];
+    }
+    v
+}
+
+/// A cannon of `us` on `sq`: mobility, targets, aimed at the enemy general on `king`.
+#[inline(always)]
+fn cannon_term(pos: &Position, t: &Terms, sq: usize, us: usize, king: usize) -> Packed {
+    let occ = &pos.occ;
+    let (f, r) = (sq % 9, sq / 9);
+    let (kf, kr) = (king % 9, king / 9);
+    let (rank, file) = occ.lines(sq);
+    let mob = pop(rank.slide & !occ.ranks[r]) + pop(file.slide & !occ.files[f]);
+    // The pieces it hits (all occupied points) that are not our own.
+    let (own_r, own_f) = pos.side_lines(us, r, f);
+    let targets = pop(rank.cannon & !own_r) + pop(file.cannon & !own_f);
+    let mut v = t.cannon_mob[us][mob as usize] + t.cannon_target[us][targets as usize];
+    if f == kf {
+        match (u32::from(occ.files[f]) & between_mask(r, kr)).count_ones() {
+            0 => v += t.empty_cannon[us],
+            2 => v += t.central_cannon[us],
+            _ => {}
+        }
+    } else if r == kr && (u32::from(occ.ranks[r]) & between_mask(f, kf)).count_ones() == 2 {
+        v += t.bottom_cannon[us];
+    }
+    v
+}
+
+/// A soldier of `us` on `sq`: crossed beside another, near the enemy palace.
+#[inline(always)]
+fn soldier_term(pos: &Position, t: &Terms, sq: usize, us: usize) -> Packed {
+    let soldier = if us == 0 { 1 } else { 8 } + SOLDIER as u8;
+    let (crossed, near) = CROSSED[us][sq];
+    let mut v = 0;
+    if crossed && sq % 9 < 8 && pos.board[sq + 1] == soldier {
+        v += t.soldier_pair[us];
+    }
+    if near {
+        v += t.soldier_intruder[us];
+    }
+    v
+}
+
 /// The evaluation of `pos` for the side to move, in centipawns.
 #[must_use]
 #[cfg(test)]
 pub(crate) fn evaluate(pos: &Position, w: &Weights) -> i32 {
-    evaluate_from(pos, w, Base::of(pos), &Roster::of(pos))
+    evaluate_from(pos, &Terms::of(w), Base::of(pos), &Roster::of(pos))
 }
 
 /// [`evaluate`] given the position's [`Base`] sums and [`Roster`].
 #[must_use]
-pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base, roster: &Roster) -> i32 {
-    let b = &pos.board;
-    let occ = &pos.occ;
-    let mut mg = [0i32; 2];
-    let mut eg = [0i32; 2];
-    let king = [
-        pos.squares[pos.general[0] as usize] as usize,
-        pos.squares[pos.general[1] as usize] as usize,
-    ];
+pub(crate) fn evaluate_from(pos: &Position, t: &Terms, base: Base, roster: &Roster) -> i32 {
+    // Red's dynamic terms less Black's, packed.
+    let mut acc: Packed = 0;
+    let king = generals(pos);
     for us in 0..2 {
-        let them = us ^ 1;
+        let kt = king[us ^ 1];
         for sq in roster.points(pos, us, CHARIOT) {
-            let (f, r) = (sq % 9, sq / 9);
-            let (rs, fs) = occ.slides(sq);
-            // Empty points, plus the blockers that are the enemy's: all but our own pieces.
-            let (own_r, own_f) = pos.side_lines(us, r, f);
-            let mob = pop(rs & !own_r) + pop(fs & !own_f);
-            mg[us] += w.chariot_mob.0 * (mob - 7);
-            eg[us] += w.chariot_mob.1 * (mob - 7);
-            // On the enemy general's file with nothing of ours in the way.
-            if sq % 9 == king[them] % 9 && own_between(b, sq, king[them], us) == 0 {
-                mg[us] += w.chariot_on_king_file.0;
-                eg[us] += w.chariot_on_king_file.1;
-            }
-            if near_palace(sq, them) {
-                mg[us] += w.palace_intruder.0;
-                eg[us] += w.palace_intruder.1;
-            }
+            acc += chariot_term(pos, t, sq, us, kt);
         }
-        // Own codes are 1..=7 for Red, 8..=14 for Black.
-        let own_lo: u8 = if us == 0 { 1 } else { 8 };
-        let not_own = |x: u8| i32::from(b[x as usize].wrapping_sub(own_lo) >= 7);
         for sq in roster.points(pos, us, HORSE) {
-            // Counted leg by leg: a free leg opens its two points unless our own pieces stand
-            // there.
-            let (legs, n) = &HORSE_LEGS[sq];
-            let mut mob = 0;
-            for &[leg, to1, to2] in &legs[..*n as usize] {
-                if b[leg as usize] == EMPTY {
-                    mob += not_own(to1) + not_own(to2);
-                }
-            }
-            mg[us] += w.horse_mob.0 * (mob - 4);
-            eg[us] += w.horse_mob.1 * (mob - 4);
-            if mob <= 1 {
-                mg[us] -= w.horse_trapped.0;
-                eg[us] -= w.horse_trapped.1;
-            }
-            if near_palace(sq, them) {
-                mg[us] += w.palace_intruder.0;
-                eg[us] += w.palace_intruder.1;
-            }
+            acc += horse_term(pos, t, sq, us);
         }
         for sq in roster.points(pos, us, CANNON) {
-            let (f, r) = (sq % 9, sq / 9);
-            let (rs, fs) = occ.slides(sq);
-            let mob = pop(rs & !occ.ranks[r]) + pop(fs & !occ.files[f]);
-            // The pieces it hits (all occupied points) that are not our own.
-            let (rc, fc) = occ.cannon_hits(sq);
-            let (own_r, own_f) = pos.side_lines(us, r, f);
-            let targets = pop(rc & !own_r) + pop(fc & !own_f);
-            mg[us] += w.cannon_mob.0 * (mob - 6) + w.cannon_target.0 * targets;
-            eg[us] += w.cannon_mob.1 * (mob - 6) + w.cannon_target.1 * targets;
-            let k = king[them];
-            if sq % 9 == k % 9 {
-                match between_count(occ, sq, k) {
-                    Some(0) => {
-                        mg[us] += w.empty_cannon.0;
-                        eg[us] += w.empty_cannon.1;
-                    }
-                    Some(2) => {
-                        mg[us] += w.central_cannon.0;
-                        eg[us] += w.central_cannon.1;
-                    }
-                    _ => {}
-                }
-            } else if sq / 9 == k / 9 && between_count(occ, sq, k) == Some(2) {
-                mg[us] += w.bottom_cannon.0;
-                eg[us] += w.bottom_cannon.1;
-            }
+            acc += cannon_term(pos, t, sq, us, kt);
         }
-        let soldier = own_lo + SOLDIER as u8;
         for sq in roster.points(pos, us, SOLDIER) {
-            let crossed = if us == 0 { sq / 9 >= 5 } else { sq / 9 <= 4 };
-            if crossed && sq % 9 < 8 && b[sq + 1] == soldier {
-                mg[us] += w.soldier_pair.0;
-                eg[us] += w.soldier_pair.1;
-            }
-            if crossed && near_palace(sq, them) {
-                mg[us] += w.palace_intruder.0 / 2;
-                eg[us] += w.palace_intruder.1 / 2;
-            }
+            acc += soldier_term(pos, t, sq, us);
         }
     }
+    let mut mg = [mg_of(acc), 0];
+    let mut eg = [eg_of(acc), 0];
     // Defenders missing, weighed by what the other side can still attack with.
     for us in 0..2 {
         let them = us ^ 1;
         let attack = 2 * base.n(them, CHARIOT) + base.n(them, HORSE) + base.n(them, CANNON);
         let (advisors, elephants) = (base.n(us, ADVISOR), base.n(us, ELEPHANT));
         mg[us] -=
-            attack * (w.missing_advisor * (2 - advisors) + w.missing_elephant * (2 - elephants));
-        eg[us] -= attack * w.missing_advisor / 2 * (2 - advisors);
+            attack * (t.missing_advisor * (2 - advisors) + t.missing_elephant * (2 - elephants));
+        eg[us] -= attack * t.missing_advisor / 2 * (2 - advisors);
     }
     let phase = base.phase.min(PHASE_MAX);
     let mg_total = base.mg + mg[0] - mg[1];
@@ -400,24 +504,7 @@ pub(crate) fn evaluate_from(pos: &Position, w: &Weights, base: Base, roster: &Ro
     } else {
         -score
     };
-    stm + w.tempo
-}
-
-/// Pieces of colour `us` strictly between two aligned points.
-#[inline]
-fn own_between(b: &[u8; 90], a: usize, z: usize, us: usize) -> u32 {
-    let (lo, hi) = if a < z { (a, z) } else { (z, a) };
-    let step = if a % 9 == z % 9 { 9 } else { 1 };
-    let mut n = 0;
-    let mut s = lo + step;
-    while s < hi {
-        let x = b[s];
-        if x != EMPTY && color_of(x) == us {
-            n += 1;
-        }
-        s += step;
-    }
-    n
+    stm + t.tempo
 }
 
 /// Pull the score towards a draw when the side ahead cannot mate: with nothing that attacks
@@ -502,6 +589,56 @@ mod tests {
             p.play(m).unwrap();
             assert_eq!(base, Base::of(&p), "{m}");
         }
+    }
+
+    #[test]
+    fn packed_values_add_up_as_their_two_parts() {
+        let parts = [
+            (-300, 250),
+            (17, -4),
+            (0, 0),
+            (-1, -1),
+            (90, 40),
+            (-2000, 3000),
+        ];
+        let (mut sum, mut mg, mut eg) = (0, 0, 0);
+        for p in parts {
+            sum += pack(p);
+            mg += p.0;
+            eg += p.1;
+            assert_eq!((mg_of(sum), eg_of(sum)), (mg, eg), "{p:?}");
+            assert_eq!((mg_of(-sum), eg_of(-sum)), (-mg, -eg), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn the_prepared_terms_follow_the_weights() {
+        let t = Terms::of(&W);
+        let unpack = |p: Packed| (mg_of(p), eg_of(p));
+        assert_eq!(
+            unpack(t.chariot_mob[0][10]),
+            (3 * W.chariot_mob.0, 3 * W.chariot_mob.1)
+        );
+        assert_eq!(
+            unpack(t.chariot_mob[1][10]),
+            (-3 * W.chariot_mob.0, -3 * W.chariot_mob.1)
+        );
+        // A horse reaching one point is also trapped.
+        assert_eq!(
+            unpack(t.horse_mob[0][1]),
+            (
+                -3 * W.horse_mob.0 - W.horse_trapped.0,
+                -3 * W.horse_mob.1 - W.horse_trapped.1
+            )
+        );
+        assert_eq!(
+            unpack(t.horse_mob[0][2]),
+            (-2 * W.horse_mob.0, -2 * W.horse_mob.1)
+        );
+        assert_eq!(
+            unpack(t.soldier_intruder[1]),
+            (-(W.palace_intruder.0 / 2), -(W.palace_intruder.1 / 2))
+        );
     }
 
     #[test]
