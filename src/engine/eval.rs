@@ -263,8 +263,9 @@ impl Roster {
 }
 
 /// A middlegame and an endgame value in one integer, `eg · 2¹⁶ + mg`: sums of packed values
-/// are the packed sums, exactly, while each part stays within ±2¹⁵ (the evaluation's dynamic
-/// terms stay within a few thousand), so one addition does the work of two.
+/// are the packed sums, exactly, while each part stays within ±2¹⁵ (which bounding the
+/// weights by [`super::params::EVAL_WEIGHT_MAX`] ensures), so one addition does the work of
+/// two.
 type Packed = i32;
 
 #[inline(always)]

@@ -61,10 +61,16 @@ impl Default for Params {
     }
 }
 
+/// The largest evaluation weight allowed. The evaluation adds its middlegame and endgame
+/// values packed in one integer, exact while each part of the sum stays within ±2¹⁵. The sum
+/// is at most 151 weights' worth over both sides' pieces (a chariot's mobility alone counts up
+/// to 10 weights), so 200 keeps it within 30,200. The shipped weights are at most 90.
+pub(crate) const EVAL_WEIGHT_MAX: i32 = 200;
+
 impl Params {
     /// Set the parameter `name` (search parameters by field name; evaluation weights as
-    /// `eval.NAME` for a single weight or `eval.NAME.mg` / `eval.NAME.eg` for a pair).
-    /// Returns whether the name exists.
+    /// `eval.NAME` for a single weight or `eval.NAME.mg` / `eval.NAME.eg` for a pair, within
+    /// ±[`EVAL_WEIGHT_MAX`]). Returns whether the name exists and the value is allowed.
     pub(crate) fn set(&mut self, name: &str, v: i32) -> bool {
         let slot: &mut i32 = match name {
             "rfp_margin" => &mut self.rfp_margin,
@@ -86,8 +92,8 @@ impl Params {
             }
             _ => match name.strip_prefix("eval.") {
                 Some(rest) => match self.eval.slot(rest) {
-                    Some(s) => s,
-                    None => return false,
+                    Some(s) if v.abs() <= EVAL_WEIGHT_MAX => s,
+                    _ => return false,
                 },
                 None => return false,
             },
@@ -118,5 +124,10 @@ mod tests {
         assert_eq!(p.eval.chariot_mob.1, 9);
         assert!(!p.set("nonsense", 1));
         assert!(!p.set("eval.nonsense.mg", 1));
+        // Evaluation weights stay where the packed sums are exact.
+        assert!(p.set("eval.empty_cannon.mg", EVAL_WEIGHT_MAX));
+        assert!(!p.set("eval.empty_cannon.mg", EVAL_WEIGHT_MAX + 1));
+        assert!(!p.set("eval.chariot_mob.eg", -5000));
+        assert_eq!(p.eval.chariot_mob.1, 9);
     }
 }
