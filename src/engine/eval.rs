@@ -297,7 +297,8 @@ fn by_count<const N: usize>(f: impl Fn(i32) -> (i32, i32)) -> [[Packed; N]; 2] {
 }
 
 /// [`Weights`] prepared for the evaluation: each term packed, with its sign for each side,
-/// and the mobility terms tabled by the number of points reached. Built once per search.
+/// and the mobility terms tabled by the number of points reached. An engine keeps them beside
+/// its weights, made again only when a weight changes.
 #[derive(Clone, Debug)]
 pub(crate) struct Terms {
     chariot_mob: [[Packed; 18]; 2],

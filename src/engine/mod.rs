@@ -158,6 +158,7 @@ pub struct Engine {
     classes: ClassCache,
     params: params::Params,
     reductions: Box<Reductions>,
+    terms: Box<eval::Terms>,
     eval_cache: Vec<(u64, i32)>,
     lists: Box<PlyLists>,
 }
@@ -178,6 +179,7 @@ impl Engine {
             classes: ClassCache::new(),
             params: params::Params::default(),
             reductions: Box::new(Reductions::new(&params::DEFAULT)),
+            terms: Box::new(eval::Terms::of(&params::DEFAULT.eval)),
             eval_cache: vec![(0, 0); search::EVAL_CACHE],
             lists: Box::new(PlyLists::new()),
         }
@@ -189,6 +191,7 @@ impl Engine {
     pub fn set_param(&mut self, name: &str, value: i32) -> bool {
         let ok = self.params.set(name, value);
         *self.reductions = Reductions::new(&self.params);
+        *self.terms = eval::Terms::of(&self.params.eval);
         self.eval_cache.fill((0, 0));
         ok
     }
@@ -255,6 +258,7 @@ impl Engine {
             tt: self.tt.view(),
             ord: &mut self.ord,
             reductions: &self.reductions,
+            terms: &self.terms,
             params: &self.params,
             eval_cache: &mut self.eval_cache,
             lists: &mut self.lists,

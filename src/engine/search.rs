@@ -95,6 +95,8 @@ pub(crate) struct Kit<'a> {
     pub ord: &'a mut Ordering,
     pub reductions: &'a Reductions,
     pub params: &'a Params,
+    /// The evaluation's weights, prepared.
+    pub terms: &'a Terms,
     pub eval_cache: &'a mut [(u64, i32)],
     pub lists: &'a mut PlyLists,
 }
@@ -113,7 +115,7 @@ pub(crate) struct Searcher<'a> {
     /// The pieces by role, for the evaluation.
     pub roster: Roster,
     /// The evaluation's weights, prepared.
-    pub terms: Terms,
+    pub terms: &'a Terms,
     pub nodes: u64,
     pub seldepth: usize,
     pub aborted: bool,
@@ -139,6 +141,7 @@ impl<'a> Searcher<'a> {
             ord,
             reductions,
             params,
+            terms,
             eval_cache,
             lists,
         } = kit;
@@ -151,7 +154,7 @@ impl<'a> Searcher<'a> {
         );
         Searcher {
             roster: Roster::of(&pos),
-            terms: Terms::of(&params.eval),
+            terms,
             pos,
             tt,
             ord,
@@ -203,7 +206,7 @@ impl<'a> Searcher<'a> {
         if slot.0 == key {
             return slot.1;
         }
-        let e = evaluate_from(&self.pos, &self.terms, self.frames[ply].base, &self.roster);
+        let e = evaluate_from(&self.pos, self.terms, self.frames[ply].base, &self.roster);
         *slot = (key, e);
         e
     }
