@@ -20,7 +20,7 @@ pub use fen::{
 };
 pub use legality::{soldier_crossed, IllegalMove, IllegalReason};
 pub use perft::{divide, perft};
-pub(crate) use position::Undo;
+pub(crate) use position::{code_of, Undo};
 pub use position::{MoveList, Position};
 pub use types::{ByColor, Color, Move, Piece, PieceId, Role, Square};
 

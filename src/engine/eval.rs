@@ -7,7 +7,7 @@
 
 use crate::core::lines::LineMask;
 use crate::core::tables::HORSE_LEGS;
-use crate::core::{Color, Move, Position};
+use crate::core::{code_of, Color, Move, Position, Role};
 
 use super::pst::{PHASE, PHASE_MAX, PSQ};
 
@@ -347,17 +347,20 @@ impl Terms {
     }
 }
 
-/// Whether a soldier of each colour on each point has crossed the river, and whether it also
-/// stands near the enemy palace, by colour and point.
+/// Whether a soldier of each colour on each point has crossed the river (it stands on a rank
+/// its side does not own), and whether it also stands near the enemy palace, by colour and
+/// point.
 const CROSSED: [[(bool, bool); 90]; 2] = {
     let mut t = [[(false, false); 90]; 2];
-    let mut sq = 0;
-    while sq < 90 {
-        let red = sq / 9 >= 5;
-        let black = sq / 9 <= 4;
-        t[0][sq] = (red, red && NEAR_PALACE[1][sq]);
-        t[1][sq] = (black, black && NEAR_PALACE[0][sq]);
-        sq += 1;
+    let mut c = 0;
+    while c < 2 {
+        let mut sq = 0;
+        while sq < 90 {
+            let crossed = !Color::ALL[c].owns_rank((sq / 9) as u8);
+            t[c][sq] = (crossed, crossed && NEAR_PALACE[c ^ 1][sq]);
+            sq += 1;
+        }
+        c += 1;
     }
     t
 };
@@ -367,15 +370,6 @@ const CROSSED: [[(bool, bool); 90]; 2] = {
 fn between_mask(x: usize, y: usize) -> u32 {
     let (lo, hi) = if x < y { (x, y) } else { (y, x) };
     ((1u32 << hi) - 1) & !((2u32 << lo) - 1)
-}
-
-/// The points of both generals.
-#[inline(always)]
-fn generals(pos: &Position) -> [usize; 2] {
-    [
-        pos.squares[pos.general[0] as usize] as usize,
-        pos.squares[pos.general[1] as usize] as usize,
-    ]
 }
 
 /// A chariot of `us` on `sq`: mobility, the enemy general's file, the enemy palace.
@@ -400,8 +394,8 @@ fn chariot_term(pos: &Position, t: &Terms, sq: usize, us: usize, king: usize) ->
 #[inline(always)]
 fn horse_term(pos: &Position, t: &Terms, sq: usize, us: usize) -> Packed {
     let b = &pos.board;
-    // Own codes are 1..=7 for Red, 8..=14 for Black.
-    let own_lo: u8 = if us == 0 { 1 } else { 8 };
+    // Own codes run from our general's 7 up.
+    let own_lo = code_of(Color::ALL[us], Role::General);
     let not_own = |x: u8| usize::from(b[x as usize].wrapping_sub(own_lo) >= 7);
     // Counted leg by leg: a free leg opens its two points unless our own pieces stand there.
     let (legs, n) = &HORSE_LEGS[sq];
@@ -445,7 +439,7 @@ fn cannon_term(pos: &Position, t: &Terms, sq: usize, us: usize, king: usize) -> 
 /// A soldier of `us` on `sq`: crossed beside another, near the enemy palace.
 #[inline(always)]
 fn soldier_term(pos: &Position, t: &Terms, sq: usize, us: usize) -> Packed {
-    let soldier = if us == 0 { 1 } else { 8 } + SOLDIER as u8;
+    let soldier = code_of(Color::ALL[us], Role::Soldier);
     let (crossed, near) = CROSSED[us][sq];
     let mut v = 0;
     if crossed && sq % 9 < 8 && pos.board[sq + 1] == soldier {
@@ -469,7 +463,7 @@ pub(crate) fn evaluate(pos: &Position, w: &Weights) -> i32 {
 pub(crate) fn evaluate_from(pos: &Position, t: &Terms, base: Base, roster: &Roster) -> i32 {
     // Red's dynamic terms less Black's, packed.
     let mut acc: Packed = 0;
-    let king = generals(pos);
+    let king = Color::ALL.map(|c| pos.general_square(c).index());
     for us in 0..2 {
         let kt = king[us ^ 1];
         for sq in roster.points(pos, us, CHARIOT) {
