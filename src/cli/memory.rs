@@ -13,6 +13,7 @@ use crate::engine::TableMemory;
 
 /// The size of a large page on x86-64 and AArch64 Linux; the mapping starts its table on such
 /// a boundary so that every 2 MB of it can be one page.
+#[cfg(target_os = "linux")]
 const LARGE_PAGE: usize = 2 << 20;
 
 /// A table's memory inside an anonymous mapping.
