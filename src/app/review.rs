@@ -131,7 +131,7 @@ impl Service {
         };
         let moves: Vec<Move> = game.arbiter.plies().iter().map(|p| p.mv).collect();
         let job = Job::Review {
-            start: game.arbiter.start().clone(),
+            start: Box::new(game.arbiter.start().clone()),
             limits: limits(cap, moves.len()),
             rules: *game.arbiter.rules(),
             moves,

@@ -127,6 +127,12 @@ impl Occupancy {
         self.files[sq % 9] &= !(1 << (sq / 9));
     }
 
+    /// Whether a piece stands on `sq`.
+    #[inline]
+    pub(crate) fn has(&self, sq: usize) -> bool {
+        self.ranks[sq / 9] & (1 << (sq % 9)) != 0
+    }
+
     /// Chariot slides from `sq`: `(along the rank, along the file)`.
     #[inline]
     pub(crate) fn slides(&self, sq: usize) -> (LineMask, LineMask) {

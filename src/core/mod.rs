@@ -3,7 +3,8 @@
 //! Pure and synchronous: no I/O, no platform crates. Everything else in the crate builds on it.
 
 mod attacks;
-pub(crate) use attacks::square_attacked;
+#[cfg(test)]
+pub(crate) use attacks::NO_POINT;
 mod fen;
 mod legality;
 pub(crate) mod lines;

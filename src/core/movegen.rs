@@ -5,14 +5,16 @@
 //! its two screens, or on the leg of a horse that would otherwise give check), each with the
 //! points it may still go to, and the points where a new piece would become the screen of a
 //! cannon aimed at the general. A move of any other piece is then legal as generated. Only
-//! general moves, and every move when in check, are tried on a scratch board.
+//! general moves, and every move when in check, are tested one by one, on the occupancy the
+//! move leaves (the attack test finds the enemy's pieces on their own masks, so no board is
+//! copied).
 
-use super::attacks::general_attacked;
+use super::attacks::NO_POINT;
 use super::lines::{for_file_bits, for_rank_bits};
 use super::position::{code_of, color_of_code, piece_of_code, MoveList, Position, EMPTY, OFF};
 use super::tables::{
-    ADVISOR_MOVES, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES, NORTH, RAYS,
-    SOLDIER_MOVES, SOUTH, WEST,
+    ADVISOR_MOVES, ATTACK_FROM, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES,
+    NORTH, RAYS, SOLDIER_MOVES, SOUTH, SQ_BITS, WEST,
 };
 use super::types::{Color, Move, Role, Square};
 
@@ -25,17 +27,6 @@ pub(crate) const GEN_ALL: u8 = 0;
 pub(crate) const GEN_CAPTURES: u8 = 1;
 /// Non-captures only.
 pub(crate) const GEN_QUIETS: u8 = 2;
-
-/// `1 << sq` for every point, looked up (a 128-bit shift costs several instructions).
-static SQ_BITS: [u128; 90] = {
-    let mut t = [0u128; 90];
-    let mut i = 0;
-    while i < 90 {
-        t[i] = 1u128 << i;
-        i += 1;
-    }
-    t
-};
 
 #[inline]
 fn bit(sq: usize) -> u128 {
@@ -138,12 +129,13 @@ impl Position {
         s.pinned = 0;
         s.len = 0;
         let (kf, kr) = (k % 9, k / 9);
-        // The enemy's pieces on the general's rank and file: every shield and closed point
-        // needs an enemy piece (chariot, cannon or general) beyond it, so a way without one
-        // is passed over unread.
-        let (own_rank, own_file) = self.side_lines(us.index(), kr, kf);
-        let enemy_file = u32::from(self.occ.files[kf] & !own_file);
-        let enemy_rank = u32::from(self.occ.ranks[kr] & !own_rank);
+        // The enemy's chariots, cannons and general on the general's rank and file: every
+        // shield and closed point needs one of them beyond it, so a way without one is passed
+        // over unread.
+        let lines = &self.code_lines;
+        let (ch, cn) = (&lines[chariot as usize], &lines[cannon as usize]);
+        let enemy_file = u32::from(ch.files[kf] | cn.files[kf] | lines[general as usize].files[kf]);
+        let enemy_rank = u32::from(ch.ranks[kr] | cn.ranks[kr]);
         for d in [NORTH, SOUTH, EAST, WEST] {
             // The first three pieces this way, from the occupancy bits.
             let (way, step_up, line) = match d {
@@ -214,11 +206,13 @@ impl Position {
                 }
             }
         }
-        let ha = &HORSE_ATTACKERS;
-        for j in 0..ha.len[k] as usize {
-            let (from, leg) = ha.moves[k][j];
-            if b[from as usize] == horse && own(b[leg as usize]) {
-                s.pin(leg as usize, bit(from as usize));
+        if self.code_bits[horse as usize] & ATTACK_FROM.horse[k] != 0 {
+            let ha = &HORSE_ATTACKERS;
+            for j in 0..ha.len[k] as usize {
+                let (from, leg) = ha.moves[k][j];
+                if b[from as usize] == horse && own(b[leg as usize]) {
+                    s.pin(leg as usize, bit(from as usize));
+                }
             }
         }
     }
@@ -227,7 +221,7 @@ impl Position {
     pub(crate) fn gen_legal<const MODE: u8>(&self, list: &mut MoveList) {
         let us = self.turn;
         let k = self.squares[self.general[us.index()] as usize] as usize;
-        self.gen_legal_known::<MODE>(general_attacked(&self.board, &self.occ, k, us), list);
+        self.gen_legal_known::<MODE>(self.general_hit(&self.occ, k, us, NO_POINT), list);
     }
 
     /// The shields of the side to move's general (the side must not be in check).
@@ -298,7 +292,7 @@ impl Position {
     /// (taking a checker, or standing between it and the general or on its horse's leg) or
     /// leaves a point of `vacate` (a cannon's screen). `None` when no checker is found (then
     /// nothing is ruled out). Ruling out is only a shortcut: every remaining move is still
-    /// tried on a scratch board.
+    /// tested.
     fn check_masks(&self, k: usize, us: Color) -> Option<(u128, u128)> {
         let b = &self.board;
         let them = us.other();
@@ -312,7 +306,23 @@ impl Position {
         let mut resolve = ALL;
         let mut vacate = 0u128;
         let mut found = false;
+        // The enemy's chariots, cannons and general on the general's file and rank: a way
+        // with none of them gives no check and is not walked.
+        let (kf, kr) = (k % 9, k / 9);
+        let lines = &self.code_lines;
+        let (ch, cn) = (&lines[chariot as usize], &lines[cannon as usize]);
+        let on_file = u32::from(ch.files[kf] | cn.files[kf] | lines[general as usize].files[kf]);
+        let on_rank = u32::from(ch.ranks[kr] | cn.ranks[kr]);
         for d in [NORTH, SOUTH, EAST, WEST] {
+            let beyond = match d {
+                NORTH => on_file & !((2u32 << kr) - 1),
+                SOUTH => on_file & ((1u32 << kr) - 1),
+                EAST => on_rank & !((2u32 << kf) - 1),
+                _ => on_rank & ((1u32 << kf) - 1),
+            };
+            if beyond == 0 {
+                continue;
+            }
             let ray = &RAYS.squares[k][d][..RAYS.len[k][d] as usize];
             // The points out to the first and the second piece this way.
             let mut seg = 0u128;
@@ -342,37 +352,34 @@ impl Position {
                 }
             }
         }
-        let ha = &HORSE_ATTACKERS;
-        for j in 0..ha.len[k] as usize {
-            let (from, leg) = ha.moves[k][j];
-            if b[from as usize] == horse && b[leg as usize] == EMPTY {
-                resolve &= bit(from as usize) | bit(leg as usize);
-                found = true;
+        if self.code_bits[horse as usize] & ATTACK_FROM.horse[k] != 0 {
+            let ha = &HORSE_ATTACKERS;
+            for j in 0..ha.len[k] as usize {
+                let (from, leg) = ha.moves[k][j];
+                if b[from as usize] == horse && b[leg as usize] == EMPTY {
+                    resolve &= bit(from as usize) | bit(leg as usize);
+                    found = true;
+                }
             }
         }
-        let st = &SOLDIER_MOVES[them.index()];
-        for q in [k.checked_sub(9), k.checked_sub(1), Some(k + 1), Some(k + 9)]
-            .into_iter()
-            .flatten()
-            .filter(|&q| q < 90)
-        {
-            if b[q] == soldier && st.to[q][..st.len[q] as usize].contains(&(k as u8)) {
-                resolve &= bit(q);
-                found = true;
-            }
+        let mut soldiers = self.code_bits[soldier as usize] & ATTACK_FROM.soldier[them.index()][k];
+        while soldiers != 0 {
+            let q = soldiers.trailing_zeros() as usize;
+            soldiers &= soldiers - 1;
+            resolve &= bit(q);
+            found = true;
         }
         found.then_some((resolve, vacate))
     }
 
-    /// Legal moves when in check: the moves that can answer every check, each tried on a
-    /// scratch board.
+    /// Legal moves when in check: the moves that can answer every check, each tested on the
+    /// occupancy it leaves.
     fn gen_evasions<const MODE: u8>(&self, list: &mut MoveList) {
         let us = self.turn;
         let k = self.squares[self.general[us.index()] as usize] as usize;
         let mut socc = self.occ;
         let base = us.index() * 16;
         let masks = self.check_masks(k, us);
-        let mut scratch = self.board;
         let mut pseudo = MoveList::new();
         for id in base..base + 16 {
             let s = self.squares[id];
@@ -399,16 +406,12 @@ impl Position {
                 continue; // the general stays attacked as it is
             }
             let kk = if from == k { to } else { k };
-            let saved = scratch[to];
-            scratch[to] = scratch[from];
-            scratch[from] = EMPTY;
+            let was_empty = self.board[to] == EMPTY;
             socc.clear(from);
             socc.set(to);
-            let safe = !general_attacked(&scratch, &socc, kk, us);
-            scratch[from] = scratch[to];
-            scratch[to] = saved;
+            let safe = !self.general_hit(&socc, kk, us, to);
             socc.set(from);
-            if saved == EMPTY {
+            if was_empty {
                 socc.clear(to);
             }
             if safe {
@@ -453,7 +456,7 @@ impl Position {
                         continue;
                     }
                     socc.set(to);
-                    if !general_attacked(&self.board, &socc, to, us) {
+                    if !self.general_hit(&socc, to, us, to) {
                         list.push(Move::new(fs, Square::from_u8(to as u8)));
                     }
                     if x == EMPTY {

@@ -1,7 +1,8 @@
 //! The checked position: board, side to move, piece identities, zobrist hash; making moves.
 
-use super::attacks::general_attacked;
+use super::attacks::NO_POINT;
 use super::lines::{LineMask, Occupancy};
+use super::tables::SQ_BITS;
 use super::types::{Color, Move, Piece, PieceId, Role, Square};
 use super::zobrist::{BLACK_TO_MOVE, PIECE_KEYS};
 
@@ -195,6 +196,11 @@ pub struct Position {
     pub(crate) occ: Occupancy,
     /// The same for Red's pieces alone (Black's are the rest of `occ`).
     pub(crate) red: Occupancy,
+    /// The same for each cell code's pieces alone (index 0 unused): which enemy chariot,
+    /// cannon or general stands on a line is one mask test.
+    pub(crate) code_lines: [Occupancy; 15],
+    /// Each cell code's points as a board mask (bit = point; index 0 unused).
+    pub(crate) code_bits: [u128; 15],
 }
 
 impl PartialEq for Position {
@@ -242,6 +248,8 @@ impl Position {
             fullmoves,
             occ: Occupancy::default(),
             red: Occupancy::default(),
+            code_lines: [Occupancy::default(); 15],
+            code_bits: [0; 15],
         };
         let mut next = [0u8, 16u8];
         for (sq, cell) in cells.iter().enumerate() {
@@ -261,6 +269,8 @@ impl Position {
                 }
                 pos.hash ^= PIECE_KEYS[p.index()][sq];
                 pos.occ.set(sq);
+                pos.code_lines[code(*p) as usize].set(sq);
+                pos.code_bits[code(*p) as usize] |= SQ_BITS[sq];
                 if p.color == Color::Red {
                     pos.red.set(sq);
                 }
@@ -378,7 +388,7 @@ impl Position {
     #[must_use]
     pub fn in_check_color(&self, color: Color) -> bool {
         let k = self.squares[self.general[color.index()] as usize] as usize;
-        general_attacked(&self.board, &self.occ, k, color)
+        self.general_hit(&self.occ, k, color, NO_POINT)
     }
 
     /// Whether the side to move is in check.
@@ -449,14 +459,11 @@ impl Position {
     /// `m.from`, of either side): not attacked and not facing the other general.
     #[must_use]
     pub fn safe_after(&self, m: Move) -> bool {
-        let mut b = self.board;
-        let c = b[m.from.index()];
+        let c = self.board[m.from.index()];
         if c == EMPTY {
             return false;
         }
         let us = color_of_code(c);
-        b[m.to.index()] = c;
-        b[m.from.index()] = EMPTY;
         let mut occ = self.occ;
         occ.clear(m.from.index());
         occ.set(m.to.index());
@@ -465,7 +472,9 @@ impl Position {
         } else {
             self.squares[self.general[us.index()] as usize] as usize
         };
-        !general_attacked(&b, &occ, k, us)
+        // Whatever stood on the destination is taken (a pseudo-legal move never lands on a
+        // piece of its own side).
+        !self.general_hit(&occ, k, us, m.to.index())
     }
 
     /// Pseudo-legal moves of the piece with cell code `c` on `from`.
@@ -493,6 +502,8 @@ impl Position {
             h ^= PIECE_KEYS[(cap - 1) as usize][to];
             self.squares[self.ids[to] as usize] = OFF;
             self.halfmoves = 0;
+            self.code_lines[cap as usize].clear(to);
+            self.code_bits[cap as usize] ^= SQ_BITS[to];
         } else {
             self.halfmoves += 1;
         }
@@ -502,6 +513,9 @@ impl Position {
         self.squares[id as usize] = to as u8;
         self.occ.clear(from);
         self.occ.set(to);
+        self.code_lines[c as usize].clear(from);
+        self.code_lines[c as usize].set(to);
+        self.code_bits[c as usize] ^= SQ_BITS[from] | SQ_BITS[to];
         if c <= 7 {
             self.red.clear(from);
             self.red.set(to);
@@ -536,8 +550,12 @@ impl Position {
             self.fullmoves -= 1;
         }
         let id = self.ids[to];
-        self.board[from] = self.board[to];
+        let c = self.board[to];
+        self.board[from] = c;
         self.ids[from] = id;
+        self.code_lines[c as usize].clear(to);
+        self.code_lines[c as usize].set(from);
+        self.code_bits[c as usize] ^= SQ_BITS[from] | SQ_BITS[to];
         self.squares[id as usize] = from as u8;
         self.board[to] = u.captured_code;
         self.occ.set(from);
@@ -550,6 +568,8 @@ impl Position {
         if u.captured_code != EMPTY {
             self.ids[to] = u.captured_id;
             self.squares[u.captured_id as usize] = to as u8;
+            self.code_lines[u.captured_code as usize].set(to);
+            self.code_bits[u.captured_code as usize] ^= SQ_BITS[to];
         } else {
             self.occ.clear(to);
         }
@@ -610,17 +630,24 @@ mod tests {
         }
     }
 
-    /// The occupancies `(all, Red's)` counted from the board.
+    /// The occupancies `(all, Red's)` counted from the board; the occupancies and masks of
+    /// each cell code are checked against the board too.
     fn counted(p: &Position) -> (Occupancy, Occupancy) {
         let (mut all, mut red) = (Occupancy::default(), Occupancy::default());
+        let mut by_code = [Occupancy::default(); 15];
+        let mut bits = [0u128; 15];
         for (sq, &c) in p.board.iter().enumerate() {
             if c != EMPTY {
                 all.set(sq);
+                by_code[c as usize].set(sq);
+                bits[c as usize] |= 1u128 << sq;
                 if color_of_code(c) == Color::Red {
                     red.set(sq);
                 }
             }
         }
+        assert_eq!(p.code_lines, by_code, "each code's lines follow the board");
+        assert_eq!(p.code_bits, bits, "each code's points follow the board");
         (all, red)
     }
 

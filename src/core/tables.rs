@@ -309,6 +309,78 @@ pub const fn elephant_point(sq: usize) -> bool {
     (r == 0 || r == 4) && (f == 2 || f == 6) || r == 2 && (f == 0 || f == 4 || f == 8)
 }
 
+/// `1 << sq` for every point, looked up (a 128-bit shift costs several instructions).
+pub static SQ_BITS: [u128; 90] = {
+    let mut t = [0u128; 90];
+    let mut i = 0;
+    while i < 90 {
+        t[i] = 1u128 << i;
+        i += 1;
+    }
+    t
+};
+
+/// The points of each point's attackers of one kind, as board masks (bit = point): for a
+/// horse, where it would stand to hit the point (its leg not considered); for a general,
+/// an advisor or a soldier, where its step onto the point starts.
+pub struct AttackFrom {
+    /// Horses.
+    pub horse: [u128; 90],
+    /// Generals (inside the palace).
+    pub general: [u128; 90],
+    /// Advisors (onto the marked points of the palace only).
+    pub advisor: [u128; 90],
+    /// Soldiers of each colour (index 0 Red, 1 Black).
+    pub soldier: [[u128; 90]; 2],
+}
+
+const fn build_attack_from() -> AttackFrom {
+    let horses = build_horse_attackers();
+    let generals = build_palace_steps([(0, 1), (0, -1), (1, 0), (-1, 0)]);
+    let advisors = build_palace_steps([(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+    let soldiers = [build_soldier_moves(1), build_soldier_moves(-1)];
+    let mut t = AttackFrom {
+        horse: [0; 90],
+        general: [0; 90],
+        advisor: [0; 90],
+        soldier: [[0; 90]; 2],
+    };
+    let mut sq = 0;
+    while sq < 90 {
+        let mut i = 0;
+        while i < horses.len[sq] as usize {
+            t.horse[sq] |= 1u128 << horses.moves[sq][i].0;
+            i += 1;
+        }
+        // Palace steps go both ways, so the points a step reaches are the points it starts from.
+        let mut i = 0;
+        while i < generals.len[sq] as usize {
+            t.general[sq] |= 1u128 << generals.to[sq][i];
+            i += 1;
+        }
+        let mut i = 0;
+        while advisor_point(sq) && i < advisors.len[sq] as usize {
+            t.advisor[sq] |= 1u128 << advisors.to[sq][i];
+            i += 1;
+        }
+        // Soldier steps go one way: mark the start of every step that lands here.
+        let mut c = 0;
+        while c < 2 {
+            let mut i = 0;
+            while i < soldiers[c].len[sq] as usize {
+                t.soldier[c][soldiers[c].to[sq][i] as usize] |= 1u128 << sq;
+                i += 1;
+            }
+            c += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// Where the attackers of each point stand, by kind (see [`AttackFrom`]).
+pub static ATTACK_FROM: AttackFrom = build_attack_from();
+
 #[cfg(test)]
 mod tests {
     use super::*;

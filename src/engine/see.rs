@@ -2,37 +2,34 @@
 //! than its victim lands on a point the opponent attacks (after the capture, so lines the
 //! capturing piece opens or closes, and cannon screens it makes or removes, count).
 
-use crate::core::{square_attacked, Color, Move, Position};
-
-const EMPTY: u8 = 0;
+use crate::core::{Color, Move, Position};
 
 /// Whether the capture `m` puts a piece on a point the opponent attacks afterwards.
 pub(crate) fn capture_loses(pos: &Position, m: Move) -> bool {
-    let mut b = pos.board;
-    let c = b[m.from.index()];
-    b[m.to.index()] = c;
-    b[m.from.index()] = EMPTY;
+    let c = pos.board[m.from.index()];
     let mut occ = pos.occ;
     occ.clear(m.from.index());
     occ.set(m.to.index());
     let them = if c <= 7 { Color::Black } else { Color::Red };
-    square_attacked(&b, &occ, m.to.index(), them)
+    // The victim on the destination is taken; the capturing piece stands there now.
+    pos.square_hit(&occ, m.to.index(), them, m.to.index())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::NO_POINT;
 
     #[test]
     fn attacks_by_every_kind_of_piece() {
         let p = Position::from_fen("3k5/4a4/9/9/2n6/9/9/1c2p4/9/4K4 w").unwrap();
         let at = |s: &str, by: usize| {
             let by = if by == 0 { Color::Red } else { Color::Black };
-            square_attacked(
-                &p.board,
+            p.square_hit(
                 &p.occ,
                 crate::core::Square::parse(s).unwrap().index(),
                 by,
+                NO_POINT,
             )
         };
         assert!(

@@ -51,8 +51,8 @@ pub enum Job {
     },
     /// A whole game reviewed.
     Review {
-        /// The start.
-        start: Position,
+        /// The start (boxed: a position is large beside the other jobs).
+        start: Box<Position>,
         /// The moves.
         moves: Vec<Move>,
         /// The ruleset.

@@ -26,7 +26,7 @@ fn hint(n: u64) -> Job {
 
 fn review_job() -> Job {
     Job::Review {
-        start: Position::startpos(),
+        start: Box::new(Position::startpos()),
         moves: Vec::new(),
         rules: Ruleset::default(),
         limits: ReviewLimits::default(),
@@ -153,7 +153,7 @@ fn a_review_runs_in_the_pool() {
     let t = pool.submit(
         "a",
         Job::Review {
-            start: Position::startpos(),
+            start: Box::new(Position::startpos()),
             moves,
             rules: Ruleset::default(),
             limits: ReviewLimits {
