@@ -380,8 +380,7 @@ impl Position {
     /// How many pieces of `color` and `role` are on the board.
     #[must_use]
     pub fn count(&self, color: Color, role: Role) -> usize {
-        let c = code_of(color, role);
-        self.board.iter().filter(|&&x| x == c).count()
+        self.code_bits[code_of(color, role) as usize].count_ones() as usize
     }
 
     /// Whether `color`'s general is attacked (including by the facing general).
