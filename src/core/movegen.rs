@@ -112,7 +112,36 @@ impl Attackers {
     }
 }
 
+/// The points of `k`'s file (for `NORTH` and `SOUTH`, bit = rank) or rank (for `EAST` and
+/// `WEST`, bit = file) beyond `k` in the direction `d`, as a line mask.
+#[inline(always)]
+fn way(d: usize, k: usize) -> u32 {
+    let (kf, kr) = (k % 9, k / 9);
+    match d {
+        NORTH => !((2u32 << kr) - 1),
+        SOUTH => (1u32 << kr) - 1,
+        EAST => !((2u32 << kf) - 1),
+        _ => (1u32 << kf) - 1,
+    }
+}
+
 impl Position {
+    /// The pieces of `them` that act along lines (chariots and cannons, and on the file its
+    /// general) on the file and the rank of `k`, as line masks `(file, rank)`: every check
+    /// along a line, every shield and every closed point needs one of them beyond it.
+    #[inline(always)]
+    fn line_pieces(&self, them: Color, k: usize) -> (u32, u32) {
+        let lines = &self.code_lines;
+        let ch = &lines[code_of(them, Role::Chariot) as usize];
+        let cn = &lines[code_of(them, Role::Cannon) as usize];
+        let g = &lines[code_of(them, Role::General) as usize];
+        let (kf, kr) = (k % 9, k / 9);
+        (
+            u32::from(ch.files[kf] | cn.files[kf] | g.files[kf]),
+            u32::from(ch.ranks[kr] | cn.ranks[kr]),
+        )
+    }
+
     /// The shields of `us`'s general on `k` (the side is not in check), written over `s`.
     #[inline(always)]
     fn shields_into(&self, k: usize, us: Color, s: &mut Shields) {
@@ -129,21 +158,13 @@ impl Position {
         s.pinned = 0;
         s.len = 0;
         let (kf, kr) = (k % 9, k / 9);
-        // The enemy's chariots, cannons and general on the general's rank and file: every
-        // shield and closed point needs one of them beyond it, so a way without one is passed
-        // over unread.
-        let lines = &self.code_lines;
-        let (ch, cn) = (&lines[chariot as usize], &lines[cannon as usize]);
-        let enemy_file = u32::from(ch.files[kf] | cn.files[kf] | lines[general as usize].files[kf]);
-        let enemy_rank = u32::from(ch.ranks[kr] | cn.ranks[kr]);
+        // A way with no enemy line piece beyond the general is passed over unread.
+        let (enemy_file, enemy_rank) = self.line_pieces(us.other(), k);
         for d in [NORTH, SOUTH, EAST, WEST] {
             // The first three pieces this way, from the occupancy bits.
-            let (way, step_up, line) = match d {
-                NORTH => (!((2u32 << kr) - 1), true, 0),
-                SOUTH => ((1u32 << kr) - 1, false, 0),
-                EAST => (!((2u32 << kf) - 1), true, 1),
-                _ => ((1u32 << kf) - 1, false, 1),
-            };
+            let way = way(d, k);
+            let step_up = d == NORTH || d == EAST;
+            let line = usize::from(d >= EAST);
             let (all, enemy) = if line == 0 {
                 (u32::from(self.occ.files[kf]), enemy_file)
             } else {
@@ -306,21 +327,11 @@ impl Position {
         let mut resolve = ALL;
         let mut vacate = 0u128;
         let mut found = false;
-        // The enemy's chariots, cannons and general on the general's file and rank: a way
-        // with none of them gives no check and is not walked.
-        let (kf, kr) = (k % 9, k / 9);
-        let lines = &self.code_lines;
-        let (ch, cn) = (&lines[chariot as usize], &lines[cannon as usize]);
-        let on_file = u32::from(ch.files[kf] | cn.files[kf] | lines[general as usize].files[kf]);
-        let on_rank = u32::from(ch.ranks[kr] | cn.ranks[kr]);
+        // A way with no enemy line piece beyond the general gives no check and is not walked.
+        let (on_file, on_rank) = self.line_pieces(them, k);
         for d in [NORTH, SOUTH, EAST, WEST] {
-            let beyond = match d {
-                NORTH => on_file & !((2u32 << kr) - 1),
-                SOUTH => on_file & ((1u32 << kr) - 1),
-                EAST => on_rank & !((2u32 << kf) - 1),
-                _ => on_rank & ((1u32 << kf) - 1),
-            };
-            if beyond == 0 {
+            let on_line = if d <= SOUTH { on_file } else { on_rank };
+            if on_line & way(d, k) == 0 {
                 continue;
             }
             let ray = &RAYS.squares[k][d][..RAYS.len[k][d] as usize];
