@@ -383,6 +383,13 @@ impl Position {
         self.code_bits[code_of(color, role) as usize].count_ones() as usize
     }
 
+    /// The points of `color`'s pieces, as one board mask.
+    #[inline]
+    pub(crate) fn side_bits(&self, color: Color) -> u128 {
+        let lo = code_of(color, Role::General) as usize;
+        self.code_bits[lo..lo + 7].iter().fold(0, |a, b| a | b)
+    }
+
     /// Whether `color`'s general is attacked (including by the facing general).
     #[must_use]
     pub fn in_check_color(&self, color: Color) -> bool {

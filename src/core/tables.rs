@@ -332,6 +332,8 @@ pub struct AttackFrom {
     pub advisor: [u128; 90],
     /// Soldiers of each colour (index 0 Red, 1 Black).
     pub soldier: [[u128; 90]; 2],
+    /// Chariots and cannons: the other points of the point's rank and file.
+    pub line: [u128; 90],
 }
 
 const fn build_attack_from() -> AttackFrom {
@@ -344,9 +346,17 @@ const fn build_attack_from() -> AttackFrom {
         general: [0; 90],
         advisor: [0; 90],
         soldier: [[0; 90]; 2],
+        line: [0; 90],
     };
     let mut sq = 0;
     while sq < 90 {
+        let mut q = 0;
+        while q < 90 {
+            if q != sq && (q % 9 == sq % 9 || q / 9 == sq / 9) {
+                t.line[sq] |= 1u128 << q;
+            }
+            q += 1;
+        }
         let mut i = 0;
         while i < horses.len[sq] as usize {
             t.horse[sq] |= 1u128 << horses.moves[sq][i].0;
@@ -374,6 +384,68 @@ const fn build_attack_from() -> AttackFrom {
             c += 1;
         }
         sq += 1;
+    }
+    t
+}
+
+/// Every point a piece of each cell code could step to from each point, its legs and eyes
+/// not considered; every point for chariots and cannons, whose moves the line tables give.
+/// A piece whose reach holds no enemy piece has no capture.
+pub static STEP_REACH: [[u128; 90]; 15] = build_step_reach();
+
+const fn build_step_reach() -> [[u128; 90]; 15] {
+    let horses = build_horse_moves();
+    let elephants = build_elephant_moves();
+    let generals = build_palace_steps([(0, 1), (0, -1), (1, 0), (-1, 0)]);
+    let advisors = build_palace_steps([(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+    let soldiers = [build_soldier_moves(1), build_soldier_moves(-1)];
+    let mut t = [[0u128; 90]; 15];
+    let mut code = 1;
+    while code < 15 {
+        // Cell codes: Red 1–7, Black 8–14, each general, advisor, elephant, horse, chariot,
+        // cannon, soldier.
+        let (color, role) = ((code - 1) / 7, (code - 1) % 7);
+        let mut sq = 0;
+        while sq < 90 {
+            let mut m = 0u128;
+            let mut i = 0;
+            match role {
+                0 => {
+                    while i < generals.len[sq] as usize {
+                        m |= 1u128 << generals.to[sq][i];
+                        i += 1;
+                    }
+                }
+                1 => {
+                    while i < advisors.len[sq] as usize {
+                        m |= 1u128 << advisors.to[sq][i];
+                        i += 1;
+                    }
+                }
+                2 => {
+                    while i < elephants.len[sq] as usize {
+                        m |= 1u128 << elephants.moves[sq][i].0;
+                        i += 1;
+                    }
+                }
+                3 => {
+                    while i < horses.len[sq] as usize {
+                        m |= 1u128 << horses.moves[sq][i].0;
+                        i += 1;
+                    }
+                }
+                4 | 5 => m = (1u128 << 90) - 1,
+                _ => {
+                    while i < soldiers[color].len[sq] as usize {
+                        m |= 1u128 << soldiers[color].to[sq][i];
+                        i += 1;
+                    }
+                }
+            }
+            t[code][sq] = m;
+            sq += 1;
+        }
+        code += 1;
     }
     t
 }

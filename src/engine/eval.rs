@@ -347,23 +347,53 @@ impl Terms {
     }
 }
 
-/// Whether a soldier of each colour on each point has crossed the river (it stands on a rank
-/// its side does not own), and whether it also stands near the enemy palace, by colour and
-/// point.
-const CROSSED: [[(bool, bool); 90]; 2] = {
-    let mut t = [[(false, false); 90]; 2];
+/// The points where a soldier of each colour has crossed the river (ranks its side does not
+/// own), and those of them near the enemy palace, as board masks by colour: a soldier that has
+/// not crossed scores nothing beyond its material and placement.
+const CROSSED: [(u128, u128); 2] = {
+    let mut t = [(0u128, 0u128); 2];
     let mut c = 0;
     while c < 2 {
         let mut sq = 0;
         while sq < 90 {
-            let crossed = !Color::ALL[c].owns_rank((sq / 9) as u8);
-            t[c][sq] = (crossed, crossed && NEAR_PALACE[c ^ 1][sq]);
+            if !Color::ALL[c].owns_rank((sq / 9) as u8) {
+                t[c].0 |= 1 << sq;
+                if NEAR_PALACE[c ^ 1][sq] {
+                    t[c].1 |= 1 << sq;
+                }
+            }
             sq += 1;
         }
         c += 1;
     }
     t
 };
+
+/// Every point but those of the last file (i): a point whose right-hand neighbour is on its
+/// rank.
+const NOT_LAST_FILE: u128 = {
+    let mut m = 0u128;
+    let mut sq = 0;
+    while sq < 90 {
+        if sq % 9 < 8 {
+            m |= 1 << sq;
+        }
+        sq += 1;
+    }
+    m
+};
+
+/// The number of points of a mask with few of them (a loop per point: the portable build has
+/// no population-count instruction).
+#[inline(always)]
+fn few(mut m: u128) -> i32 {
+    let mut n = 0;
+    while m != 0 {
+        m &= m - 1;
+        n += 1;
+    }
+    n
+}
 
 /// The points strictly between two points of one line, as a line mask (bits `lo + 1 .. hi`).
 #[inline(always)]
@@ -436,19 +466,18 @@ fn cannon_term(pos: &Position, t: &Terms, sq: usize, us: usize, king: usize) -> 
     v
 }
 
-/// A soldier of `us` on `sq`: crossed beside another, near the enemy palace.
+/// The soldiers of `us`: each crossed one with a crossed soldier of its own on its right, and
+/// each one near the enemy palace.
 #[inline(always)]
-fn soldier_term(pos: &Position, t: &Terms, sq: usize, us: usize) -> Packed {
-    let soldier = code_of(Color::ALL[us], Role::Soldier);
-    let (crossed, near) = CROSSED[us][sq];
-    let mut v = 0;
-    if crossed && sq % 9 < 8 && pos.board[sq + 1] == soldier {
-        v += t.soldier_pair[us];
+fn soldiers_term(pos: &Position, t: &Terms, us: usize) -> Packed {
+    let (crossed, near) = CROSSED[us];
+    let s = pos.code_bits[code_of(Color::ALL[us], Role::Soldier) as usize] & crossed;
+    if s == 0 {
+        return 0;
     }
-    if near {
-        v += t.soldier_intruder[us];
-    }
-    v
+    // A neighbour on the same rank has crossed as well.
+    let pairs = s & (s >> 1) & NOT_LAST_FILE;
+    few(pairs) * t.soldier_pair[us] + few(s & near) * t.soldier_intruder[us]
 }
 
 /// The evaluation of `pos` for the side to move, in centipawns.
@@ -475,9 +504,7 @@ pub(crate) fn evaluate_from(pos: &Position, t: &Terms, base: Base, roster: &Rost
         for sq in roster.points(pos, us, CANNON) {
             acc += cannon_term(pos, t, sq, us, kt);
         }
-        for sq in roster.points(pos, us, SOLDIER) {
-            acc += soldier_term(pos, t, sq, us);
-        }
+        acc += soldiers_term(pos, t, us);
     }
     let mut mg = [mg_of(acc), 0];
     let mut eg = [eg_of(acc), 0];
@@ -528,6 +555,61 @@ mod tests {
 
     fn eval(fen: &str) -> i32 {
         evaluate(&Position::from_fen(fen).unwrap(), &W)
+    }
+
+    /// The soldiers' term point by point over the board: each crossed soldier with a soldier
+    /// of its side on its right, and each crossed soldier near the enemy palace.
+    fn soldiers_by_walk(pos: &Position, t: &Terms, us: usize) -> Packed {
+        let soldier = code_of(Color::ALL[us], Role::Soldier);
+        let mut v = 0;
+        for sq in 0..90 {
+            let crossed = !Color::ALL[us].owns_rank((sq / 9) as u8);
+            if pos.board[sq] != soldier || !crossed {
+                continue;
+            }
+            if sq % 9 < 8 && pos.board[sq + 1] == soldier {
+                v += t.soldier_pair[us];
+            }
+            if near_palace(sq, us ^ 1) {
+                v += t.soldier_intruder[us];
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn the_soldiers_masks_agree_with_walking_the_board() {
+        let t = Terms::of(&W);
+        let fens = [
+            // Pairs across the river, near the palace, at the board's edge, and uncrossed.
+            "4k4/9/2PP5/PP5P1/9/p1p1p1p1p/9/9/9/4K4 w - - 0 1",
+            "4k4/9/9/9/9/9/pp5p1/3pp4/9/4K4 b - - 0 1",
+            "3k5/4P4/3P1P3/9/8P/p8/9/3p1p3/4p4/5K3 w - - 0 1",
+            crate::core::START_FEN,
+        ];
+        let mut pairs_seen = 0;
+        for fen in fens {
+            let mut pos = Position::from_fen(fen).unwrap();
+            // Walk a line of play (the first legal move, 40 times) so soldiers cross and meet.
+            for _ in 0..40 {
+                for us in 0..2 {
+                    assert_eq!(
+                        soldiers_term(&pos, &t, us),
+                        soldiers_by_walk(&pos, &t, us),
+                        "{fen}"
+                    );
+                    if soldiers_by_walk(&pos, &t, us) != 0 {
+                        pairs_seen += 1;
+                    }
+                }
+                let moves = pos.legal_moves();
+                let Some(m) = moves.iter().rev().find(|m| pos.piece_at(m.to).is_none()) else {
+                    break;
+                };
+                pos.make(*m);
+            }
+        }
+        assert!(pairs_seen > 20, "the walk must meet crossed soldiers");
     }
 
     #[test]

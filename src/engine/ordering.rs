@@ -232,15 +232,22 @@ impl MovePicker {
             pos.gen_legal_known::<GEN_ALL>(true, &mut self.moves);
             return;
         }
+        if mode == GEN_CAPTURES {
+            // The shields are found only when a capture needs them (the same list in the same
+            // order as generating with them).
+            self.shielded = pos.gen_captures_unchecked_side(&mut self.moves, &mut self.shields);
+        } else {
+            self.shield(pos);
+            pos.gen_legal_shielded::<GEN_QUIETS>(&self.shields, &mut self.moves);
+        }
+    }
+
+    /// Find the side's shields unless they are known.
+    #[inline]
+    fn shield(&mut self, pos: &Position) {
         if !self.shielded {
             pos.shields_of_into(&mut self.shields);
             self.shielded = true;
-        }
-        let shields = &self.shields;
-        if mode == GEN_CAPTURES {
-            pos.gen_legal_shielded::<GEN_CAPTURES>(shields, &mut self.moves);
-        } else {
-            pos.gen_legal_shielded::<GEN_QUIETS>(shields, &mut self.moves);
         }
     }
 
@@ -296,17 +303,15 @@ impl MovePicker {
                         continue;
                     };
                     let repeat = self.refutations[..i].contains(&Some(m));
-                    let legal = |s: &Shields| pos.is_pseudo_legal(m) && pos.legal_shielded(m, s);
                     if Some(m) != self.tt
                         && !repeat
                         && pos.board[m.to.index()] == 0
-                        && if self.shielded {
-                            legal(&self.shields)
-                        } else {
-                            pos.is_legal(m)
-                        }
+                        && pos.is_pseudo_legal(m)
                     {
-                        return Some((m, Kind::Killer));
+                        self.shield(pos);
+                        if pos.legal_shielded(m, &self.shields) {
+                            return Some((m, Kind::Killer));
+                        }
                     }
                     self.refutations[i] = None;
                 }
