@@ -330,8 +330,8 @@ impl Position {
         }
         if list.len() > start {
             // Every shield and closed point lies on the general's file or rank or on a horse's
-            // leg beside it: captures that neither start nor end there (and are not the
-            // general's) are legal as generated, and the shields are not needed.
+            // leg beside it: captures that neither start nor end there (a general's step always
+            // ends there) are legal as generated, and the shields are not needed.
             let k = self.squares[self.general[self.turn.index()] as usize] as usize;
             let zone = SHIELD_ZONE[k];
             if list.as_slice()[start..]

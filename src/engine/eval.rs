@@ -219,46 +219,52 @@ impl Base {
     }
 }
 
-/// The piece ids of each side by role, found once per search: a piece's role never changes
-/// (captured pieces keep their id, off the board), so the evaluation can walk the pieces role
-/// by role instead of testing each piece's role.
+/// The identities of each side's chariots, horses and cannons (the pieces the evaluation
+/// walks one by one), found once per search: at most two of each (positions with more are
+/// refused when they are read), [`NONE`] where there are fewer.
 #[derive(Clone, Debug)]
 pub(crate) struct Roster {
-    ids: [[[u8; 16]; 7]; 2],
-    len: [[u8; 7]; 2],
+    ids: [[[u8; 2]; 3]; 2],
 }
+
+/// No piece, in a [`Roster`] slot.
+const NONE: u8 = u8::MAX;
+
+/// The roster slot of each walked role.
+const WALKED: [usize; 3] = [CHARIOT, HORSE, CANNON];
 
 impl Roster {
     pub(crate) fn of(pos: &Position) -> Roster {
         let mut r = Roster {
-            ids: [[[0; 16]; 7]; 2],
-            len: [[0; 7]; 2],
+            ids: [[[NONE; 2]; 3]; 2],
         };
         for id in 0..32u8 {
             let code = pos.kinds[id as usize];
-            if code != EMPTY {
-                let (c, role) = (color_of(code), role_of(code));
-                let n = &mut r.len[c][role];
-                r.ids[c][role][*n as usize] = id;
-                *n += 1;
+            if code == EMPTY {
+                continue;
+            }
+            let (c, role) = (color_of(code), role_of(code));
+            if let Some(k) = WALKED.iter().position(|&w| w == role) {
+                if let Some(slot) = r.ids[c][k].iter_mut().find(|x| **x == NONE) {
+                    *slot = id;
+                }
             }
         }
         r
     }
 
-    /// The points of `color`'s pieces of `role` still on the board.
-    #[inline]
-    fn points<'a>(
-        &'a self,
-        pos: &'a Position,
-        color: usize,
-        role: usize,
-    ) -> impl Iterator<Item = usize> + 'a {
-        self.ids[color][role][..self.len[color][role] as usize]
-            .iter()
-            .map(|&id| pos.squares[id as usize])
-            .filter(|&s| s != OFF)
-            .map(usize::from)
+    /// Call `f` with the point of each of `color`'s pieces of the `k`-th walked role still on
+    /// the board (two slots, unrolled).
+    #[inline(always)]
+    fn each(&self, pos: &Position, color: usize, k: usize, mut f: impl FnMut(usize)) {
+        for &id in &self.ids[color][k] {
+            if id != NONE {
+                let s = pos.squares[usize::from(id) & 31];
+                if s != OFF {
+                    f(usize::from(s));
+                }
+            }
+        }
     }
 }
 
@@ -495,15 +501,9 @@ pub(crate) fn evaluate_from(pos: &Position, t: &Terms, base: Base, roster: &Rost
     let king = Color::ALL.map(|c| pos.general_square(c).index());
     for us in 0..2 {
         let kt = king[us ^ 1];
-        for sq in roster.points(pos, us, CHARIOT) {
-            acc += chariot_term(pos, t, sq, us, kt);
-        }
-        for sq in roster.points(pos, us, HORSE) {
-            acc += horse_term(pos, t, sq, us);
-        }
-        for sq in roster.points(pos, us, CANNON) {
-            acc += cannon_term(pos, t, sq, us, kt);
-        }
+        roster.each(pos, us, 0, |sq| acc += chariot_term(pos, t, sq, us, kt));
+        roster.each(pos, us, 1, |sq| acc += horse_term(pos, t, sq, us));
+        roster.each(pos, us, 2, |sq| acc += cannon_term(pos, t, sq, us, kt));
         acc += soldiers_term(pos, t, us);
     }
     let mut mg = [mg_of(acc), 0];

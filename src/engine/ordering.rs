@@ -414,9 +414,13 @@ fn select_best(moves: &mut MoveList, scores: &mut [i32; 128], next: &mut usize) 
     if *next >= len {
         return None;
     }
+    // The first of the highest scores (one bounds test for the whole scan, the best score
+    // kept at hand).
     let mut best = *next;
-    for i in *next + 1..len {
-        if scores[i] > scores[best] {
+    let mut top = scores[best];
+    for (i, &s) in scores[..len].iter().enumerate().skip(*next + 1) {
+        if s > top {
+            top = s;
             best = i;
         }
     }

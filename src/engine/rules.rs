@@ -31,18 +31,26 @@ pub(crate) type PathPly = Option<(Move, Undo)>;
 pub(crate) type ClassCache = HashMap<(u64, u16), PlyClass>;
 const CACHE_LIMIT: usize = 50_000;
 
+/// What the rules need of one position of the game or the search path.
+#[derive(Copy, Clone)]
+struct Reached {
+    /// The position's hash.
+    key: u64,
+    /// Index of the latest position at or before this one reached by a capture or a null
+    /// move: no repetition reaches back past it.
+    irreversible: u32,
+    /// Plies counted toward the no-progress draw here.
+    quiet_plies: u32,
+    /// Whether the ply leading here gave check.
+    check: bool,
+}
+
 /// What the search knows of the game's rules and history.
 pub(crate) struct GameRules {
     rules: Ruleset,
-    /// Hash of each position (index 0: the game's start).
-    keys: Vec<u64>,
-    /// Index of the latest position at or before each one reached by a capture or a null
-    /// move: no repetition reaches back past it.
-    irreversible: Vec<usize>,
-    /// Whether the ply leading to each position gave check.
-    check: Vec<bool>,
-    /// Plies counted toward the no-progress draw at each position.
-    quiet_plies: Vec<u32>,
+    /// Each position of the game and the path (index 0: the game's start), one record each so
+    /// that a ply of the search writes one.
+    plies: Vec<Reached>,
     /// The arbiter's classes of the game's plies (ply `i` leads from position `i`).
     history: Vec<PlyClass>,
     /// Index of the root position.
@@ -59,19 +67,18 @@ impl GameRules {
         let plies = arb.plies();
         let mut g = GameRules {
             rules,
-            keys: Vec::with_capacity(plies.len() + 160),
-            irreversible: Vec::with_capacity(plies.len() + 160),
-            check: Vec::with_capacity(plies.len() + 160),
-            quiet_plies: Vec::with_capacity(plies.len() + 160),
+            plies: Vec::with_capacity(plies.len() + 160),
             history: plies.iter().map(|p| p.class.clone()).collect(),
             root: plies.len(),
             check_limit: (1..=3).filter_map(|n| rules.checks.allowed(n)).min(),
             cache,
         };
-        g.keys.push(arb.start().hash());
-        g.irreversible.push(0);
-        g.check.push(arb.start().is_check());
-        g.quiet_plies.push(arb.start().halfmoves());
+        g.plies.push(Reached {
+            key: arb.start().hash(),
+            irreversible: 0,
+            quiet_plies: arb.start().halfmoves(),
+            check: arb.start().is_check(),
+        });
         for (i, p) in plies.iter().enumerate() {
             let key = arb.position_before(i + 1).map_or(0, Position::hash);
             g.push(
@@ -95,49 +102,50 @@ impl GameRules {
     /// Record a ply of the search path (or of the game).
     #[inline]
     pub(crate) fn push(&mut self, key: u64, capture: bool, check: bool, soldier_advance: bool) {
-        let n = self.keys.len();
+        let n = self.plies.len() as u32;
         let progress = capture
             || (soldier_advance
                 && self
                     .rules
                     .no_progress
                     .is_some_and(|r| r.soldier_advance_is_progress));
-        let prev_quiet = self.quiet_plies.last().copied().unwrap_or(0);
-        self.keys.push(key);
-        self.irreversible.push(if capture {
-            n
-        } else {
-            self.irreversible.last().copied().unwrap_or(0)
+        let last = self.plies.last().copied();
+        let prev_quiet = last.map_or(0, |r| r.quiet_plies);
+        self.plies.push(Reached {
+            key,
+            irreversible: if capture {
+                n
+            } else {
+                last.map_or(0, |r| r.irreversible)
+            },
+            quiet_plies: if progress { 0 } else { prev_quiet + 1 },
+            check,
         });
-        self.check.push(check);
-        self.quiet_plies
-            .push(if progress { 0 } else { prev_quiet + 1 });
     }
 
     /// Record a null move (it breaks every cycle and every run of checks).
     #[inline]
     pub(crate) fn push_null(&mut self, key: u64) {
-        let n = self.keys.len();
-        let q = self.quiet_plies.last().copied().unwrap_or(0);
-        self.keys.push(key);
-        self.irreversible.push(n);
-        self.check.push(false);
-        self.quiet_plies.push(q);
+        let n = self.plies.len() as u32;
+        let q = self.plies.last().map_or(0, |r| r.quiet_plies);
+        self.plies.push(Reached {
+            key,
+            irreversible: n,
+            quiet_plies: q,
+            check: false,
+        });
     }
 
     /// Take back the last [`push`](Self::push) or [`push_null`](Self::push_null).
     #[inline]
     pub(crate) fn pop(&mut self) {
-        self.keys.pop();
-        self.irreversible.pop();
-        self.check.pop();
-        self.quiet_plies.pop();
+        self.plies.pop();
     }
 
     /// The score of the current position (`pos`, `ply` plies below the root, reached by
     /// `path`) when a rule ends the game there, from the side to move's view.
     pub(crate) fn tree_score(&mut self, pos: &Position, ply: usize, path: &[Frame]) -> Option<i32> {
-        let n = self.keys.len() - 1;
+        let n = self.plies.len() - 1;
         let stm = pos.turn();
         let score_for = |outcome: Outcome| match outcome.loser() {
             None => DRAW,
@@ -145,12 +153,12 @@ impl GameRules {
             Some(_) => mate_in(ply),
         };
         // A repetition.
-        let floor = self.irreversible[n];
+        let floor = self.plies[n].irreversible as usize;
         if n >= floor + 4 {
-            let key = self.keys[n];
+            let key = self.plies[n].key;
             let mut i = n - 4;
             loop {
-                if self.keys[i] == key {
+                if self.plies[i].key == key {
                     return Some(self.repetition(pos, i, n, path).map_or(DRAW, score_for));
                 }
                 if i < floor + 2 {
@@ -163,7 +171,7 @@ impl GameRules {
         if let Some(limit) = self.check_limit {
             let mut run = 0;
             let mut i = n;
-            while i > 0 && self.check[i] {
+            while i > 0 && self.plies[i].check {
                 run += 1;
                 if i < 2 {
                     break;
@@ -175,7 +183,7 @@ impl GameRules {
             }
         }
         if let Some(rule) = self.rules.no_progress {
-            if self.quiet_plies[n] >= rule.plies {
+            if self.plies[n].quiet_plies >= rule.plies {
                 return Some(DRAW);
             }
         }
