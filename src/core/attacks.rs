@@ -90,13 +90,35 @@ impl Position {
     #[inline]
     pub(crate) fn is_check_after(&self, from: usize, to: usize) -> bool {
         let k = self.squares[self.general[self.turn.index()] as usize] as usize;
-        let (kf, kr) = (k % 9, k / 9);
-        let gap = |s: usize| ((s % 9).abs_diff(kf), (s / 9).abs_diff(kr));
-        let near = matches!(gap(from), (0, _) | (_, 0) | (1, 1))
-            || matches!(gap(to), (0, _) | (_, 0) | (1, 2) | (2, 1));
-        near && self.is_check()
+        let (from_zone, to_zone) = CHECK_ZONES[k];
+        (from_zone & SQ_BITS[from]) | (to_zone & SQ_BITS[to]) != 0 && self.is_check()
     }
 }
+
+/// For a general on each point, where a move must start or end to give it a new check (see
+/// [`Position::is_check_after`]): `(from, to)`. A check is uncovered only along its file or
+/// rank or by freeing a horse's leg diagonally beside it, and a piece arriving checks only
+/// along those lines or as a horse a jump away.
+static CHECK_ZONES: [(u128, u128); 90] = {
+    let mut t = [(0u128, 0u128); 90];
+    let mut k = 0usize;
+    while k < 90 {
+        let mut s = 0usize;
+        while s < 90 {
+            let (df, dr) = ((s % 9).abs_diff(k % 9), (s / 9).abs_diff(k / 9));
+            let line = df == 0 || dr == 0;
+            if line || (df == 1 && dr == 1) {
+                t[k].0 |= 1 << s;
+            }
+            if line || (df == 1 && dr == 2) || (df == 2 && dr == 1) {
+                t[k].1 |= 1 << s;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 #[inline]
 pub(crate) fn is_step(to: [u8; 4], len: u8, t: usize) -> bool {

@@ -135,7 +135,8 @@ pub type HorseLegs = ([[u8; 3]; 4], u8);
 
 /// The legs of a horse standing on each point: its orthogonal neighbours, each leading to the
 /// two points beyond it (a point off the board is given as the horse's own point, which holds
-/// the horse itself, so it never reads as a move).
+/// the horse itself, so it never reads as a move). The slots past the last leg are
+/// `[own point; 3]`: a leg that is never free, so all four slots can be read without a count.
 const fn build_horse_legs() -> [HorseLegs; 90] {
     // (file, rank) steps: the leg, then the two points it leads to.
     const STEPS: [[(i8, i8); 3]; 4] = [
@@ -147,6 +148,7 @@ const fn build_horse_legs() -> [HorseLegs; 90] {
     let mut t = [([[0u8; 3]; 4], 0u8); 90];
     let mut sq = 0;
     while sq < 90 {
+        t[sq].0 = [[sq as u8; 3]; 4];
         let mut n = 0;
         let mut i = 0;
         while i < 4 {
@@ -460,6 +462,8 @@ mod tests {
     #[test]
     fn horse_legs_agree_with_the_jump_table() {
         for (sq, (legs, n)) in HORSE_LEGS.iter().enumerate() {
+            // The slots past the last leg hold the horse's own point, never a free leg.
+            assert!(legs[*n as usize..].iter().all(|l| *l == [sq as u8; 3]));
             let mut by_legs: Vec<(u8, u8)> = legs[..*n as usize]
                 .iter()
                 .flat_map(|&[leg, a, b]| [(a, leg), (b, leg)])

@@ -434,12 +434,12 @@ fn horse_term(pos: &Position, t: &Terms, sq: usize, us: usize) -> Packed {
     let own_lo = code_of(Color::ALL[us], Role::General);
     let not_own = |x: u8| usize::from(b[x as usize].wrapping_sub(own_lo) >= 7);
     // Counted leg by leg: a free leg opens its two points unless our own pieces stand there.
-    let (legs, n) = &HORSE_LEGS[sq];
+    // All four slots, without branches (a missing leg is the horse's own point, never free).
+    let (legs, _) = &HORSE_LEGS[sq];
     let mut mob = 0;
-    for &[leg, to1, to2] in &legs[..*n as usize] {
-        if b[leg as usize] == EMPTY {
-            mob += not_own(to1) + not_own(to2);
-        }
+    for &[leg, to1, to2] in legs {
+        let free = 0usize.wrapping_sub(usize::from(b[leg as usize] == EMPTY));
+        mob += (not_own(to1) + not_own(to2)) & free;
     }
     let mut v = t.horse_mob[us][mob];
     if near_palace(sq, us ^ 1) {
