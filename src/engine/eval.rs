@@ -490,12 +490,75 @@ fn soldiers_term(pos: &Position, t: &Terms, us: usize) -> Packed {
 #[must_use]
 #[cfg(test)]
 pub(crate) fn evaluate(pos: &Position, w: &Weights) -> i32 {
-    evaluate_from(pos, &Terms::of(w), Base::of(pos), &Roster::of(pos))
+    evaluate_from(
+        pos,
+        &Terms::of(w),
+        Base::of(pos),
+        &Roster::of(pos),
+        &mut Material::none(),
+    )
 }
 
-/// [`evaluate`] given the position's [`Base`] sums and [`Roster`].
+/// What the evaluation draws from the piece counts alone, kept for the last counts seen (a
+/// capture changes them; most evaluations in a row share them): the missing defenders' terms
+/// and how much each side's lead is scaled down.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Material {
+    /// The [`Base::counts`] these were found for.
+    counts: u64,
+    /// Red's missing-defender terms less Black's, subtracted (middlegame, endgame).
+    mg: i32,
+    eg: i32,
+    /// What a lead of each side is divided by (see [`scale`]).
+    div: [i32; 2],
+}
+
+impl Material {
+    /// Nothing found yet (no position has these counts).
+    pub(crate) fn none() -> Material {
+        Material {
+            counts: u64::MAX,
+            mg: 0,
+            eg: 0,
+            div: [1; 2],
+        }
+    }
+
+    /// Brought up to `base`'s counts.
+    #[inline]
+    fn update(&mut self, t: &Terms, base: Base) {
+        if self.counts == base.counts {
+            return;
+        }
+        // Defenders missing, weighed by what the other side can still attack with.
+        let (mut mg, mut eg) = ([0; 2], [0; 2]);
+        for us in 0..2 {
+            let them = us ^ 1;
+            let attack = 2 * base.n(them, CHARIOT) + base.n(them, HORSE) + base.n(them, CANNON);
+            let (advisors, elephants) = (base.n(us, ADVISOR), base.n(us, ELEPHANT));
+            mg[us] -= attack
+                * (t.missing_advisor * (2 - advisors) + t.missing_elephant * (2 - elephants));
+            eg[us] -= attack * t.missing_advisor / 2 * (2 - advisors);
+        }
+        *self = Material {
+            counts: base.counts,
+            mg: mg[0] - mg[1],
+            eg: eg[0] - eg[1],
+            div: [scale_divisor(0, base), scale_divisor(1, base)],
+        };
+    }
+}
+
+/// [`evaluate`] given the position's [`Base`] sums and [`Roster`], and the [`Material`] terms
+/// of the last counts (brought up to date here).
 #[must_use]
-pub(crate) fn evaluate_from(pos: &Position, t: &Terms, base: Base, roster: &Roster) -> i32 {
+pub(crate) fn evaluate_from(
+    pos: &Position,
+    t: &Terms,
+    base: Base,
+    roster: &Roster,
+    material: &mut Material,
+) -> i32 {
     // Red's dynamic terms less Black's, packed.
     let mut acc: Packed = 0;
     let king = Color::ALL.map(|c| pos.general_square(c).index());
@@ -506,22 +569,16 @@ pub(crate) fn evaluate_from(pos: &Position, t: &Terms, base: Base, roster: &Rost
         roster.each(pos, us, 2, |sq| acc += cannon_term(pos, t, sq, us, kt));
         acc += soldiers_term(pos, t, us);
     }
-    let mut mg = [mg_of(acc), 0];
-    let mut eg = [eg_of(acc), 0];
-    // Defenders missing, weighed by what the other side can still attack with.
-    for us in 0..2 {
-        let them = us ^ 1;
-        let attack = 2 * base.n(them, CHARIOT) + base.n(them, HORSE) + base.n(them, CANNON);
-        let (advisors, elephants) = (base.n(us, ADVISOR), base.n(us, ELEPHANT));
-        mg[us] -=
-            attack * (t.missing_advisor * (2 - advisors) + t.missing_elephant * (2 - elephants));
-        eg[us] -= attack * t.missing_advisor / 2 * (2 - advisors);
-    }
+    material.update(t, base);
     let phase = base.phase.min(PHASE_MAX);
-    let mg_total = base.mg + mg[0] - mg[1];
-    let eg_total = base.eg + eg[0] - eg[1];
+    let mg_total = base.mg + mg_of(acc) + material.mg;
+    let eg_total = base.eg + eg_of(acc) + material.eg;
     let mut score = (mg_total * phase + eg_total * (PHASE_MAX - phase)) / PHASE_MAX;
-    score = scale(score, base);
+    // Pull the score towards a draw when the side ahead cannot mate.
+    let div = material.div[usize::from(score <= 0)];
+    if div != 1 {
+        score /= div;
+    }
     let stm = if pos.turn == Color::Red {
         score
     } else {
@@ -530,23 +587,22 @@ pub(crate) fn evaluate_from(pos: &Position, t: &Terms, base: Base, roster: &Rost
     stm + t.tempo
 }
 
-/// Pull the score towards a draw when the side ahead cannot mate: with nothing that attacks
-/// (only general, advisors, elephants) it cannot win at all.
-fn scale(score: i32, base: Base) -> i32 {
-    let strong = if score > 0 { 0 } else { 1 };
+/// What a lead of `strong` is divided by, to pull it towards a draw when that side cannot
+/// mate: with nothing that attacks (only general, advisors, elephants) it cannot win at all
+/// (16); a lone cannon or a lone soldier rarely mates a general with two defenders (4).
+fn scale_divisor(strong: usize, base: Base) -> i32 {
     let n = |role| base.n(strong, role);
     let attackers = n(CHARIOT) + n(HORSE) + n(CANNON) + n(SOLDIER);
     if attackers == 0 {
-        return score / 16;
+        return 16;
     }
-    // A lone cannon or a lone soldier rarely mates a defended general.
     if n(CHARIOT) + n(HORSE) == 0 && attackers == 1 {
         let weak = strong ^ 1;
         if base.n(weak, ADVISOR) + base.n(weak, ELEPHANT) >= 2 {
-            return score / 4;
+            return 4;
         }
     }
-    score
+    1
 }
 
 #[cfg(test)]
@@ -610,6 +666,38 @@ mod tests {
             }
         }
         assert!(pairs_seen > 20, "the walk must meet crossed soldiers");
+    }
+
+    #[test]
+    fn the_material_terms_kept_from_position_to_position_agree_with_fresh_ones() {
+        let t = Terms::of(&W);
+        let mut kept = Material::none();
+        let mut pos = Position::from_fen(
+            "2bakab2/9/2n1c1n2/p1p1p1p1p/9/2P1P4/P5P1P/1CN4C1/4A4/2BAK1B2 w - - 0 1",
+        )
+        .unwrap();
+        let mut captures = 0;
+        for ply in 0..80 {
+            let (base, roster) = (Base::of(&pos), Roster::of(&pos));
+            assert_eq!(
+                evaluate_from(&pos, &t, base, &roster, &mut kept),
+                evaluate_from(&pos, &t, base, &roster, &mut Material::none()),
+                "{}",
+                pos.to_fen()
+            );
+            let moves = pos.legal_moves();
+            // Take when possible, so the counts change along the way.
+            let Some(&m) = moves
+                .iter()
+                .find(|m| pos.piece_at(m.to).is_some())
+                .or_else(|| moves.iter().nth(ply * 5 % moves.len().max(1)))
+            else {
+                break;
+            };
+            captures += usize::from(pos.piece_at(m.to).is_some());
+            pos.make(m);
+        }
+        assert!(captures >= 8, "{captures}");
     }
 
     #[test]

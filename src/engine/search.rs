@@ -10,7 +10,7 @@ use crate::core::{Move, Position, Role};
 /// Role index of the chariot, the most valuable piece a capture can take.
 const CHARIOT: usize = Role::Chariot as usize;
 
-use super::eval::{evaluate_from, Base, Roster, Terms};
+use super::eval::{evaluate_from, Base, Material, Roster, Terms};
 use super::ordering::{role_of_code, Captures, Kind, MovePicker, Ordering, NO_MOVE, ORDER_VALUE};
 use super::params::Params;
 use super::rules::{GameRules, PathPly};
@@ -114,6 +114,8 @@ pub(crate) struct Searcher<'a> {
     pub eval_cache: &'a mut [(u64, i32)],
     /// The pieces by role, for the evaluation.
     pub roster: Roster,
+    /// The evaluation's terms of the last piece counts.
+    pub material: Material,
     /// The evaluation's weights, prepared.
     pub terms: &'a Terms,
     pub nodes: u64,
@@ -154,6 +156,7 @@ impl<'a> Searcher<'a> {
         );
         Searcher {
             roster: Roster::of(&pos),
+            material: Material::none(),
             terms,
             pos,
             tt,
@@ -206,7 +209,13 @@ impl<'a> Searcher<'a> {
         if slot.0 == key {
             return slot.1;
         }
-        let e = evaluate_from(&self.pos, self.terms, self.frames[ply].base, &self.roster);
+        let e = evaluate_from(
+            &self.pos,
+            self.terms,
+            self.frames[ply].base,
+            &self.roster,
+            &mut self.material,
+        );
         *slot = (key, e);
         e
     }
