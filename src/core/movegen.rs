@@ -162,91 +162,108 @@ impl Position {
         )
     }
 
-    /// The shields of `us`'s general on `k` (the side is not in check), written over `s`.
+    /// The shields and closed points of `us`'s general on `k` in the direction `D`, given
+    /// the enemy's line pieces on its file and rank (see [`Position::line_pieces`]).
     #[inline(always)]
-    fn shields_into(&self, k: usize, us: Color, s: &mut Shields) {
+    fn shields_way<const D: usize>(
+        &self,
+        k: usize,
+        us: Color,
+        (enemy_file, enemy_rank): (u32, u32),
+        s: &mut Shields,
+    ) {
         let b = &self.board;
         let Attackers {
             chariot,
             cannon,
             general,
-            horse,
             ..
         } = Attackers::of(us.other());
+        let own = |x: u8| x != EMPTY && color_of_code(x) == us;
+        let (kf, kr) = (k % 9, k / 9);
+        // The first three pieces this way, from the occupancy bits.
+        let way = way(D, k);
+        let step_up = D == NORTH || D == EAST;
+        let on_file = D <= SOUTH;
+        let (all, enemy) = if on_file {
+            (u32::from(self.occ.files[kf]), enemy_file)
+        } else {
+            (u32::from(self.occ.ranks[kr]), enemy_rank)
+        };
+        if enemy & way == 0 {
+            return;
+        }
+        let mut m = all & way;
+        let mut occ = [0usize; 3];
+        let mut n = 0;
+        while m != 0 && n < 3 {
+            let i = if step_up {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                i
+            } else {
+                let i = 31 - m.leading_zeros() as usize;
+                m &= !(1 << i);
+                i
+            };
+            occ[n] = if on_file { i * 9 + kf } else { kr * 9 + i };
+            n += 1;
+        }
+        if n == 0 {
+            return;
+        }
+        let ray = &RAYS.squares[k][D][..RAYS.len[k][D] as usize];
+        let segment = |end: usize| {
+            let mut mask = 0u128;
+            for &q in ray {
+                mask |= bit(q as usize);
+                if q as usize == end {
+                    break;
+                }
+            }
+            mask
+        };
+        let s1 = occ[0];
+        if b[s1] == cannon {
+            // Nothing may come between; the cannon may also be the first screen of another.
+            s.no_entry |= segment(s1) & !bit(s1);
+        }
+        if n < 2 {
+            return;
+        }
+        let s2 = occ[1];
+        if own(b[s1]) && (b[s2] == chariot || (b[s2] == general && on_file)) {
+            s.pin(s1, segment(s2) & !bit(s1));
+        }
+        if n == 3 && b[occ[2]] == cannon {
+            // Either screen may slide along the line or take the cannon, but not take the
+            // other screen (one screen would remain).
+            let seg = segment(occ[2]) & !bit(s1) & !bit(s2);
+            if own(b[s1]) {
+                s.pin(s1, seg);
+            }
+            if own(b[s2]) {
+                s.pin(s2, seg);
+            }
+        }
+    }
+
+    /// The shields of `us`'s general on `k` (the side is not in check), written over `s`.
+    #[inline(always)]
+    fn shields_into(&self, k: usize, us: Color, s: &mut Shields) {
+        let b = &self.board;
+        let horse = code_of(us.other(), Role::Horse);
         let own = |x: u8| x != EMPTY && color_of_code(x) == us;
         s.no_entry = 0;
         s.pinned = 0;
         s.len = 0;
-        let (kf, kr) = (k % 9, k / 9);
-        // A way with no enemy line piece beyond the general is passed over unread.
-        let (enemy_file, enemy_rank) = self.line_pieces(us.other(), k);
-        for d in [NORTH, SOUTH, EAST, WEST] {
-            // The first three pieces this way, from the occupancy bits.
-            let way = way(d, k);
-            let step_up = d == NORTH || d == EAST;
-            let line = usize::from(d >= EAST);
-            let (all, enemy) = if line == 0 {
-                (u32::from(self.occ.files[kf]), enemy_file)
-            } else {
-                (u32::from(self.occ.ranks[kr]), enemy_rank)
-            };
-            if enemy & way == 0 {
-                continue;
-            }
-            let mut m = all & way;
-            let mut occ = [0usize; 3];
-            let mut n = 0;
-            while m != 0 && n < 3 {
-                let i = if step_up {
-                    let i = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    i
-                } else {
-                    let i = 31 - m.leading_zeros() as usize;
-                    m &= !(1 << i);
-                    i
-                };
-                occ[n] = if line == 0 { i * 9 + kf } else { kr * 9 + i };
-                n += 1;
-            }
-            if n == 0 {
-                continue;
-            }
-            let ray = &RAYS.squares[k][d][..RAYS.len[k][d] as usize];
-            let segment = |end: usize| {
-                let mut mask = 0u128;
-                for &q in ray {
-                    mask |= bit(q as usize);
-                    if q as usize == end {
-                        break;
-                    }
-                }
-                mask
-            };
-            let s1 = occ[0];
-            if b[s1] == cannon {
-                // Nothing may come between; the cannon may also be the first screen of another.
-                s.no_entry |= segment(s1) & !bit(s1);
-            }
-            if n < 2 {
-                continue;
-            }
-            let s2 = occ[1];
-            if own(b[s1]) && (b[s2] == chariot || (b[s2] == general && d <= SOUTH)) {
-                s.pin(s1, segment(s2) & !bit(s1));
-            }
-            if n == 3 && b[occ[2]] == cannon {
-                // Either screen may slide along the line or take the cannon, but not take the
-                // other screen (one screen would remain).
-                let seg = segment(occ[2]) & !bit(s1) & !bit(s2);
-                if own(b[s1]) {
-                    s.pin(s1, seg);
-                }
-                if own(b[s2]) {
-                    s.pin(s2, seg);
-                }
-            }
-        }
+        // A way with no enemy line piece beyond the general is passed over unread. The four
+        // ways are written out, so that each one's direction is a constant.
+        let lines = self.line_pieces(us.other(), k);
+        self.shields_way::<NORTH>(k, us, lines, s);
+        self.shields_way::<SOUTH>(k, us, lines, s);
+        self.shields_way::<EAST>(k, us, lines, s);
+        self.shields_way::<WEST>(k, us, lines, s);
         if self.code_bits[horse as usize] & ATTACK_FROM.horse[k] != 0 {
             let ha = &HORSE_ATTACKERS;
             for j in 0..ha.len[k] as usize {
