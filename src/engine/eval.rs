@@ -303,15 +303,17 @@ fn by_count<const N: usize>(f: impl Fn(i32) -> (i32, i32)) -> [[Packed; N]; 2] {
 }
 
 /// [`Weights`] prepared for the evaluation: each term packed, with its sign for each side,
-/// and the mobility terms tabled by the number of points reached. An engine keeps them beside
-/// its weights, made again only when a weight changes.
+/// and the mobility terms tabled by the number of points reached (each table a power of two
+/// long and indexed through a mask, so a lookup needs no bounds test; only the counts a piece
+/// can reach are read). An engine keeps them beside its weights, made again only when a
+/// weight changes.
 #[derive(Clone, Debug)]
 pub(crate) struct Terms {
-    chariot_mob: [[Packed; 18]; 2],
+    chariot_mob: [[Packed; 32]; 2],
     /// Mobility, with the trapped horse's penalty folded in.
-    horse_mob: [[Packed; 9]; 2],
-    cannon_mob: [[Packed; 18]; 2],
-    cannon_target: [[Packed; 5]; 2],
+    horse_mob: [[Packed; 16]; 2],
+    cannon_mob: [[Packed; 32]; 2],
+    cannon_target: [[Packed; 8]; 2],
     intruder: [Packed; 2],
     soldier_intruder: [Packed; 2],
     chariot_on_king_file: [Packed; 2],
@@ -415,7 +417,7 @@ fn chariot_term(pos: &Position, t: &Terms, sq: usize, us: usize, king: usize) ->
     let (rs, fs) = pos.occ.slides(sq);
     // Empty points, plus the blockers that are the enemy's: all but our own pieces.
     let (own_r, own_f) = pos.side_lines(us, r, f);
-    let mut v = t.chariot_mob[us][(pop(rs & !own_r) + pop(fs & !own_f)) as usize];
+    let mut v = t.chariot_mob[us][(pop(rs & !own_r) + pop(fs & !own_f)) as usize & 31];
     // On the enemy general's file with nothing of ours in the way.
     if f == king % 9 && u32::from(own_f) & between_mask(r, king / 9) == 0 {
         v += t.chariot_on_king_file[us];
@@ -441,7 +443,7 @@ fn horse_term(pos: &Position, t: &Terms, sq: usize, us: usize) -> Packed {
         let free = 0usize.wrapping_sub(usize::from(b[leg as usize] == EMPTY));
         mob += (not_own(to1) + not_own(to2)) & free;
     }
-    let mut v = t.horse_mob[us][mob];
+    let mut v = t.horse_mob[us][mob & 15];
     if near_palace(sq, us ^ 1) {
         v += t.intruder[us];
     }
@@ -459,14 +461,14 @@ fn cannon_term(pos: &Position, t: &Terms, sq: usize, us: usize, king: usize) -> 
     // The pieces it hits (all occupied points) that are not our own.
     let (own_r, own_f) = pos.side_lines(us, r, f);
     let targets = pop(rank.cannon & !own_r) + pop(file.cannon & !own_f);
-    let mut v = t.cannon_mob[us][mob as usize] + t.cannon_target[us][targets as usize];
+    let mut v = t.cannon_mob[us][mob as usize & 31] + t.cannon_target[us][targets as usize & 7];
     if f == kf {
-        match (u32::from(occ.files[f]) & between_mask(r, kr)).count_ones() {
+        match pop(occ.files[f] & between_mask(r, kr) as LineMask) {
             0 => v += t.empty_cannon[us],
             2 => v += t.central_cannon[us],
             _ => {}
         }
-    } else if r == kr && (u32::from(occ.ranks[r]) & between_mask(f, kf)).count_ones() == 2 {
+    } else if r == kr && pop(occ.ranks[r] & between_mask(f, kf) as LineMask) == 2 {
         v += t.bottom_cannon[us];
     }
     v

@@ -83,7 +83,7 @@ impl Searcher<'_> {
                     }
                     s
                 };
-                self.undo_move(0);
+                self.undo_move::<true>(0);
                 s
             };
             if self.aborted {

@@ -223,16 +223,19 @@ impl<'a> Searcher<'a> {
     /// Play `m` at `ply` (the position moves to `ply + 1`).
     #[inline]
     pub(crate) fn do_move(&mut self, m: Move, ply: usize) {
-        self.make_move(m, ply, true);
+        self.make_move::<true>(m, ply, true);
     }
 
     /// [`Searcher::do_move`], loading the child's table bucket ahead only when `probed`: the
-    /// child will read the table.
+    /// child will read the table. With `RULES` off (the quiescence search, where no position
+    /// below is judged by the game's rules: only [`Searcher::negamax`] asks them), the ply is
+    /// not recorded for the rules; [`Searcher::undo_move`] must be told the same.
     #[inline]
-    fn make_move(&mut self, m: Move, ply: usize, probed: bool) {
+    fn make_move<const RULES: bool>(&mut self, m: Move, ply: usize, probed: bool) {
         let code = self.pos.board[m.from.index()];
         let capture = self.pos.board[m.to.index()] != 0;
-        let soldier_advance = role_of_code(code) == Role::Soldier.index()
+        let soldier_advance = RULES
+            && role_of_code(code) == Role::Soldier.index()
             && m.from.file() == m.to.file()
             && !self.pos.turn().owns_rank(m.from.rank());
         let base = self.frames[ply].base.after(&self.pos, m);
@@ -252,16 +255,21 @@ impl<'a> Searcher<'a> {
             eval: 0,
             base,
         };
-        self.rules
-            .push(self.pos.hash(), capture, in_check, soldier_advance);
+        if RULES {
+            self.rules
+                .push(self.pos.hash(), capture, in_check, soldier_advance);
+        }
     }
 
+    /// Take back the move played at `ply` (see [`Searcher::make_move`] for `RULES`).
     #[inline]
-    pub(crate) fn undo_move(&mut self, ply: usize) {
+    pub(crate) fn undo_move<const RULES: bool>(&mut self, ply: usize) {
         if let Some((m, u)) = self.frames[ply + 1].path {
             self.pos.unmake(m, u);
         }
-        self.rules.pop();
+        if RULES {
+            self.rules.pop();
+        }
     }
 
     fn do_null(&mut self, ply: usize) {
@@ -416,7 +424,7 @@ impl<'a> Searcher<'a> {
             };
             let capture = self.pos.board[m.to.index()] != 0;
             // At depth 1 the child is a quiescence node unless the move gives check.
-            self.make_move(m, ply, depth > 1 || self.params.qs_tt);
+            self.make_move::<true>(m, ply, depth > 1 || self.params.qs_tt);
             let gives_check = self.frames[ply + 1].in_check;
             let mut new_depth = depth - 1;
             if gives_check && (ply as i32) < 2 * self.root_depth {
@@ -456,7 +464,7 @@ impl<'a> Searcher<'a> {
                     score = -self.negamax(-beta, -alpha, new_depth, ply + 1, false);
                 }
             }
-            self.undo_move(ply);
+            self.undo_move::<true>(ply);
             if self.aborted {
                 return 0;
             }
@@ -600,9 +608,9 @@ impl<'a> Searcher<'a> {
                 }
             }
             searched += 1;
-            self.make_move(m, ply, self.params.qs_tt);
+            self.make_move::<false>(m, ply, self.params.qs_tt);
             let score = -self.qsearch(-beta, -alpha, ply + 1);
-            self.undo_move(ply);
+            self.undo_move::<false>(ply);
             if self.aborted {
                 return 0;
             }
