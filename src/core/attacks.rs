@@ -3,8 +3,8 @@
 use super::lines::Occupancy;
 use super::position::{code_of, color_of_code, piece_of_code, Position, EMPTY};
 use super::tables::{
-    advisor_point, ADVISOR_MOVES, ATTACK_FROM, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS,
-    NORTH, RAYS, SOLDIER_MOVES, SOUTH, SQ_BITS,
+    advisor_point, ADVISOR_MOVES, ATTACK_FROM, ELEPHANT_MOVES, GENERAL_MOVES, GENERAL_ZONES,
+    HORSE_ATTACKERS, NORTH, RAYS, SOLDIER_MOVES, SOUTH, SQ_BITS,
 };
 use super::types::{Color, Role, Square};
 
@@ -90,35 +90,11 @@ impl Position {
     #[inline]
     pub(crate) fn is_check_after(&self, from: usize, to: usize) -> bool {
         let k = self.squares[self.general[self.turn.index()] as usize] as usize;
-        let (from_zone, to_zone) = CHECK_ZONES[k];
-        (from_zone & SQ_BITS[from]) | (to_zone & SQ_BITS[to]) != 0 && self.is_check()
+        // A check is uncovered only from a shielding point, or given by the piece arriving.
+        let (shield, arrival) = GENERAL_ZONES[k];
+        (shield & SQ_BITS[from]) | (arrival & SQ_BITS[to]) != 0 && self.is_check()
     }
 }
-
-/// For a general on each point, where a move must start or end to give it a new check (see
-/// [`Position::is_check_after`]): `(from, to)`. A check is uncovered only along its file or
-/// rank or by freeing a horse's leg diagonally beside it, and a piece arriving checks only
-/// along those lines or as a horse a jump away.
-static CHECK_ZONES: [(u128, u128); 90] = {
-    let mut t = [(0u128, 0u128); 90];
-    let mut k = 0usize;
-    while k < 90 {
-        let mut s = 0usize;
-        while s < 90 {
-            let (df, dr) = ((s % 9).abs_diff(k % 9), (s / 9).abs_diff(k / 9));
-            let line = df == 0 || dr == 0;
-            if line || (df == 1 && dr == 1) {
-                t[k].0 |= 1 << s;
-            }
-            if line || (df == 1 && dr == 2) || (df == 2 && dr == 1) {
-                t[k].1 |= 1 << s;
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    t
-};
 
 #[inline]
 pub(crate) fn is_step(to: [u8; 4], len: u8, t: usize) -> bool {

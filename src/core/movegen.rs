@@ -13,8 +13,8 @@ use super::attacks::NO_POINT;
 use super::lines::{for_file_bits, for_rank_bits};
 use super::position::{code_of, color_of_code, piece_of_code, MoveList, Position, EMPTY, OFF};
 use super::tables::{
-    ADVISOR_MOVES, ATTACK_FROM, EAST, ELEPHANT_MOVES, GENERAL_MOVES, HORSE_ATTACKERS, HORSE_MOVES,
-    NORTH, RAYS, SOLDIER_MOVES, SOUTH, SQ_BITS, STEP_REACH, WEST,
+    ADVISOR_MOVES, ATTACK_FROM, EAST, ELEPHANT_MOVES, GENERAL_MOVES, GENERAL_ZONES,
+    HORSE_ATTACKERS, HORSE_MOVES, NORTH, RAYS, SOLDIER_MOVES, SOUTH, SQ_BITS, STEP_REACH, WEST,
 };
 use super::types::{Color, Move, Role, Square};
 
@@ -32,26 +32,6 @@ pub(crate) const GEN_QUIETS: u8 = 2;
 fn bit(sq: usize) -> u128 {
     SQ_BITS[sq]
 }
-
-/// Where anything can shield a general on each point or be closed to the pieces of its side:
-/// the other points of its file and rank, and the four points diagonally beside it (the legs
-/// of the horses that could hit it).
-static SHIELD_ZONE: [u128; 90] = {
-    let mut t = [0u128; 90];
-    let mut k = 0usize;
-    while k < 90 {
-        let mut q = 0usize;
-        while q < 90 {
-            let (df, dr) = ((q % 9).abs_diff(k % 9), (q / 9).abs_diff(k / 9));
-            if q != k && (df == 0 || dr == 0 || (df == 1 && dr == 1)) {
-                t[k] |= 1u128 << q;
-            }
-            q += 1;
-        }
-        k += 1;
-    }
-    t
-};
 
 /// The shields of the general of the side to move and the points no piece may enter: what
 /// makes a move of a piece other than the general illegal when the side is not in check.
@@ -350,7 +330,7 @@ impl Position {
             // leg beside it: captures that neither start nor end there (a general's step always
             // ends there) are legal as generated, and the shields are not needed.
             let k = self.squares[self.general[self.turn.index()] as usize] as usize;
-            let zone = SHIELD_ZONE[k];
+            let zone = GENERAL_ZONES[k].0;
             if list.as_slice()[start..]
                 .iter()
                 .all(|m| (bit(m.from.index()) | bit(m.to.index())) & zone == 0)
@@ -462,17 +442,11 @@ impl Position {
                     _ => None,
                 };
                 let c = self.kinds[id];
-                if let Some(resolve) = allowed {
-                    // A chariot, cannon or horse that cannot reach an answering point at all
-                    // is passed over without generating its moves.
-                    let reach = match piece_of_code(c).role {
-                        Role::Chariot | Role::Cannon => ATTACK_FROM.line[s as usize],
-                        Role::Horse => ATTACK_FROM.horse[s as usize],
-                        _ => ALL,
-                    };
-                    if reach & resolve == 0 {
-                        continue;
-                    }
+                // A piece that cannot reach an answering point at all is passed over without
+                // generating its moves.
+                if allowed.is_some_and(|resolve| STEP_REACH[c as usize][s as usize] & resolve == 0)
+                {
+                    continue;
                 }
                 self.gen_piece_into::<MODE>(s as usize, c, allowed, &mut pseudo);
             }

@@ -334,8 +334,6 @@ pub struct AttackFrom {
     pub advisor: [u128; 90],
     /// Soldiers of each colour (index 0 Red, 1 Black).
     pub soldier: [[u128; 90]; 2],
-    /// Chariots and cannons: the other points of the point's rank and file.
-    pub line: [u128; 90],
 }
 
 const fn build_attack_from() -> AttackFrom {
@@ -348,17 +346,9 @@ const fn build_attack_from() -> AttackFrom {
         general: [0; 90],
         advisor: [0; 90],
         soldier: [[0; 90]; 2],
-        line: [0; 90],
     };
     let mut sq = 0;
     while sq < 90 {
-        let mut q = 0;
-        while q < 90 {
-            if q != sq && (q % 9 == sq % 9 || q / 9 == sq / 9) {
-                t.line[sq] |= 1u128 << q;
-            }
-            q += 1;
-        }
         let mut i = 0;
         while i < horses.len[sq] as usize {
             t.horse[sq] |= 1u128 << horses.moves[sq][i].0;
@@ -390,9 +380,10 @@ const fn build_attack_from() -> AttackFrom {
     t
 }
 
-/// Every point a piece of each cell code could step to from each point, its legs and eyes
-/// not considered; every point for chariots and cannons, whose moves the line tables give.
-/// A piece whose reach holds no enemy piece has no capture.
+/// Every point a piece of each cell code could move to from each point, its legs, eyes and
+/// blockers not considered (for chariots and cannons, the other points of its rank and file).
+/// A piece whose reach holds no enemy piece has no capture; one whose reach holds no point
+/// that answers a check has no evasion.
 pub static STEP_REACH: [[u128; 90]; 15] = build_step_reach();
 
 const fn build_step_reach() -> [[u128; 90]; 15] {
@@ -436,7 +427,14 @@ const fn build_step_reach() -> [[u128; 90]; 15] {
                         i += 1;
                     }
                 }
-                4 | 5 => m = (1u128 << 90) - 1,
+                4 | 5 => {
+                    while i < 90 {
+                        if i != sq && (i % 9 == sq % 9 || i / 9 == sq / 9) {
+                            m |= 1u128 << i;
+                        }
+                        i += 1;
+                    }
+                }
                 _ => {
                     while i < soldiers[color].len[sq] as usize {
                         m |= 1u128 << soldiers[color].to[sq][i];
@@ -454,6 +452,32 @@ const fn build_step_reach() -> [[u128; 90]; 15] {
 
 /// Where the attackers of each point stand, by kind (see [`AttackFrom`]).
 pub static ATTACK_FROM: AttackFrom = build_attack_from();
+
+/// For a general on each point, `(shield, arrival)`: where a piece can stand to shield it or
+/// be closed to its side's pieces (the other points of its file and rank, and the four
+/// points diagonally beside it, the legs of the horses that could hit it), so that a move
+/// that neither starts nor ends there cannot uncover a check on it; and where a piece arriving
+/// can give it check (its file and rank, and the points a horse's jump away).
+pub static GENERAL_ZONES: [(u128, u128); 90] = {
+    let mut t = [(0u128, 0u128); 90];
+    let mut k = 0usize;
+    while k < 90 {
+        let mut s = 0usize;
+        while s < 90 {
+            let (df, dr) = ((s % 9).abs_diff(k % 9), (s / 9).abs_diff(k / 9));
+            let line = s != k && (df == 0 || dr == 0);
+            if line || (df == 1 && dr == 1) {
+                t[k].0 |= 1 << s;
+            }
+            if line || (df == 1 && dr == 2) || (df == 2 && dr == 1) {
+                t[k].1 |= 1 << s;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
