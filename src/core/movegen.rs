@@ -14,7 +14,7 @@ use super::lines::{for_file_bits, for_rank_bits};
 use super::position::{code_of, color_of_code, piece_of_code, MoveList, Position, EMPTY, OFF};
 use super::tables::{
     ADVISOR_MOVES, ATTACK_FROM, EAST, ELEPHANT_MOVES, GENERAL_MOVES, GENERAL_ZONES,
-    HORSE_ATTACKERS, HORSE_MOVES, NORTH, RAYS, SOLDIER_MOVES, SOUTH, SQ_BITS, STEP_REACH, WEST,
+    HORSE_ATTACKERS, HORSE_MOVES, NORTH, RAYS, SOLDIER_MOVES, SOUTH, SQ_BITS, WEST,
 };
 use super::types::{Color, Move, Role, Square};
 
@@ -316,13 +316,11 @@ impl Position {
         let base = self.turn.index() * 16;
         let enemy = self.side_bits(self.turn.other());
         for id in base..base + 16 {
-            let s = self.squares[id];
-            if s != OFF {
-                let c = self.kinds[id];
-                // A piece with no enemy piece within its steps is passed over.
-                if STEP_REACH[c as usize][s as usize] & enemy != 0 {
-                    self.gen_piece_into::<GEN_CAPTURES>(s as usize, c, None, list);
-                }
+            // A piece with no enemy piece within its steps (a captured one reaches nothing) is
+            // passed over.
+            if self.reach[id] & enemy != 0 {
+                let (s, c) = (self.squares[id], self.kinds[id]);
+                self.gen_piece_into::<GEN_CAPTURES>(s as usize, c, None, list);
             }
         }
         if list.len() > start {
@@ -444,8 +442,7 @@ impl Position {
                 let c = self.kinds[id];
                 // A piece that cannot reach an answering point at all is passed over without
                 // generating its moves.
-                if allowed.is_some_and(|resolve| STEP_REACH[c as usize][s as usize] & resolve == 0)
-                {
+                if allowed.is_some_and(|resolve| self.reach[id] & resolve == 0) {
                     continue;
                 }
                 self.gen_piece_into::<MODE>(s as usize, c, allowed, &mut pseudo);

@@ -2,7 +2,7 @@
 
 use super::attacks::NO_POINT;
 use super::lines::{LineMask, Occupancy};
-use super::tables::SQ_BITS;
+use super::tables::{step_reach, SQ_BITS};
 use super::types::{Color, Move, Piece, PieceId, Role, Square};
 use super::zobrist::{BLACK_TO_MOVE, PIECE_KEYS};
 
@@ -201,6 +201,9 @@ pub struct Position {
     pub(crate) code_lines: [Occupancy; 15],
     /// Each cell code's points as a board mask (bit = point; index 0 unused).
     pub(crate) code_bits: [u128; 15],
+    /// The step reach ([`step_reach`]) of each piece id from its point, 0 once captured: a
+    /// piece whose reach holds no enemy piece has no capture, found with one mask test.
+    pub(crate) reach: [u128; 32],
 }
 
 impl PartialEq for Position {
@@ -250,6 +253,7 @@ impl Position {
             red: Occupancy::default(),
             code_lines: [Occupancy::default(); 15],
             code_bits: [0; 15],
+            reach: [0; 32],
         };
         let mut next = [0u8, 16u8];
         for (sq, cell) in cells.iter().enumerate() {
@@ -264,6 +268,7 @@ impl Position {
                 pos.ids[sq] = id;
                 pos.squares[id as usize] = sq as u8;
                 pos.kinds[id as usize] = code(*p);
+                pos.reach[id as usize] = step_reach(code(*p), sq);
                 if p.role == Role::General {
                     pos.general[c] = id;
                 }
@@ -507,6 +512,7 @@ impl Position {
         if cap != EMPTY {
             h ^= PIECE_KEYS[(cap - 1) as usize][to];
             self.squares[self.ids[to] as usize] = OFF;
+            self.reach[self.ids[to] as usize] = 0;
             self.halfmoves = 0;
             self.code_lines[cap as usize].clear(to);
             self.code_bits[cap as usize] ^= SQ_BITS[to];
@@ -517,6 +523,7 @@ impl Position {
         self.ids[to] = id;
         self.board[from] = EMPTY;
         self.squares[id as usize] = to as u8;
+        self.reach[id as usize] = step_reach(c, to);
         self.occ.clear(from);
         self.occ.set(to);
         self.code_lines[c as usize].clear(from);
@@ -563,6 +570,7 @@ impl Position {
         self.code_lines[c as usize].set(from);
         self.code_bits[c as usize] ^= SQ_BITS[from] | SQ_BITS[to];
         self.squares[id as usize] = from as u8;
+        self.reach[id as usize] = step_reach(c, from);
         self.board[to] = u.captured_code;
         self.occ.set(from);
         if self.board[from] <= 7 {
@@ -574,6 +582,7 @@ impl Position {
         if u.captured_code != EMPTY {
             self.ids[to] = u.captured_id;
             self.squares[u.captured_id as usize] = to as u8;
+            self.reach[u.captured_id as usize] = step_reach(u.captured_code, to);
             self.code_lines[u.captured_code as usize].set(to);
             self.code_bits[u.captured_code as usize] ^= SQ_BITS[to];
         } else {
@@ -632,6 +641,7 @@ mod tests {
                 }
             }
             assert_eq!(p.squares, before.squares);
+            assert_eq!(p.reach, before.reach);
             assert_eq!(p.hash, before.hash);
         }
     }
@@ -654,6 +664,15 @@ mod tests {
         }
         assert_eq!(p.code_lines, by_code, "each code's lines follow the board");
         assert_eq!(p.code_bits, bits, "each code's points follow the board");
+        for id in 0..32 {
+            let s = p.squares[id];
+            let reach = if s == OFF {
+                0
+            } else {
+                step_reach(p.kinds[id], s as usize)
+            };
+            assert_eq!(p.reach[id], reach, "the reach of piece {id} follows it");
+        }
         (all, red)
     }
 

@@ -384,7 +384,13 @@ const fn build_attack_from() -> AttackFrom {
 /// blockers not considered (for chariots and cannons, the other points of its rank and file).
 /// A piece whose reach holds no enemy piece has no capture; one whose reach holds no point
 /// that answers a check has no evasion.
-pub static STEP_REACH: [[u128; 90]; 15] = build_step_reach();
+static STEP_REACH: [[u128; 90]; 15] = build_step_reach();
+
+/// The step reach of a piece of cell code `code` on `sq` (see [`STEP_REACH`]).
+#[inline(always)]
+pub(crate) fn step_reach(code: u8, sq: usize) -> u128 {
+    STEP_REACH[usize::from(code)][sq]
+}
 
 const fn build_step_reach() -> [[u128; 90]; 15] {
     let horses = build_horse_moves();
