@@ -77,6 +77,34 @@ fn a_fixed_node_budget_gives_the_same_result_every_time() {
     assert_eq!(a.nodes, b.nodes);
 }
 
+/// A search of the start position under the official rules.
+fn from_start(limits: Limits) -> SearchResult {
+    search(
+        xiangqi_bot::core::START_FEN,
+        "",
+        RulesetName::Official,
+        limits,
+    )
+}
+
+#[test]
+fn a_node_budget_stops_the_search_at_the_budget() {
+    // Budgets on, just after and between the points where the clock and the stop flag are
+    // looked at (every 1,024 nodes): the search neither stops early nor runs on.
+    for budget in [3_000, 10_240, 10_241, 20_479] {
+        let limits = Limits {
+            nodes: Some(budget),
+            ..Limits::default()
+        };
+        let r = from_start(limits);
+        assert!(
+            (budget..=budget + 4).contains(&r.nodes),
+            "{} nodes for a budget of {budget}",
+            r.nodes
+        );
+    }
+}
+
 /// Red checks with its chariot on h8/h9 and Black's general steps f9/f8 in answer: after these
 /// plies, h8h9 would bring the position about a third time, a perpetual check that the
 /// arbiter forfeits under every ruleset with a repetition rule.
@@ -181,12 +209,7 @@ fn several_lines_come_best_first_and_distinct() {
         multipv: 4,
         ..Limits::default()
     };
-    let r = search(
-        xiangqi_bot::core::START_FEN,
-        "",
-        RulesetName::Official,
-        limits,
-    );
+    let r = from_start(limits);
     assert_eq!(r.lines.len(), 4);
     let firsts: Vec<Move> = r.lines.iter().map(|l| l.pv[0]).collect();
     for (i, a) in firsts.iter().enumerate() {

@@ -121,6 +121,9 @@ pub(crate) struct Searcher<'a> {
     pub nodes: u64,
     pub seldepth: usize,
     pub aborted: bool,
+    /// The node count from which [`Searcher::check_limits`] looks at the limits again (0:
+    /// at every node).
+    check_at: u64,
     pub frames: Vec<Frame>,
     /// The move lists of each ply.
     pub lists: &'a mut PlyLists,
@@ -170,6 +173,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             seldepth: 0,
             aborted: false,
+            check_at: 0,
             frames,
             lists,
             pv: vec![[null; MAX_PLY + 1]; MAX_PLY + 1],
@@ -181,6 +185,17 @@ impl<'a> Searcher<'a> {
     /// Whether the search must stop now (node budget, clock, or the caller's flag).
     #[inline]
     fn check_limits(&mut self) -> bool {
+        // Below `check_at` nothing can have changed: no budget reached, no 1,024th node.
+        if self.nodes < self.check_at {
+            return false;
+        }
+        self.check_limits_now()
+    }
+
+    /// [`Searcher::check_limits`] at a node where a limit may be due; sets the next node
+    /// count worth looking at (none once aborted: every node looks, and stops).
+    #[inline(never)]
+    fn check_limits_now(&mut self) -> bool {
         if self.aborted {
             return true;
         }
@@ -198,6 +213,12 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        self.check_at = if self.aborted {
+            0
+        } else {
+            (self.nodes / 1024 + 1) * 1024
+        }
+        .min(self.tc.nodes.unwrap_or(u64::MAX));
         self.aborted
     }
 
