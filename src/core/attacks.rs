@@ -113,7 +113,11 @@ impl Position {
     /// may differ from the position's by a move of the other side. So a move can be tested
     /// without being played: the enemy's pieces are found by mask tests on their own lines
     /// and points, never by reading the board.
-    #[inline]
+    ///
+    /// Written out in place at every call: the test runs at nearly every search node (the
+    /// check test after a move, the general's steps, the exchange test), and a call with its
+    /// saved registers cost about a fifth of it.
+    #[inline(always)]
     pub(crate) fn movers_hit(
         &self,
         occ: &Occupancy,

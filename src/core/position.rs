@@ -496,6 +496,13 @@ impl Position {
     /// Play a move known to be legal (or at least pseudo-legal, for search); returns what is
     /// needed to take it back.
     pub(crate) fn make(&mut self, m: Move) -> Undo {
+        self.make_inline(m)
+    }
+
+    /// [`Position::make`] written out in place, for the search's one call of it at every
+    /// node.
+    #[inline(always)]
+    pub(crate) fn make_inline(&mut self, m: Move) -> Undo {
         let from = m.from.index();
         let to = m.to.index();
         let c = self.board[from];
@@ -556,6 +563,12 @@ impl Position {
 
     /// Take back `m`, made with [`Position::make`].
     pub(crate) fn unmake(&mut self, m: Move, u: Undo) {
+        self.unmake_inline(m, u);
+    }
+
+    /// [`Position::unmake`] written out in place (see [`Position::make_inline`]).
+    #[inline(always)]
+    pub(crate) fn unmake_inline(&mut self, m: Move, u: Undo) {
         let from = m.from.index();
         let to = m.to.index();
         self.turn = self.turn.other();

@@ -21,10 +21,20 @@ pub(crate) const HISTORY_MAX: i32 = 1 << 14;
 
 pub(crate) use super::eval::role_of as role_of_code;
 
+/// Entries of the history table: 8,192 per side (a move's `from · 90 + to` is below 8,100).
+const HISTORY_LEN: usize = 1 << 14;
+
+/// Where the history of `side`'s move `m` is kept.
+#[inline(always)]
+fn history_index(side: usize, m: Move) -> usize {
+    (side << 13 | (m.from.index() * 90 + m.to.index())) & (HISTORY_LEN - 1)
+}
+
 /// The ordering tables kept across searches of one game.
 pub(crate) struct Ordering {
-    /// `history[side][from][to]`.
-    history: Vec<[[i32; 90]; 90]>,
+    /// The history of each side's moves, at [`history_index`] (one flat table of a power of
+    /// two, so that a masked index needs no bounds test).
+    history: [i32; HISTORY_LEN],
     /// Two killer moves per ply.
     killers: [[Option<Move>; 2]; MAX_PLY + 8],
     /// `counter[piece code][to]` of the previous move: the move that refuted it.
@@ -34,41 +44,35 @@ pub(crate) struct Ordering {
 impl Ordering {
     pub(crate) fn new() -> Ordering {
         Ordering {
-            history: vec![[[0; 90]; 90]; 2],
+            history: [0; HISTORY_LEN],
             killers: [[None; 2]; MAX_PLY + 8],
             counter: [[None; 90]; 15],
         }
     }
 
     pub(crate) fn clear(&mut self) {
-        for h in &mut self.history {
-            *h = [[0; 90]; 90];
-        }
+        self.history = [0; HISTORY_LEN];
         self.killers = [[None; 2]; MAX_PLY + 8];
         self.counter = [[None; 90]; 15];
     }
 
     /// Age the history between searches so old preferences fade.
     pub(crate) fn age(&mut self) {
-        for side in &mut self.history {
-            for row in side.iter_mut() {
-                for h in row.iter_mut() {
-                    *h /= 2;
-                }
-            }
+        for h in &mut self.history {
+            *h /= 2;
         }
         self.killers = [[None; 2]; MAX_PLY + 8];
     }
 
     #[inline]
     pub(crate) fn history(&self, side: usize, m: Move) -> i32 {
-        self.history[side][m.from.index()][m.to.index()]
+        self.history[history_index(side, m)]
     }
 
     /// Reward (positive) or punish (negative) a quiet move, with gravity toward zero.
     #[inline]
     pub(crate) fn update_history(&mut self, side: usize, m: Move, bonus: i32) {
-        let h = &mut self.history[side][m.from.index()][m.to.index()];
+        let h = &mut self.history[history_index(side, m)];
         let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         *h += b - *h * b.abs() / HISTORY_MAX;
     }
@@ -408,7 +412,7 @@ fn sort_rest(moves: &mut MoveList, scores: &[i32; 128], from: usize) {
 }
 
 /// Swap the best-scored move from `next` on into place `next` and hand it out.
-#[inline]
+#[inline(always)]
 fn select_best(moves: &mut MoveList, scores: &mut [i32; 128], next: &mut usize) -> Option<Move> {
     let len = moves.len();
     if *next >= len {
@@ -431,12 +435,26 @@ fn select_best(moves: &mut MoveList, scores: &mut [i32; 128], next: &mut usize) 
     Some(m)
 }
 
+/// The two parts of [`capture_score`] by cell code (16 entries, so that a code masked to four
+/// bits needs no bounds test): the victim's order value times 16, the attacker's divided by
+/// 16.
+const CAPTURE_PARTS: [(i32, i32); 16] = {
+    let mut t = [(0, 0); 16];
+    let mut code = 0;
+    while code < 15 {
+        let role = if code == 0 { 0 } else { (code - 1) % 7 };
+        t[code] = (ORDER_VALUE[role] * 16, ORDER_VALUE[role] / 16);
+        code += 1;
+    }
+    t
+};
+
 /// Most valuable victim, then least valuable attacker.
 #[inline]
 fn capture_score(pos: &Position, m: Move) -> i32 {
     let victim = pos.board[m.to.index()];
     let attacker = pos.board[m.from.index()];
-    ORDER_VALUE[role_of_code(victim)] * 16 - ORDER_VALUE[role_of_code(attacker)] / 16
+    CAPTURE_PARTS[usize::from(victim & 15)].0 - CAPTURE_PARTS[usize::from(attacker & 15)].1
 }
 
 /// Captures only (for the quiescence search), by victim then attacker.

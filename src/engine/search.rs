@@ -260,7 +260,7 @@ impl<'a> Searcher<'a> {
             && m.from.file() == m.to.file()
             && !self.pos.turn().owns_rank(m.from.rank());
         let base = self.frames[ply].base.after(&self.pos, m);
-        let undo = self.pos.make(m);
+        let undo = self.pos.make_inline(m);
         // Start both loads the child is likely to need (table bucket, evaluation cache slot)
         // now, so that their cache misses overlap the rest of the move.
         let key = self.pos.hash();
@@ -283,10 +283,10 @@ impl<'a> Searcher<'a> {
     }
 
     /// Take back the move played at `ply` (see [`Searcher::make_move`] for `RULES`).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn undo_move<const RULES: bool>(&mut self, ply: usize) {
         if let Some((m, u)) = self.frames[ply + 1].path {
-            self.pos.unmake(m, u);
+            self.pos.unmake_inline(m, u);
         }
         if RULES {
             self.rules.pop();

@@ -201,7 +201,7 @@ impl View<'_> {
     }
 
     /// The entry for `key`, if stored.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn probe(&self, key: u64) -> Option<Hit> {
         let b = &self.buckets[self.index(key)];
         let k = key as u32;
