@@ -14,6 +14,11 @@ pub const WEST: usize = 3;
 
 const DIRS: [(i8, i8); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
 
+/// Whether `s` is another point of `k`'s file or rank.
+const fn on_lines(s: usize, k: usize) -> bool {
+    s != k && (s % 9 == k % 9 || s / 9 == k / 9)
+}
+
 const fn offset(sq: usize, df: i8, dr: i8) -> Option<usize> {
     let f = (sq % 9) as i8 + df;
     let r = (sq / 9) as i8 + dr;
@@ -435,7 +440,7 @@ const fn build_step_reach() -> [[u128; 90]; 15] {
                 }
                 4 | 5 => {
                     while i < 90 {
-                        if i != sq && (i % 9 == sq % 9 || i / 9 == sq / 9) {
+                        if on_lines(i, sq) {
                             m |= 1u128 << i;
                         }
                         i += 1;
@@ -471,7 +476,7 @@ pub static GENERAL_ZONES: [(u128, u128); 90] = {
         let mut s = 0usize;
         while s < 90 {
             let (df, dr) = ((s % 9).abs_diff(k % 9), (s / 9).abs_diff(k / 9));
-            let line = s != k && (df == 0 || dr == 0);
+            let line = on_lines(s, k);
             if line || (df == 1 && dr == 1) {
                 t[k].0 |= 1 << s;
             }

@@ -96,7 +96,7 @@ fn color_of(code: u8) -> usize {
 }
 
 /// Role index of each cell code (0 for an empty cell).
-const ROLE_OF: [u8; 15] = [0, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6];
+pub(crate) const ROLE_OF: [u8; 15] = [0, 0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 4, 5, 6];
 
 #[inline]
 pub(crate) fn role_of(code: u8) -> usize {
@@ -511,7 +511,7 @@ pub(crate) struct Material {
     /// Red's missing-defender terms less Black's, subtracted (middlegame, endgame).
     mg: i32,
     eg: i32,
-    /// What a lead of each side is divided by (see [`scale`]).
+    /// What a lead of each side is divided by (see [`scale_divisor`]).
     div: [i32; 2],
 }
 

@@ -20,6 +20,7 @@ pub(crate) const NO_MOVE: Move = Move::new(Square::from_u8(0), Square::from_u8(0
 pub(crate) const HISTORY_MAX: i32 = 1 << 14;
 
 pub(crate) use super::eval::role_of as role_of_code;
+use super::eval::ROLE_OF;
 
 /// Entries of the history table: 8,192 per side (a move's `from · 90 + to` is below 8,100).
 const HISTORY_LEN: usize = 1 << 14;
@@ -442,7 +443,7 @@ const CAPTURE_PARTS: [(i32, i32); 16] = {
     let mut t = [(0, 0); 16];
     let mut code = 0;
     while code < 15 {
-        let role = if code == 0 { 0 } else { (code - 1) % 7 };
+        let role = ROLE_OF[code] as usize;
         t[code] = (ORDER_VALUE[role] * 16, ORDER_VALUE[role] / 16);
         code += 1;
     }
