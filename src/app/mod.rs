@@ -241,6 +241,8 @@ pub struct Service {
     bot: std::sync::OnceLock<bot::turn::BotRuntime>,
     /// Hints and reviews due and running.
     analysis: analysis::Analysis,
+    /// The engine pool of a service without the bot (puzzles still need an engine).
+    spare_pool: std::sync::OnceLock<Arc<bot::ThinkingPool>>,
 }
 
 impl Service {
@@ -266,6 +268,7 @@ impl Service {
             timer_wake: Notify::new(),
             bot: std::sync::OnceLock::new(),
             analysis: analysis::Analysis::default(),
+            spare_pool: std::sync::OnceLock::new(),
         }
     }
 
