@@ -190,6 +190,8 @@ pub struct ServiceConfig {
     pub idle_claim_ms: u64,
     /// Nodes the engine searches to judge a puzzle move off the listed solution.
     pub puzzle_nodes: u64,
+    /// `BOT_GAMES_PER_USER`: games against the bot one person may play at once.
+    pub bot_games_per_user: usize,
 }
 
 impl Default for ServiceConfig {
@@ -202,6 +204,7 @@ impl Default for ServiceConfig {
             images: true,
             idle_claim_ms: 24 * 60 * 60 * 1000,
             puzzle_nodes: 300_000,
+            bot_games_per_user: 3,
         }
     }
 }
