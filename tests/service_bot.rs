@@ -45,20 +45,7 @@ async fn start(dir: &Path) -> (Arc<Service>, JoinHandle<()>) {
 }
 
 async fn say(svc: &Service, text: &str) -> String {
-    let replies = svc
-        .handle(Incoming {
-            channel: CHANNEL.into(),
-            user: PlayerRef::new("console:alice", "alice"),
-            handle: Some("alice".into()),
-            text: text.into(),
-            ..Incoming::default()
-        })
-        .await;
-    replies
-        .iter()
-        .map(|r| r.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
+    say_in(svc, CHANNEL, text).await
 }
 
 /// Waits until game 1 has `plies` moves; returns its record.

@@ -24,6 +24,15 @@ fn hint(n: u64) -> Job {
     }
 }
 
+fn bot_move(seed: u64) -> Job {
+    Job::Play {
+        game: game(),
+        level: 1,
+        clock: None,
+        seed,
+    }
+}
+
 fn review_job() -> Job {
     Job::Review {
         start: Box::new(Position::startpos()),
@@ -81,18 +90,7 @@ fn one_person_in_eight_channels_gets_one_turn_like_anyone_else() {
         panic!("nothing to run")
     };
     assert_eq!(first.id, 1);
-    push(
-        &mut st,
-        "ben",
-        "dc:9",
-        9,
-        Job::Play {
-            game: game(),
-            level: 1,
-            clock: None,
-            seed: 1,
-        },
-    );
+    push(&mut st, "ben", "dc:9", 9, bot_move(1));
     st.finish(&key, first.id, false);
     let order = serve_all(&mut st);
     assert_eq!(
@@ -168,16 +166,7 @@ fn searched(t: Ticket) -> Played {
 #[test]
 fn the_bot_move_and_a_hint_come_back_checked() {
     let pool = pool(2);
-    let play = pool.submit(
-        "ann",
-        "a",
-        Job::Play {
-            game: game(),
-            level: 1,
-            clock: None,
-            seed: 7,
-        },
-    );
+    let play = pool.submit("ann", "a", bot_move(7));
     let h = pool.submit("ben", "b", hint(3_000));
     let p = searched(play);
     let best = p.result.best.unwrap_or_else(|| panic!("no move"));
@@ -275,16 +264,7 @@ async fn on_one_thread_another_persons_move_comes_after_one_of_a_busy_persons_jo
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     assert_eq!((pool.running(), pool.waiting()), (1, 7));
-    let bens = pool.submit(
-        "ben",
-        "dc:9",
-        Job::Play {
-            game: game(),
-            level: 1,
-            clock: None,
-            seed: 3,
-        },
-    );
+    let bens = pool.submit("ben", "dc:9", bot_move(3));
     // Ann's first job ends; the next to run is Ben's move, not Ann's endless second hint
     // (which would never let it through: this test would hang, and time out).
     pool.cancel_job("dc:1#hint", anns[0].id);
