@@ -17,7 +17,7 @@
 //! - **Timed**: a job's result comes with how long it ran ([`Ticket::timed_result`]), not
 //!   counting its wait in the queue: the bot's clock is charged with that alone.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -164,8 +164,9 @@ impl Lane {
 /// Who a job is for and its lane.
 type LaneKey = (String, String);
 
-/// People remembered by when they were last served, beyond those with jobs.
-const REMEMBERED: usize = 10_000;
+/// People remembered by when they were last served: past this many, those without jobs are
+/// forgotten (and count as new when they come back).
+const REMEMBERED: usize = 20_000;
 
 #[derive(Default)]
 struct State {
@@ -223,9 +224,8 @@ impl State {
             self.background_running += 1;
         }
         if self.served.len() >= REMEMBERED {
-            let lanes = &self.lanes;
-            self.served
-                .retain(|user, _| lanes.keys().any(|(u, _)| u == user));
+            let busy: HashSet<&str> = self.lanes.keys().map(|(u, _)| u.as_str()).collect();
+            self.served.retain(|user, _| busy.contains(user.as_str()));
         }
         self.served.insert(key.0.clone(), turn);
         Some((key, entry))

@@ -102,6 +102,18 @@ fn one_person_in_eight_channels_gets_one_turn_like_anyone_else() {
 }
 
 #[test]
+fn someone_who_leaves_and_comes_back_is_not_new_again() {
+    let mut st = State::default();
+    push(&mut st, "ann", "a", 1, hint(10));
+    assert_eq!(serve_all(&mut st), [1]); // her lane is gone: nothing of hers waits
+                                         // Back before Ben asks: Ben, never served, still goes first.
+    push(&mut st, "ann", "a", 2, hint(10));
+    push(&mut st, "ben", "b", 3, hint(10));
+    push(&mut st, "ann", "a", 4, hint(10));
+    assert_eq!(serve_all(&mut st), [3, 2, 4]);
+}
+
+#[test]
 fn a_persons_channels_take_turns() {
     let mut st = State::default();
     push(&mut st, "ann", "a", 1, hint(10));
