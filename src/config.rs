@@ -314,6 +314,8 @@ impl Config {
             idle_claim_ms: number(vars, "IDLE_CLAIM_SECS", defaults.idle_claim_ms / 1000)?
                 .saturating_mul(1000),
             puzzle_nodes: number(vars, "PUZZLE_NODES", defaults.puzzle_nodes)?.max(1_000),
+            bot_games_per_user: number(vars, "BOT_GAMES_PER_USER", defaults.bot_games_per_user)?
+                .max(1),
             images: match get("BOARD_IMAGES").as_deref() {
                 None | Some("1" | "true" | "on" | "yes") => true,
                 Some("0" | "false" | "off" | "no") => false,

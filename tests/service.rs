@@ -301,6 +301,50 @@ async fn only_players_act_and_spam_is_slowed() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_moves_count_against_the_rate_limit_and_conversation_does_not() {
+    // The clock stands still: no token comes back during the test (burst 10).
+    let f = fixture_in(
+        Place::Sled(tempfile::tempdir().expect("tempdir")),
+        0,
+        ServiceConfig {
+            images: false,
+            ..ServiceConfig::default()
+        },
+    );
+    start_game(&f, "").await; // alice's first command
+    for _ in 0..30 {
+        let r = f
+            .svc
+            .handle(said("alice", "#t", "nice weather today"))
+            .await;
+        assert!(r.is_empty(), "conversation is not answered: {}", joined(&r));
+    }
+    let r = ask(&f, "alice", "h2e2").await;
+    assert!(
+        r.contains("1. alice"),
+        "the talk used none of her commands: {r}"
+    );
+    // A bare move typed out of turn, over and over: answered until the limit, then refused
+    // once, then quiet, as commands are.
+    let mut answered = 0;
+    let mut limited = 0;
+    let mut silent = 0;
+    for _ in 0..20 {
+        let r = joined(&f.svc.handle(said("alice", "#t", "h2e2")).await);
+        if r.contains("not yours") {
+            answered += 1;
+        } else if r.contains("too fast") {
+            limited += 1;
+        } else if r.is_empty() {
+            silent += 1;
+        }
+    }
+    assert_eq!((answered, limited, silent), (8, 1, 11));
+    let r = ask(&f, "bob", "h9g7").await;
+    assert!(r.contains("2. bob"), "others are not slowed: {r}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
     #[test]

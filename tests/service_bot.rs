@@ -3,14 +3,18 @@
 //! a library on sled, the bot thinking with the built-in engine.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::task::JoinHandle;
-use xiangqi_bot::app::bot::ThinkingPool;
+use xiangqi_bot::app::bot::{Job, ThinkingPool};
 use xiangqi_bot::app::{system_now, Incoming, Service, ServiceConfig};
+use xiangqi_bot::arbiter::{Arbiter, Ruleset};
 use xiangqi_bot::config::EngineConfig;
-use xiangqi_bot::game::{Game, GameRecord, PlayerRef};
+use xiangqi_bot::core::Position;
+use xiangqi_bot::engine::Limits;
+use xiangqi_bot::game::{Game, GameRecord, GameStatus, PlayerRef};
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 use xiangqi_bot::uci::player::Player;
@@ -41,20 +45,7 @@ async fn start(dir: &Path) -> (Arc<Service>, JoinHandle<()>) {
 }
 
 async fn say(svc: &Service, text: &str) -> String {
-    let replies = svc
-        .handle(Incoming {
-            channel: CHANNEL.into(),
-            user: PlayerRef::new("console:alice", "alice"),
-            handle: Some("alice".into()),
-            text: text.into(),
-            ..Incoming::default()
-        })
-        .await;
-    replies
-        .iter()
-        .map(|r| r.text.clone())
-        .collect::<Vec<_>>()
-        .join("\n")
+    say_in(svc, CHANNEL, text).await
 }
 
 /// Waits until game 1 has `plies` moves; returns its record.
@@ -125,4 +116,126 @@ async fn the_bots_memory_is_stored_with_its_moves_and_survives_a_restart() {
         "the evaluations before the restart are kept: {memory:?}"
     );
     stop(svc, bot).await;
+}
+
+/// A service on a clock the test drives, the bot thinking on `pool`, and the bot's loop.
+async fn driven(
+    dir: &Path,
+    clock: &Arc<AtomicU64>,
+    pool: &Arc<ThinkingPool>,
+) -> (Arc<Service>, JoinHandle<()>) {
+    let storage = Arc::new(SledStorage::open(dir).expect("sled"));
+    let c = Arc::clone(clock);
+    let svc = Arc::new(Service::new(
+        storage,
+        Arc::new(Renderer::new()),
+        Arc::new(move || c.load(Ordering::SeqCst)),
+        ServiceConfig {
+            images: false,
+            rate_burst: 100_000,
+            ..ServiceConfig::default()
+        },
+    ));
+    svc.attach_bot(Arc::clone(pool), Some(30));
+    let bot = tokio::spawn(Arc::clone(&svc).run_bot());
+    (svc, bot)
+}
+
+async fn say_in(svc: &Service, channel: &str, text: &str) -> String {
+    let replies = svc
+        .handle(Incoming {
+            channel: channel.into(),
+            user: PlayerRef::new("console:alice", "alice"),
+            handle: Some("alice".into()),
+            text: text.into(),
+            ..Incoming::default()
+        })
+        .await;
+    replies
+        .iter()
+        .map(|r| r.text.clone())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Waits until `pool` has `running` jobs running and `waiting` waiting.
+async fn pool_at(pool: &ThinkingPool, running: usize, waiting: usize) {
+    for _ in 0..1_000 {
+        if (pool.running(), pool.waiting()) == (running, waiting) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!(
+        "the pool never had {running} running and {waiting} waiting: {} and {}",
+        pool.running(),
+        pool.waiting()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bots_clock_is_charged_with_its_search_not_its_wait_for_a_thread() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let pool = Arc::new(ThinkingPool::new(
+        1,
+        Arc::new(Player::new(&EngineConfig::default())),
+    ));
+    let (svc, bot) = driven(dir.path(), &clock, &pool).await;
+    // Someone else's search holds the pool's one thread until it is stopped.
+    let start = Arbiter::new(Position::startpos(), Ruleset::default());
+    let blocker = pool.submit(
+        "console:zed",
+        "console:#elsewhere",
+        Job::Hint {
+            game: start,
+            limits: Limits::default(),
+        },
+    );
+    pool_at(&pool, 1, 0).await;
+    // A one-minute game: the bot (Black) would be out of time after the wait below.
+    let started = say_in(&svc, CHANNEL, "/play bot 1 red 1+0").await;
+    assert!(started.contains("Game #1 begins"), "{started}");
+    let said = say_in(&svc, CHANNEL, "h2e2").await;
+    assert!(said.contains("1. alice"), "{said}");
+    pool_at(&pool, 1, 1).await; // the bot's move waits for the thread
+    clock.fetch_add(90_000, Ordering::SeqCst); // it waits a minute and a half
+    pool.cancel("console:#elsewhere");
+    assert!(blocker.result().await.is_none());
+    let r = at_ply(&svc, 2).await;
+    assert_eq!(
+        r.status,
+        GameStatus::Active,
+        "its flag did not fall while it waited"
+    );
+    let black = r.clock.expect("a timed game").black.remaining_ms;
+    let charged = 60_000 - black;
+    assert!(
+        charged < 90_000 && black > 0,
+        "charged {charged} ms: its search only, not the 90 s it waited"
+    );
+    bot.abort();
+    let _ = bot.await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_person_plays_the_bot_in_at_most_three_games_at_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (svc, bot) = start(dir.path()).await;
+    for ch in 1..=3 {
+        let r = say_in(&svc, &format!("console:#t{ch}"), "/play bot 1 black").await;
+        assert!(r.contains("begins"), "{r}");
+    }
+    let r = say_in(&svc, "console:#t4", "/play bot 1 black").await;
+    assert!(
+        r.contains("already playing the bot in 3 games") && !r.contains("begins"),
+        "{r}"
+    );
+    // One game ended frees a place.
+    let r = say_in(&svc, "console:#t1", "/resign").await;
+    assert!(!r.is_empty(), "{r}");
+    let r = say_in(&svc, "console:#t4", "/play bot 1 black").await;
+    assert!(r.contains("begins"), "{r}");
+    bot.abort();
+    let _ = bot.await;
 }

@@ -286,7 +286,7 @@ pub(crate) async fn claim(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResu
 /// not have fired yet); the flag falls exactly once because the game leaves the slot.
 pub(crate) async fn settle_flag(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
     match slot.game.as_ref() {
-        Some(g) if g.flagged(ctx.now) => {
+        Some(g) if g.flagged(ctx.now) && !ctx.svc.bot_thinking(g) => {
             let loser = g.to_move();
             let old = g.deadlines();
             let mut game = g.clone();

@@ -123,7 +123,11 @@ impl Service {
             game: arbiter,
             limits: limits(cap),
         };
-        match pool.submit(&pool_key(channel, "hint"), job).result().await {
+        match pool
+            .submit(&ask.user, &pool_key(channel, "hint"), job)
+            .result()
+            .await
+        {
             Some(Outcome::Searched(played)) => {
                 self.hint_done(channel, &ask, Some(played.result.best))
                     .await

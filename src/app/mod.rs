@@ -190,6 +190,8 @@ pub struct ServiceConfig {
     pub idle_claim_ms: u64,
     /// Nodes the engine searches to judge a puzzle move off the listed solution.
     pub puzzle_nodes: u64,
+    /// `BOT_GAMES_PER_USER`: games against the bot one person may play at once.
+    pub bot_games_per_user: usize,
 }
 
 impl Default for ServiceConfig {
@@ -202,6 +204,7 @@ impl Default for ServiceConfig {
             images: true,
             idle_claim_ms: 24 * 60 * 60 * 1000,
             puzzle_nodes: 300_000,
+            bot_games_per_user: 3,
         }
     }
 }
@@ -241,6 +244,8 @@ pub struct Service {
     bot: std::sync::OnceLock<bot::turn::BotRuntime>,
     /// Hints and reviews due and running.
     analysis: analysis::Analysis,
+    /// The engine pool of a service without the bot (puzzles still need an engine).
+    spare_pool: std::sync::OnceLock<Arc<bot::ThinkingPool>>,
 }
 
 impl Service {
@@ -266,6 +271,7 @@ impl Service {
             timer_wake: Notify::new(),
             bot: std::sync::OnceLock::new(),
             analysis: analysis::Analysis::default(),
+            spare_pool: std::sync::OnceLock::new(),
         }
     }
 
@@ -332,6 +338,32 @@ impl Service {
     /// otherwise the caller delivers them. An event the platform delivers a second time
     /// (after a crash) is recognised by [`Origin::event`] and not run again.
     pub async fn handle_from(&self, inc: Incoming, origin: Origin) -> Handled {
+        self.handle_limited(inc, origin, true).await
+    }
+
+    /// Handle one chat event from `origin` whose author an adapter has already admitted with
+    /// [`Service::admit`] (to check the limit before it does something on the platform, such
+    /// as opening a thread for a game); otherwise as [`Service::handle_from`].
+    pub async fn handle_admitted_from(&self, inc: Incoming, origin: Origin) -> Handled {
+        self.handle_limited(inc, origin, false).await
+    }
+
+    /// Take one command from `user`'s rate limit: `Err` with the refusal to send (in `lang`;
+    /// empty when they were told already in this burst) when they are sending too fast.
+    ///
+    /// # Errors
+    /// The refusal, when the limit is reached.
+    pub fn admit(&self, user: &str, lang: Lang) -> Result<(), Vec<Reply>> {
+        self.limiter
+            .check(user, self.now())
+            .map_err(|secs| match secs {
+                Some(secs) => vec![Reply::private(text(&Msg::RateLimited { secs }, lang))],
+                None => Vec::new(), // already told within this window
+            })
+    }
+
+    /// [`Service::handle_from`], the rate limit checked for a command if `limit`.
+    async fn handle_limited(&self, inc: Incoming, origin: Origin, limit: bool) -> Handled {
         let lang_guess = inc.lang_hint.unwrap_or_default();
         let direct = |replies: Vec<Reply>| Handled {
             replies,
@@ -361,15 +393,12 @@ impl Service {
         } else {
             parse_line(&inc.text)
         };
+        // A bare text is counted by the router once it knows it is a move (conversation is
+        // not counted).
         let is_command = !matches!(line, Line::Text(_)) || inc.action.is_some();
-        if is_command {
-            if let Err(secs) = self.limiter.check(&inc.user.id, self.now()) {
-                return direct(match secs {
-                    Some(secs) => {
-                        vec![Reply::private(text(&Msg::RateLimited { secs }, lang_guess))]
-                    }
-                    None => Vec::new(), // already told within this window
-                });
+        if is_command && limit {
+            if let Err(refusal) = self.admit(&inc.user.id, lang_guess) {
+                return direct(refusal);
             }
         }
         if too_long {

@@ -52,15 +52,13 @@ pub(crate) fn picker(
     )
 }
 
-pub(crate) async fn bare_text(ctx: &Ctx<'_>, slot: &mut Slot, t: &str) -> AppResult<Vec<Reply>> {
-    // Ordinary conversation is not answered; text that reads as a move is.
-    let Some(game) = slot.game.as_ref() else {
-        return Ok(Vec::new());
-    };
-    if game.color_of(&ctx.inc.user.id).is_none() || !looks_like_move(t) {
-        return Ok(Vec::new());
-    }
-    typed_move(ctx, slot, t, false).await
+/// Whether a bare text is a move in the channel's game: its author plays in it and the text
+/// reads as a move. Anything else is ordinary conversation, not answered.
+pub(crate) fn takes_text(ctx: &Ctx<'_>, slot: &Slot, t: &str) -> bool {
+    slot.game
+        .as_ref()
+        .is_some_and(|g| g.color_of(&ctx.inc.user.id).is_some())
+        && looks_like_move(t)
 }
 
 pub(crate) async fn typed_move(

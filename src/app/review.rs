@@ -137,7 +137,9 @@ impl Service {
             moves,
         };
         let Some(JobOutcome::Reviewed(Some(review))) = pool
-            .submit(&pool_key(channel, "review"), job)
+            // The stored request does not name who asked: a review queues in its channel's
+            // name (it is background work, run only while nothing else waits).
+            .submit(channel, &pool_key(channel, "review"), job)
             .result()
             .await
         else {

@@ -71,16 +71,31 @@ async fn run(ctx: &Ctx<'_>, slot: &mut Slot, line: Line) -> AppResult<Vec<Reply>
     } else {
         match line {
             Line::Unknown(cmd) => vec![ctx.say(Msg::UnknownCommand { cmd })],
-            Line::Text(t) if puzzle::takes_text(ctx, slot, &t) => {
-                puzzle::typed(ctx, slot, &t).await?
-            }
-            Line::Text(t) => play::bare_text(ctx, slot, &t).await?,
+            Line::Text(t) => typed(ctx, slot, &t).await?,
             Line::Command(cmd, args) => command(ctx, slot, cmd, &args).await?,
         }
     };
     replies.extend(more);
     replies.extend(ctx.retired_reply());
     Ok(replies)
+}
+
+/// A bare text: a move for the channel's puzzle or game counts against its author's rate limit
+/// as a command does; ordinary conversation is neither answered nor counted (a chat where
+/// people talk over a game must not use up their moves).
+async fn typed(ctx: &Ctx<'_>, slot: &mut Slot, t: &str) -> AppResult<Vec<Reply>> {
+    let for_puzzle = puzzle::takes_text(ctx, slot, t);
+    if !for_puzzle && !play::takes_text(ctx, slot, t) {
+        return Ok(Vec::new());
+    }
+    if let Err(refusal) = ctx.svc.admit(&ctx.inc.user.id, ctx.reader) {
+        return Ok(refusal);
+    }
+    if for_puzzle {
+        puzzle::typed(ctx, slot, t).await
+    } else {
+        play::typed_move(ctx, slot, t, false).await
+    }
 }
 
 async fn command(ctx: &Ctx<'_>, slot: &mut Slot, cmd: Cmd, args: &str) -> AppResult<Vec<Reply>> {

@@ -3,9 +3,10 @@
 
 use crate::discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use crate::harness::{
-    board_text, button, check_every_attachment, latest_board, message_of, new_game, pick_move,
-    service_config, slash_move, start, table, CHASE_FEN, WAIT,
+    board_text, button, check_every_attachment, fake, latest_board, message_of, new_game,
+    pick_move, service_config, slash_move, start, table, Ledger, CHASE_FEN, WAIT,
 };
+use xiangqi_bot::app::ServiceConfig;
 
 use ResponseKind::{Callback, EditOriginal, Followup};
 
@@ -512,6 +513,40 @@ async fn a_refused_play_leaves_no_thread_behind() {
     let threads = fake.threads();
     assert_eq!(threads.len(), 1);
     assert!(threads[0].archived && threads[0].locked, "{:?}", threads[0]);
+    log.check(&fake).await;
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_play_over_the_rate_limit_opens_no_thread() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    // One command, and none back for the length of the test.
+    let config = ServiceConfig {
+        rate_burst: 1,
+        rate_per_sec: 0.001,
+        ..service_config()
+    };
+    let bot = start(&fake, dir.path(), None, config, false).await;
+    let log = Ledger::default();
+    let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
+    let play = |by| {
+        FakeInteraction::slash("play")
+            .option(CmdOpt::user("opponent", &bob))
+            .option(CmdOpt::boolean("thread", true))
+            .by(by)
+    };
+    let opened = |f: &FakeDiscord| f.calls_matching("POST /channels/*/threads").len();
+    log.answers(&fake, play(&alice), &[Callback(5), EditOriginal])
+        .await;
+    assert_eq!((opened(&fake), fake.threads().len()), (1, 1));
+    // Over the limit: told so privately where the command was typed, and no thread was
+    // opened for it (not even one deleted at once).
+    let (_, r) = log.answers(&fake, play(&alice), &[Callback(4)]).await;
+    let answer = message_of(&fake, &r[0]);
+    assert!(answer.is_ephemeral(), "only alice sees it");
+    assert!(answer.content.contains("too fast"), "{}", answer.content);
+    assert_eq!(opened(&fake), 1, "{:?}", fake.threads());
     log.check(&fake).await;
     bot.stop(&fake).await;
 }

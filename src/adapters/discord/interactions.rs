@@ -131,20 +131,32 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     let nick = cmd.member.as_ref().and_then(|m| m.nick.as_deref());
     let user = player(&cmd.user, nick);
     let lang = lang_of(&cmd.locale);
-    let thread = if commands::wants_thread(cmd) {
+    let mut answering = Answering {
+        kind: Kind::Command,
+        interaction: Some(ix.clone()),
+        ack: None,
+        thread: None,
+        lang: lang.unwrap_or_default().code().to_string(),
+        user: user.id.clone(),
+    };
+    let wants_thread = commands::wants_thread(cmd);
+    // The rate limit comes before the thread: someone sending too fast gets no threads either.
+    if wants_thread {
+        if let Err(refusal) = h.service.admit(&user.id, lang.unwrap_or_default()) {
+            h.delivery.gates().close(ix.id);
+            let (ack, rest) = answer_now(h, &ix, refusal, false).await;
+            h.delivery
+                .push_direct(cmd.channel_id.get(), answering, ack, rest);
+            return;
+        }
+    }
+    let thread = if wants_thread {
         let opponent = mentions.first().map(|(_, p)| p.name.as_str());
         open_thread(http, cmd, &user.name, opponent).await
     } else {
         None
     };
-    let mut answering = Answering {
-        kind: Kind::Command,
-        interaction: Some(ix.clone()),
-        ack: None,
-        thread: thread.map(ChannelId::get),
-        lang: lang.unwrap_or_default().code().to_string(),
-        user: user.id.clone(),
-    };
+    answering.thread = thread.map(ChannelId::get);
     let inc = Incoming {
         channel: channel_key(thread.unwrap_or(cmd.channel_id)),
         user,
@@ -156,7 +168,14 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         community: cmd.guild_id.map(super::community_key),
     };
     let channel = inc.channel.clone();
-    let handling = h.service.handle_from(inc, origin(&answering));
+    let from = origin(&answering);
+    let handling = async {
+        if wants_thread {
+            h.service.handle_admitted_from(inc, from).await
+        } else {
+            h.service.handle_from(inc, from).await
+        }
+    };
     tokio::pin!(handling);
     let (handled, deferred): (Handled, Option<Ack>) =
         match tokio::time::timeout_at(received + QUICK, &mut handling).await {

@@ -1,19 +1,23 @@
-//! The thinking pool: a fixed number of blocking threads that run engine jobs (the bot's move,
-//! a hint, a review) for the chat service, so that thinking never holds up a reply.
+//! The thinking pool: a fixed number of blocking threads that run every engine job of the chat
+//! service (the bot's move, a hint, a review, the judgement of a puzzle move), so that thinking
+//! never holds up a reply and never takes more than the pool's threads and tables.
 //!
 //! - **Bounded**: `threads` workers (default one per core); each search in flight uses one
 //!   engine table (the [`Player`] keeps a table per search, not per channel), so memory is
-//!   `threads × ENGINE_HASH_MB`, however many channels play.
-//! - **Fair**: jobs queue per channel, and channels take turns (round robin); a channel has at
-//!   most one job running, so one channel asking for many reviews cannot starve the others'
-//!   moves. Reviews (seconds each) are background work: they run only on a free worker while
-//!   no move or hint waits, and on at most half the workers (at least one).
-//! - **Cancellable**: [`ThinkingPool::cancel`] drops a channel's waiting jobs and sets the stop
+//!   `threads × ENGINE_HASH_MB`, however many channels play or solve.
+//! - **Fair per person**: every job names the person it is for and its lane (a channel's bot
+//!   moves, its hints, its reviews, its puzzle). The next job goes to the person served longest
+//!   ago (one never served first), and among that person's lanes to the one served longest
+//!   ago; a lane runs one job at a time, in order. One person asking for work in eight
+//!   channels therefore gets one job in turn, like everyone else, not eight. Reviews (seconds
+//!   each) are background work: they run only on a free worker while no other job waits, and
+//!   on at most half the workers (at least one).
+//! - **Cancellable**: [`ThinkingPool::cancel`] drops a lane's waiting jobs and sets the stop
 //!   flag of its running one (a game that ends, a takeback): the search returns at once.
-//! - A job's clock starts running when it is submitted: time spent waiting in the queue is
-//!   taken off the bot's clock before it searches.
+//! - **Timed**: a job's result comes with how long it ran ([`Ticket::timed_result`]), not
+//!   counting its wait in the queue: the bot's clock is charged with that alone.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -26,6 +30,7 @@ use crate::arbiter::Arbiter;
 use crate::core::{Move, Position};
 use crate::engine::review::{review, Review, ReviewLimits};
 use crate::engine::{Clock, Limits};
+use crate::puzzle::{check_move, solution_from, Progress, Puzzle, Verdict};
 use crate::uci::player::{Played, Player};
 
 /// Work for the pool.
@@ -37,7 +42,7 @@ pub enum Job {
         game: Arbiter,
         /// Level 1–8.
         level: u8,
-        /// The bot's clock when the job was submitted.
+        /// The bot's clock when the job was submitted (its wait in the queue is not charged).
         clock: Option<Clock>,
         /// The level's noise seed.
         seed: u64,
@@ -60,6 +65,26 @@ pub enum Job {
         /// The budget.
         limits: ReviewLimits,
     },
+    /// A move tried in a puzzle, judged ([`check_move`]).
+    PuzzleMove {
+        /// The puzzle.
+        puzzle: &'static Puzzle,
+        /// Where it stands.
+        progress: Progress,
+        /// The move tried.
+        mv: Move,
+        /// Nodes for a move off the listed line.
+        nodes: u64,
+    },
+    /// A winning line from where a puzzle stands ([`solution_from`]).
+    PuzzleLine {
+        /// The puzzle.
+        puzzle: &'static Puzzle,
+        /// Where it stands.
+        progress: Progress,
+        /// Nodes for a search off the listed line.
+        nodes: u64,
+    },
 }
 
 impl Job {
@@ -75,6 +100,10 @@ pub enum Outcome {
     Searched(Played),
     /// The review (`None`: stopped).
     Reviewed(Option<Box<Review>>),
+    /// The judgement of a puzzle move.
+    Judged(Verdict),
+    /// A puzzle's winning line.
+    Line(Vec<Move>),
 }
 
 /// A job's result, once it has run. Dropping it does not cancel the job.
@@ -82,86 +111,153 @@ pub enum Outcome {
 pub struct Ticket {
     /// The job's number (for [`ThinkingPool::cancel_job`]).
     pub id: u64,
-    rx: oneshot::Receiver<Outcome>,
+    rx: oneshot::Receiver<(Outcome, u64)>,
 }
 
 impl Ticket {
     /// Wait for the result; `None` if the job was cancelled (before or while it ran), the
     /// pool was shut down, or its search panicked (logged).
     pub async fn result(self) -> Option<Outcome> {
+        self.timed_result().await.map(|(out, _)| out)
+    }
+
+    /// The result and how long the job ran, in milliseconds (from a worker taking it to its
+    /// end: the time it waited in the queue is not in it).
+    pub async fn timed_result(self) -> Option<(Outcome, u64)> {
         self.rx.await.ok()
     }
 
     /// Wait for the result from a blocking thread (tests, tools).
     #[must_use]
     pub fn blocking_result(self) -> Option<Outcome> {
-        self.rx.blocking_recv().ok()
+        self.rx.blocking_recv().ok().map(|(out, _)| out)
     }
 }
 
 struct Entry {
     id: u64,
     job: Job,
-    submitted: Instant,
     stop: Arc<AtomicBool>,
-    tx: oneshot::Sender<Outcome>,
+    tx: oneshot::Sender<(Outcome, u64)>,
 }
+
+/// A lane: one person's jobs of one kind in one channel (its key), run one at a time.
+#[derive(Default)]
+struct Lane {
+    waiting: VecDeque<Entry>,
+    /// The running job's id and stop flag.
+    running: Option<(u64, Arc<AtomicBool>)>,
+    /// The turn this lane was last served at (0: never).
+    served: u64,
+}
+
+impl Lane {
+    /// The kind of the job this lane would run next, if it may run one now.
+    fn next(&self) -> Option<bool> {
+        match self.running {
+            Some(_) => None,
+            None => self.waiting.front().map(|e| e.job.background()),
+        }
+    }
+}
+
+/// Who a job is for and its lane.
+type LaneKey = (String, String);
+
+/// People remembered by when they were last served: past this many, those without jobs are
+/// forgotten (and count as new when they come back).
+const REMEMBERED: usize = 20_000;
 
 #[derive(Default)]
 struct State {
-    /// Waiting jobs by channel.
-    queues: HashMap<String, VecDeque<Entry>>,
-    /// Channels whose next job is a move or a hint, in turn order.
-    ready: VecDeque<String>,
-    /// Channels whose next job is a review, in turn order.
-    ready_background: VecDeque<String>,
-    /// Channels with a job running: its id and stop flag.
-    running: HashMap<String, (u64, Arc<AtomicBool>)>,
+    /// Lanes with jobs waiting or running, by (person, lane).
+    lanes: HashMap<LaneKey, Lane>,
+    /// The turn each person was last served at (0 or absent: never).
+    served: HashMap<String, u64>,
+    /// Jobs taken so far: the turn counter.
+    turn: u64,
     /// Reviews running.
     background_running: usize,
     closed: bool,
 }
 
 impl State {
-    /// Put `channel` in its turn queue if it has a job waiting and none running.
-    fn schedule(&mut self, channel: &str) {
-        if self.running.contains_key(channel)
-            || self.ready.iter().any(|c| c == channel)
-            || self.ready_background.iter().any(|c| c == channel)
-        {
-            return;
-        }
-        let Some(next) = self.queues.get(channel).and_then(VecDeque::front) else {
-            self.queues.remove(channel);
-            return;
-        };
-        if next.job.background() {
-            self.ready_background.push_back(channel.to_string());
-        } else {
-            self.ready.push_back(channel.to_string());
-        }
+    /// Queue `entry` for `user` in `lane`.
+    fn push(&mut self, user: &str, lane: &str, entry: Entry) {
+        self.lanes
+            .entry((user.to_string(), lane.to_string()))
+            .or_default()
+            .waiting
+            .push_back(entry);
+    }
+
+    /// The lane whose job runs next among those whose next job is `background` or not: the
+    /// person served longest ago, then their lane served longest ago, then the oldest job.
+    fn pick(&self, background: bool) -> Option<LaneKey> {
+        self.lanes
+            .iter()
+            .filter(|(_, l)| l.next() == Some(background))
+            .min_by_key(|((user, _), l)| {
+                (
+                    self.served.get(user).copied().unwrap_or(0),
+                    l.served,
+                    l.waiting.front().map_or(u64::MAX, |e| e.id),
+                )
+            })
+            .map(|(k, _)| k.clone())
     }
 
     /// The next job to run, if one may run now.
-    fn take(&mut self, background_cap: usize) -> Option<(String, Entry)> {
-        loop {
-            let channel = match self.ready.pop_front() {
-                Some(c) => c,
-                None if self.background_running < background_cap => {
-                    self.ready_background.pop_front()?
-                }
-                None => return None,
-            };
-            let Some(entry) = self.queues.get_mut(&channel).and_then(VecDeque::pop_front) else {
-                continue;
-            };
-            if entry.job.background() {
-                self.background_running += 1;
-            }
-            self.running
-                .insert(channel.clone(), (entry.id, entry.stop.clone()));
-            return Some((channel, entry));
+    fn take(&mut self, background_cap: usize) -> Option<(LaneKey, Entry)> {
+        let key = self.pick(false).or_else(|| {
+            (self.background_running < background_cap)
+                .then(|| self.pick(true))
+                .flatten()
+        })?;
+        self.turn += 1;
+        let turn = self.turn;
+        let lane = self.lanes.get_mut(&key)?;
+        let entry = lane.waiting.pop_front()?;
+        lane.running = Some((entry.id, entry.stop.clone()));
+        lane.served = turn;
+        if entry.job.background() {
+            self.background_running += 1;
         }
+        if self.served.len() >= REMEMBERED {
+            let busy: HashSet<&str> = self.lanes.keys().map(|(u, _)| u.as_str()).collect();
+            self.served.retain(|user, _| busy.contains(user.as_str()));
+        }
+        self.served.insert(key.0.clone(), turn);
+        Some((key, entry))
+    }
+
+    /// Job `id` of `key` has ended.
+    fn finish(&mut self, key: &LaneKey, id: u64, background: bool) {
+        if let Some(lane) = self.lanes.get_mut(key) {
+            if lane.running.as_ref().is_some_and(|(r, _)| *r == id) {
+                lane.running = None;
+            }
+            if lane.running.is_none() && lane.waiting.is_empty() {
+                self.lanes.remove(key);
+            }
+        }
+        if background {
+            self.background_running = self.background_running.saturating_sub(1);
+        }
+    }
+
+    /// Every lane called `lane`, whoever it is for.
+    fn lanes_called<'a>(&'a mut self, lane: &'a str) -> impl Iterator<Item = &'a mut Lane> {
+        self.lanes
+            .iter_mut()
+            .filter(move |((_, l), _)| l == lane)
+            .map(|(_, l)| l)
+    }
+
+    /// Forget lanes with nothing waiting or running.
+    fn prune(&mut self) {
+        self.lanes
+            .retain(|_, l| l.running.is_some() || !l.waiting.is_empty());
     }
 }
 
@@ -241,61 +337,74 @@ impl ThinkingPool {
         &self.shared.player
     }
 
-    /// Queue `job` for `channel`.
-    pub fn submit(&self, channel: &str, job: Job) -> Ticket {
+    /// Queue `job` for the person `user` in `lane` (a channel's bot moves, its hints, ...).
+    pub fn submit(&self, user: &str, lane: &str, job: Job) -> Ticket {
         let (tx, rx) = oneshot::channel();
         let id = self.shared.next_id.fetch_add(1, Ordering::Relaxed);
         let mut st = self.shared.lock();
         if st.closed {
             return Ticket { id, rx }; // tx dropped: the result is `None`
         }
-        st.queues
-            .entry(channel.to_string())
-            .or_default()
-            .push_back(Entry {
+        st.push(
+            user,
+            lane,
+            Entry {
                 id,
                 job,
-                submitted: Instant::now(),
                 stop: Arc::new(AtomicBool::new(false)),
                 tx,
-            });
-        st.schedule(channel);
+            },
+        );
         drop(st);
         self.shared.wake.notify_one();
         Ticket { id, rx }
     }
 
-    /// Cancel everything of `channel`: waiting jobs are dropped, a running one is stopped.
-    pub fn cancel(&self, channel: &str) {
+    /// Cancel everything in `lane`, whoever it is for: waiting jobs are dropped, a running
+    /// one is stopped.
+    pub fn cancel(&self, lane: &str) {
         let mut st = self.shared.lock();
-        st.queues.remove(channel);
-        st.ready.retain(|c| c != channel);
-        st.ready_background.retain(|c| c != channel);
-        if let Some((_, stop)) = st.running.get(channel) {
-            stop.store(true, Ordering::Relaxed);
-        }
-    }
-
-    /// Cancel one job of `channel` by its id, waiting or running.
-    pub fn cancel_job(&self, channel: &str, id: u64) {
-        let mut st = self.shared.lock();
-        if let Some(q) = st.queues.get_mut(channel) {
-            q.retain(|e| e.id != id);
-        }
-        if let Some((running, stop)) = st.running.get(channel) {
-            if *running == id {
+        for l in st.lanes_called(lane) {
+            l.waiting.clear();
+            if let Some((_, stop)) = &l.running {
                 stop.store(true, Ordering::Relaxed);
             }
         }
-        st.ready.retain(|c| c != channel);
-        st.ready_background.retain(|c| c != channel);
-        st.schedule(channel);
+        st.prune();
+    }
+
+    /// Cancel one job of `lane` by its id, waiting or running.
+    pub fn cancel_job(&self, lane: &str, id: u64) {
+        let mut st = self.shared.lock();
+        for l in st.lanes_called(lane) {
+            l.waiting.retain(|e| e.id != id);
+            if let Some((_, stop)) = l.running.as_ref().filter(|(r, _)| *r == id) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        }
+        st.prune();
     }
 
     /// Jobs waiting (not running), for the load figures.
     #[must_use]
     pub fn waiting(&self) -> usize {
-        self.shared.lock().queues.values().map(VecDeque::len).sum()
+        self.shared
+            .lock()
+            .lanes
+            .values()
+            .map(|l| l.waiting.len())
+            .sum()
+    }
+
+    /// Jobs running.
+    #[must_use]
+    pub fn running(&self) -> usize {
+        self.shared
+            .lock()
+            .lanes
+            .values()
+            .filter(|l| l.running.is_some())
+            .count()
     }
 
     /// Stop every search and the workers, and wait for them.
@@ -303,11 +412,11 @@ impl ThinkingPool {
         {
             let mut st = self.shared.lock();
             st.closed = true;
-            st.queues.clear();
-            st.ready.clear();
-            st.ready_background.clear();
-            for (_, stop) in st.running.values() {
-                stop.store(true, Ordering::Relaxed);
+            for l in st.lanes.values_mut() {
+                l.waiting.clear();
+                if let Some((_, stop)) = &l.running {
+                    stop.store(true, Ordering::Relaxed);
+                }
             }
         }
         self.shared.wake.notify_all();
@@ -328,7 +437,7 @@ impl Drop for ThinkingPool {
 /// A worker: take the next job in turn, run it, hand over its result, repeat.
 fn work(shared: &Shared) {
     loop {
-        let (channel, entry) = {
+        let (key, entry) = {
             let mut st = shared.lock();
             loop {
                 if st.closed {
@@ -342,51 +451,34 @@ fn work(shared: &Shared) {
         };
         let background = entry.job.background();
         let stop = entry.stop.clone();
-        let queued_ms = u64::try_from(entry.submitted.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let out = catch_unwind(AssertUnwindSafe(|| {
-            run(&shared.player, entry.job, queued_ms, &stop)
-        }));
+        let started = Instant::now();
+        let out = catch_unwind(AssertUnwindSafe(|| run(&shared.player, entry.job, &stop)));
+        let ran_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         match out {
             // A cancelled job's answer is stale: dropped, so its ticket resolves to `None`.
             Ok(_) if stop.load(Ordering::Relaxed) => {}
             Ok(out) => {
-                let _ = entry.tx.send(out);
+                let _ = entry.tx.send((out, ran_ms));
             }
-            Err(_) => tracing::error!(%channel, "an engine job panicked; its result is dropped"),
+            Err(_) => {
+                tracing::error!(lane = %key.1, "an engine job panicked; its result is dropped")
+            }
         }
-        let mut st = shared.lock();
-        if st
-            .running
-            .get(&channel)
-            .is_some_and(|(id, _)| *id == entry.id)
-        {
-            st.running.remove(&channel);
-        }
-        if background {
-            st.background_running = st.background_running.saturating_sub(1);
-        }
-        st.schedule(&channel);
-        drop(st);
-        // A channel (or a review) may have become runnable for another worker.
+        shared.lock().finish(&key, entry.id, background);
+        // A lane (or a review) may have become runnable for another worker.
         shared.wake.notify_all();
     }
 }
 
-/// Run one job. The bot's clock loses the time the job waited.
-fn run(player: &Player, job: Job, queued_ms: u64, stop: &AtomicBool) -> Outcome {
+/// Run one job.
+fn run(player: &Player, job: Job, stop: &AtomicBool) -> Outcome {
     match job {
         Job::Play {
             game,
             level,
             clock,
             seed,
-        } => {
-            let clock = clock.map(|c| Clock {
-                remaining_ms: c.remaining_ms.saturating_sub(queued_ms),
-                ..c
-            });
-            Outcome::Searched(player.play(&game, level, clock, seed, stop))
-        }
+        } => Outcome::Searched(player.play(&game, level, clock, seed, stop)),
         Job::Hint { game, limits } => {
             Outcome::Searched(player.analyse(&game, &limits, stop, &mut |_| {}))
         }
@@ -400,6 +492,17 @@ fn run(player: &Player, job: Job, queued_ms: u64, stop: &AtomicBool) -> Outcome 
                 .with_builtin(|e| review(e, &start, &moves, &rules, limits, stop))
                 .map(Box::new),
         ),
+        Job::PuzzleMove {
+            puzzle,
+            progress,
+            mv,
+            nodes,
+        } => Outcome::Judged(player.with_builtin(|e| check_move(puzzle, &progress, mv, e, nodes))),
+        Job::PuzzleLine {
+            puzzle,
+            progress,
+            nodes,
+        } => Outcome::Line(player.with_builtin(|e| solution_from(puzzle, &progress, e, nodes))),
     }
 }
 

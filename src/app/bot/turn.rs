@@ -74,6 +74,9 @@ pub fn bot_side(game: &Game) -> Option<(Color, u8)> {
         .find_map(|c| bot_level(game.player(c)).map(|l| (c, l)))
 }
 
+/// The table of the spare pool's one engine (a service without the bot), in megabytes.
+const SPARE_HASH_MB: usize = 8;
+
 /// Where one channel's search stands: the game and the ply it searches for.
 type Search = (u64, usize);
 
@@ -164,6 +167,35 @@ impl Service {
         self.bot
             .get()
             .map(|rt| (Arc::clone(&rt.pool), rt.move_cap_ms))
+    }
+
+    /// Whether the bot's search for `game` as it stands is queued or running here: its clock
+    /// does not run while its job waits for a thread (it is charged with its search alone), so
+    /// its flag does not fall meanwhile; the move it plays is checked against its clock.
+    pub(crate) fn bot_thinking(&self, game: &Game) -> bool {
+        self.bot.get().is_some_and(|rt| {
+            bot_side(game).is_some_and(|(c, _)| c == game.to_move())
+                && rt.lock_flight().get(&game.record.channel)
+                    == Some(&(game.record.id, game.record.moves.len()))
+        })
+    }
+
+    /// The pool every engine job runs on: the bot's, or in a service without the bot (tests,
+    /// tools) one thread of its own, started when first needed.
+    pub(crate) fn thinking_pool(&self) -> Arc<ThinkingPool> {
+        match self.bot.get() {
+            Some(rt) => Arc::clone(&rt.pool),
+            None => Arc::clone(self.spare_pool.get_or_init(|| {
+                let engines = crate::config::EngineConfig {
+                    hash_mb: SPARE_HASH_MB,
+                    ..crate::config::EngineConfig::default()
+                };
+                Arc::new(ThinkingPool::new(
+                    1,
+                    Arc::new(crate::uci::player::Player::new(&engines)),
+                ))
+            })),
+        }
     }
 
     /// Whether the bot can be played here.
@@ -305,11 +337,13 @@ impl Service {
             clock: bot_clock(game, bot, self.now(), rt.move_cap_ms),
             seed: search.0.wrapping_mul(1_000_003) ^ search.1 as u64,
         };
+        // The bot's move is queued for the person it plays, in their turn.
+        let human = game.player(bot.other()).id.clone();
         drop(slot);
-        let ticket = rt.pool.submit(channel, job);
+        let ticket = rt.pool.submit(&human, channel, job);
         let channel = channel.to_string();
         tokio::spawn(async move {
-            let out = ticket.result().await;
+            let out = ticket.timed_result().await;
             if let Err(e) = self.bot_move(&channel, search, out).await {
                 tracing::error!(%channel, error = %e, "bot: storage failure");
             }
@@ -320,7 +354,12 @@ impl Service {
 
     /// Play the bot's searched move in `channel` if the game is still at `search`, and send
     /// the board to the channel as an unsolicited message.
-    async fn bot_move(&self, channel: &str, search: Search, out: Option<Outcome>) -> AppResult<()> {
+    async fn bot_move(
+        &self,
+        channel: &str,
+        search: Search,
+        out: Option<(Outcome, u64)>,
+    ) -> AppResult<()> {
         let Some(rt) = self.bot.get() else {
             return Ok(());
         };
@@ -330,7 +369,7 @@ impl Service {
                 flight.remove(channel);
             }
         }
-        let Some(Outcome::Searched(played)) = out else {
+        let Some((Outcome::Searched(played), searched_ms)) = out else {
             return Ok(()); // cancelled: whoever cancelled it decides what comes next
         };
         let mut slot = self.manager.lock(channel).await?;
@@ -373,16 +412,27 @@ impl Service {
         if decision == Conduct::PlayAndOfferDraw {
             memory.last_offer_ply = Some(ply);
         }
+        let now = self.now();
         if let Some(g) = slot.game.as_mut() {
             g.record.bot_memory = Some(memory.to_stored());
+            // The bot's clock is charged with its own search alone: the time its job waited
+            // for a thread (and for the channel since) is given back.
+            if let Some(c) = g.record.clock.as_mut() {
+                c.turn_started_ms = c.turn_started_ms.max(now.saturating_sub(searched_ms));
+            }
         }
         let inc = Incoming {
             channel: channel.to_string(),
             user: me,
             ..Incoming::default()
         };
-        let ctx = Ctx::unsolicited(self, &inc, &slot, self.now());
+        let ctx = Ctx::unsolicited(self, &inc, &slot, now);
         let acted = async {
+            // Over its own time even so: its flag falls now, the move is not played.
+            let flagged = crate::app::endings::settle_flag(&ctx, &mut slot).await?;
+            if !flagged.is_empty() {
+                return Ok(flagged);
+            }
             if human_offered && accepts_draw(ply, &memory) {
                 crate::app::endings::draw(&ctx, &mut slot).await
             } else if decision == Conduct::Resign {

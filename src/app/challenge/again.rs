@@ -35,6 +35,10 @@ pub(super) async fn start_bot(
     human_red: bool,
     terms: Terms,
 ) -> AppResult<Vec<Reply>> {
+    let max = ctx.svc.config.bot_games_per_user;
+    if bot_games_of(ctx, &ctx.inc.user.id)? >= max {
+        return Ok(vec![ctx.private(Msg::TooManyBotGames { max })]);
+    }
     let bot = bot_player(level, ctx.lang);
     let me = ctx.inc.user.clone();
     // The ratings decide: the bot's id carries the prefix they reserve, so this refuses.
@@ -54,6 +58,31 @@ pub(super) async fn start_bot(
     };
     let board = start_game(ctx, slot, sides, terms, None).await?;
     Ok(vec![board])
+}
+
+/// A person's latest games looked at for their games against the bot in play.
+const LATEST_GAMES: usize = 1_000;
+
+/// Games against the bot `user` is playing now, in any channel (among their latest
+/// [`LATEST_GAMES`]). Threads cost nothing on Discord: without a cap one person could keep any
+/// number of bot games thinking at once.
+fn bot_games_of(ctx: &Ctx<'_>, user: &str) -> AppResult<usize> {
+    let storage = ctx.svc.storage();
+    let active: std::collections::HashSet<u64> = storage.active_games()?.into_iter().collect();
+    let mut n = 0;
+    for id in storage
+        .games_of(user, LATEST_GAMES)?
+        .into_iter()
+        .filter(|id| active.contains(id))
+    {
+        if storage.game(id)?.is_some_and(|r| {
+            r.status == GameStatus::Active
+                && (bot_level(&r.red).is_some() || bot_level(&r.black).is_some())
+        }) {
+            n += 1;
+        }
+    }
+    Ok(n)
 }
 
 /// The private answer to a button that would start a game while the channel has one, or a

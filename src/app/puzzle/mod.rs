@@ -24,18 +24,19 @@ use std::sync::OnceLock;
 
 pub(crate) use daily::due as daily_due;
 
+use super::analysis::pool_key;
+use super::bot::{Job, Outcome};
 use super::ctx::{Ctx, Slot};
 use super::view::looks_like_move;
 use super::{Action, AppResult, Reply};
 use crate::core::{Move, Position};
-use crate::engine::Engine;
 use crate::game::{Changes, LivePuzzle, RECENT_PUZZLES};
 use crate::i18n::app::Msg;
 use crate::i18n::notation::move_text_error;
 use crate::i18n::puzzle::PuzzleMsg;
 use crate::notation::read_move;
 use crate::puzzle::select::{choose, parse_filter, Filter};
-use crate::puzzle::{check_move, shipped, solution_from, Progress, Puzzle, Verdict};
+use crate::puzzle::{shipped, Progress, Puzzle, Verdict};
 use crate::rating::Score;
 
 /// The shipped set, read once.
@@ -289,40 +290,45 @@ async fn start(ctx: &Ctx<'_>, slot: &mut Slot, p: &Puzzle, daily: bool) -> AppRe
     Ok(show::posted(ctx, p, &live, standing))
 }
 
-/// Run `work` with an engine on a blocking thread. Each blocking thread keeps its own engine
-/// (its table allocated once, not for every move judged); every search clears it first, so
-/// answers do not depend on which thread runs them. `None` if `work` panicked.
-async fn with_engine<T: Send + 'static>(
-    work: impl FnOnce(&mut Engine) -> T + Send + 'static,
-) -> Option<T> {
-    thread_local! {
-        static ENGINE: std::cell::RefCell<Engine> = std::cell::RefCell::new(Engine::new(8));
-    }
-    tokio::task::spawn_blocking(move || ENGINE.with(|e| work(&mut e.borrow_mut())))
+/// Run `job` on the thinking pool, in the acting person's turn (a puzzle's judgements are
+/// engine work like any other: bounded by the pool's threads, fair between people).
+/// `None` if the pool stopped or the search panicked.
+async fn on_pool(ctx: &Ctx<'_>, job: Job) -> Option<Outcome> {
+    ctx.svc
+        .thinking_pool()
+        .submit(&ctx.inc.user.id, &pool_key(&ctx.inc.channel, "puzzle"), job)
+        .result()
         .await
-        .ok()
 }
 
 /// Judge `mv` (off the listed line the engine is asked).
-async fn judge(ctx: &Ctx<'_>, p: &Puzzle, progress: Progress, mv: Move) -> Verdict {
-    let nodes = ctx.svc.config.puzzle_nodes;
-    let p = p.clone();
-    with_engine(move |engine| check_move(&p, &progress, mv, engine, nodes))
-        .await
-        .unwrap_or(Verdict::Illegal)
+async fn judge(ctx: &Ctx<'_>, p: &'static Puzzle, progress: Progress, mv: Move) -> Verdict {
+    let job = Job::PuzzleMove {
+        puzzle: p,
+        progress,
+        mv,
+        nodes: ctx.svc.config.puzzle_nodes,
+    };
+    match on_pool(ctx, job).await {
+        Some(Outcome::Judged(v)) => v,
+        _ => Verdict::Illegal,
+    }
 }
 
 /// A winning line from where `live` stands.
-async fn line_from(ctx: &Ctx<'_>, p: &Puzzle, live: &LivePuzzle) -> Vec<Move> {
-    let nodes = ctx.svc.config.puzzle_nodes;
-    let progress = Progress {
-        played: played(live),
-        on_line: live.on_line,
+async fn line_from(ctx: &Ctx<'_>, p: &'static Puzzle, live: &LivePuzzle) -> Vec<Move> {
+    let job = Job::PuzzleLine {
+        puzzle: p,
+        progress: Progress {
+            played: played(live),
+            on_line: live.on_line,
+        },
+        nodes: ctx.svc.config.puzzle_nodes,
     };
-    let p = p.clone();
-    with_engine(move |engine| solution_from(&p, &progress, engine, nodes))
-        .await
-        .unwrap_or_default()
+    match on_pool(ctx, job).await {
+        Some(Outcome::Line(line)) => line,
+        _ => Vec::new(),
+    }
 }
 
 /// Play the acting user's move `mv` in the live puzzle.

@@ -397,6 +397,11 @@ pub enum Msg {
     },
     /// The bot cannot be played here (no engine).
     BotUnavailable,
+    /// `/play bot` by someone already playing the bot in as many games as one may at once.
+    TooManyBotGames {
+        /// Games against the bot one may play at once.
+        max: usize,
+    },
     /// A time control could not be read.
     BadTimeControl {
         /// What was typed.

@@ -190,6 +190,7 @@ fn samples() -> Vec<Msg> {
         Msg::BotName { level: 3 },
         Msg::BadBotLevel { text: "9".into() },
         Msg::BotUnavailable,
+        Msg::TooManyBotGames { max: 3 },
     ]
 }
 
@@ -278,10 +279,11 @@ fn index(m: &Msg) -> usize {
         Msg::BotName { .. } => 80,
         Msg::BadBotLevel { .. } => 81,
         Msg::BotUnavailable => 82,
+        Msg::TooManyBotGames { .. } => 83,
     }
 }
 
-const VARIANTS: usize = 83;
+const VARIANTS: usize = 84;
 
 #[test]
 fn durations_read_naturally() {

@@ -104,6 +104,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::NotAMove { detail } => detail.clone(),
         Msg::BotName { level } => format!("Máy (cấp {level})"),
         Msg::BadBotLevel { text } => format!("Máy chơi ở cấp 1 đến 8, không có cấp \"{text}\". Ví dụ: /play bot 3 red"),
+        Msg::TooManyBotGames { max } => format!("Bạn đang chơi với máy {max} ván cùng lúc, mức tối đa. Hãy kết thúc hoặc xin thua một ván trước."),
         Msg::BotUnavailable => "Hiện không chơi với máy được ở đây. Hãy thách đấu một người bằng /play.".into(),
         Msg::BadTimeControl { text } => format!("Tôi không đọc được thời gian \"{text}\". Dùng none, 10+5 (phút + giây), 20m/1m, 10m+3x30s hoặc 1d."),
         Msg::BadStart { detail } => format!("Không chơi được từ thế cờ này: {detail}"),

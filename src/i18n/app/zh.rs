@@ -104,6 +104,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::NotAMove { detail } => detail.clone(),
         Msg::BotName { level } => format!("电脑（{level}级）"),
         Msg::BadBotLevel { text } => format!("电脑等级为 1 到 8，没有“{text}”。例如：/play bot 3 red"),
+        Msg::TooManyBotGames { max } => format!("你已同时与电脑下{max}盘棋，已达上限。请先下完或认输其中一盘。"),
         Msg::BotUnavailable => "这里暂时不能与电脑对弈。请用 /play 向别人挑战。".into(),
         Msg::BadTimeControl { text } => format!("看不懂用时“{text}”。请用 none、10+5（分钟+秒）、20m/1m、10m+3x30s 或 1d。"),
         Msg::BadStart { detail } => format!("无法从这个局面开始：{detail}"),
