@@ -173,7 +173,7 @@ pub struct Config {
     /// `DATA_DIR` (default `./data`).
     pub data_dir: PathBuf,
     /// `DATABASE_URL` (`postgres://…`): store in PostgreSQL instead of sled in `DATA_DIR/db`.
-    /// Holds the password: log it only through [`crate::storage::pg::redacted`].
+    /// Holds the password: never logged; [`crate::storage::pg::describe`] says what it names.
     pub database_url: Option<Secret>,
     /// Telegram, when its token is set.
     pub telegram: Option<TelegramConfig>,

@@ -9,6 +9,7 @@ mod rated;
 
 mod boards;
 mod migrate;
+mod secrets;
 
 use std::sync::Arc;
 
