@@ -10,6 +10,7 @@ use std::time::Duration;
 use crate::adapters::discord::shards::{RegisterCommands, ShardRange};
 use crate::app::ServiceConfig;
 use crate::engine::uci::Dialect;
+use crate::storage::PgPools;
 use crate::uci::{EngineSpec, Timeouts};
 
 /// A secret value (a bot token): printable only as `***`.
@@ -238,6 +239,9 @@ pub struct Config {
     /// `DATABASE_URL` (`postgres://…`): store in PostgreSQL instead of sled in `DATA_DIR/db`.
     /// Holds the password: never logged; [`crate::storage::pg::describe`] says what it names.
     pub database_url: Option<Secret>,
+    /// `DATABASE_CONNECTIONS`, `DATABASE_LOCK_CONNECTIONS`, `DATABASE_WAIT_MS`: the
+    /// PostgreSQL storage's connections.
+    pub database_pools: PgPools,
     /// Telegram, when its token is set.
     pub telegram: Option<TelegramConfig>,
     /// Discord, when its token is set.
@@ -393,6 +397,7 @@ impl Config {
         Ok(Config {
             data_dir,
             database_url,
+            database_pools: database_pools(vars)?,
             telegram,
             discord,
             service,
@@ -400,6 +405,34 @@ impl Config {
             bot: bot_config(vars)?,
         })
     }
+}
+
+/// `DATABASE_CONNECTIONS`, `DATABASE_LOCK_CONNECTIONS`, `DATABASE_WAIT_MS`.
+fn database_pools(vars: &HashMap<String, String>) -> Result<PgPools, ConfigError> {
+    let defaults = PgPools::default();
+    let pools = PgPools {
+        connections: number(vars, "DATABASE_CONNECTIONS", defaults.connections)?,
+        lock_connections: number(vars, "DATABASE_LOCK_CONNECTIONS", defaults.lock_connections)?,
+        wait: Duration::from_millis(number(
+            vars,
+            "DATABASE_WAIT_MS",
+            u64::try_from(defaults.wait.as_millis()).unwrap_or(10_000),
+        )?),
+    };
+    for (key, n) in [
+        ("DATABASE_CONNECTIONS", pools.connections),
+        ("DATABASE_LOCK_CONNECTIONS", pools.lock_connections),
+    ] {
+        if !(1..=1000).contains(&n) {
+            return Err(ConfigError(format!("{key} must be 1 to 1000")));
+        }
+    }
+    if !(100..=600_000).contains(&pools.wait.as_millis()) {
+        return Err(ConfigError(
+            "DATABASE_WAIT_MS must be 100 to 600000 (milliseconds)".into(),
+        ));
+    }
+    Ok(pools)
 }
 
 /// `ENGINE_COMMAND`, `ENGINE_DIALECT`, `ENGINE_OPTIONS`, `ENGINE_TIMEOUT_MS`, `ENGINE_HASH_MB`.
@@ -512,6 +545,22 @@ mod tests {
         let c = Config::from_vars(&vars(&[("DATABASE_URL", url)])).unwrap();
         assert_eq!(c.database_url.as_ref().map(Secret::expose), Some(url));
         assert!(!format!("{c:?}").contains("hunter2"));
+        assert_eq!(c.database_pools, PgPools::default());
+        let c = Config::from_vars(&vars(&[
+            ("DATABASE_LOCK_CONNECTIONS", "2"),
+            ("DATABASE_WAIT_MS", "500"),
+        ]))
+        .unwrap();
+        assert_eq!(c.database_pools.lock_connections, 2);
+        assert_eq!(c.database_pools.wait, Duration::from_millis(500));
+        for (k, v) in [
+            ("DATABASE_LOCK_CONNECTIONS", "0"),
+            ("DATABASE_CONNECTIONS", "many"),
+            ("DATABASE_WAIT_MS", "5"),
+        ] {
+            let e = Config::from_vars(&vars(&[(k, v)])).unwrap_err();
+            assert!(e.0.contains(k), "{e}");
+        }
         let e =
             Config::from_vars(&vars(&[("DATABASE_URL", "mysql://bot:hunter2@db/xq")])).unwrap_err();
         assert!(

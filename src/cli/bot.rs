@@ -57,7 +57,7 @@ fn open_storage(config: &Config) -> Result<Arc<dyn Storage>, String> {
             // may sit anywhere in it. The driver's errors do not repeat the password.
             let shown = pg::describe(url.expose());
             tracing::info!(database = %shown, "storing in PostgreSQL");
-            PgStorage::connect(url.expose())
+            PgStorage::connect_with(url.expose(), config.database_pools)
                 .map(|s| Arc::new(s) as Arc<dyn Storage>)
                 .map_err(|e| format!("cannot use {shown}: {e}"))
         }

@@ -44,15 +44,31 @@ const MIGRATIONS: &[(i32, &str)] = &[
     (3, include_str!("../../../migrations/0003_processes.sql")),
 ];
 
-/// Connections in the pool: enough for the bot's concurrent commands and readers on 2 cores.
-const POOL_SIZE: usize = 8;
+/// The storage's connections to the database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PgPools {
+    /// Connections for reads and writes (default 8: enough for the bot's concurrent commands
+    /// and readers on 2 cores).
+    pub connections: usize,
+    /// Connections that hold channel locks, one per channel a command is deciding in (default
+    /// 16): a pool of their own, so that commands holding locks always find a connection to
+    /// write with. A lock is held from the command's first read to its commit, never while
+    /// its pictures are drawn.
+    pub lock_connections: usize,
+    /// How long a command waits for a connection (from either pool, or a new one) before it
+    /// fails and the user is told it was not saved (default 10 s).
+    pub wait: std::time::Duration,
+}
 
-/// Connections that hold channel locks (one per channel a command runs in): a pool of their
-/// own, so that commands holding locks always find a connection to write with.
-const LEASE_POOL_SIZE: usize = 16;
-
-/// How long to wait for a connection from the pool, or for a new one.
-const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+impl Default for PgPools {
+    fn default() -> Self {
+        PgPools {
+            connections: 8,
+            lock_connections: 16,
+            wait: std::time::Duration::from_secs(10),
+        }
+    }
+}
 
 /// The meta key of the game-number counter (as in the sled storage).
 const GAME_NUMBER: &str = "game_number";
@@ -209,7 +225,7 @@ async fn exec<C: GenericClient + Sync>(
 }
 
 impl Bridge {
-    fn start(url: &str) -> Result<Bridge, StorageError> {
+    fn start(url: &str, pools: PgPools) -> Result<Bridge, StorageError> {
         let config: tokio_postgres::Config = url
             .parse()
             .map_err(|e| err(format!("DATABASE_URL does not read: {}", parse_error(&e))))?;
@@ -250,10 +266,10 @@ impl Bridge {
             // A database that does not answer fails the command (the user gets the usual
             // apology) instead of hanging it and everything queued behind it.
             Pool::builder(manager)
-                .max_size(size)
-                .wait_timeout(Some(TIMEOUT))
-                .create_timeout(Some(TIMEOUT))
-                .recycle_timeout(Some(TIMEOUT))
+                .max_size(size.max(1))
+                .wait_timeout(Some(pools.wait))
+                .create_timeout(Some(pools.wait))
+                .recycle_timeout(Some(pools.wait))
                 .runtime(deadpool_postgres::Runtime::Tokio1)
                 .build()
                 .map_err(err)
@@ -268,8 +284,8 @@ impl Bridge {
         lease_config.options(options);
         Ok(Bridge {
             handle,
-            pool: pool(config, POOL_SIZE)?,
-            leases: pool(lease_config, LEASE_POOL_SIZE)?,
+            pool: pool(config, pools.connections)?,
+            leases: pool(lease_config, pools.lock_connections)?,
             process: String::new(),
             _stop: stop,
         })
@@ -346,8 +362,16 @@ impl PgStorage {
     /// # Errors
     /// When the URL does not read, the server cannot be reached, or a migration fails.
     pub fn connect(url: &str) -> Result<PgStorage, StorageError> {
+        PgStorage::connect_with(url, PgPools::default())
+    }
+
+    /// [`PgStorage::connect`] with connection pools of these sizes.
+    ///
+    /// # Errors
+    /// As [`PgStorage::connect`].
+    pub fn connect_with(url: &str, pools: PgPools) -> Result<PgStorage, StorageError> {
         let process = fleet::process_name();
-        let mut bridge = Bridge::start(url)?;
+        let mut bridge = Bridge::start(url, pools)?;
         bridge.wait(|mut client| async move { migrate(&mut client).await })?;
         let me = process.clone();
         bridge.wait(move |client| async move {
@@ -836,7 +860,10 @@ mod tests {
         ] {
             let shown = describe(url);
             assert!(!leaks(&shown), "{url}: {shown}");
-            let failed = Bridge::start(url).map(|_| ()).unwrap_err().to_string();
+            let failed = Bridge::start(url, super::PgPools::default())
+                .map(|_| ())
+                .unwrap_err()
+                .to_string();
             assert!(!leaks(&failed), "{url}: {failed}");
             assert!(failed.contains("DATABASE_URL"), "{failed}");
         }
