@@ -15,19 +15,20 @@ use super::telegram_harness::{
 };
 use super::{line, players, post};
 
-/// A bot on sled whose webhook server has these `TELEGRAM_WEBHOOK_*` settings; its address.
+/// A fake Bot API, and a bot on sled (in a temporary directory) whose webhook server has
+/// these `TELEGRAM_WEBHOOK_*` settings, once it set its webhook; the server's address.
 async fn bot_with(
-    fake: &FakeTelegram,
-    dir: &std::path::Path,
     settings: &[(&str, &str)],
-) -> (Running, SocketAddr) {
+) -> (FakeTelegram, tempfile::TempDir, Running, SocketAddr) {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
     let listen = free_addr();
     let url = format!("http://{listen}/tg/hook");
     let mark = fake.mark();
     let hook = webhook_config_with(&url, listen, settings);
-    let bot = Running::start_webhook(fake, dir, hook).await;
-    telegram_harness::expect_call(fake, mark, "setWebhook", |c| c.is("setWebhook")).await;
-    (bot, listen)
+    let bot = Running::start_webhook(&fake, dir.path(), hook).await;
+    telegram_harness::expect_call(&fake, mark, "setWebhook", |c| c.is("setWebhook")).await;
+    (fake, dir, bot, listen)
 }
 
 /// A connection that sent the start of a request and then nothing.
@@ -39,32 +40,27 @@ async fn partial_request(addr: SocketAddr) -> TcpStream {
     s
 }
 
+/// What the server sends on `s` until it closes it.
+async fn all_sent(s: &mut (impl AsyncReadExt + Unpin)) -> String {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    loop {
+        match s.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+        }
+    }
+    String::from_utf8_lossy(&got).into_owned()
+}
+
 /// What the server sent before it closed `s`; `None` if it had not closed it within `wait`.
 async fn until_closed(s: &mut TcpStream, wait: Duration) -> Option<String> {
-    let mut got = Vec::new();
-    let read = async {
-        let mut buf = [0u8; 1024];
-        loop {
-            match s.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => got.extend_from_slice(&buf[..n]),
-            }
-        }
-    };
-    tokio::time::timeout(wait, read).await.ok()?;
-    Some(String::from_utf8_lossy(&got).into_owned())
+    tokio::time::timeout(wait, all_sent(s)).await.ok()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connections_that_do_not_send_their_headers_in_time_are_closed() {
-    let fake = FakeTelegram::start(TOKEN).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (bot, addr) = bot_with(
-        &fake,
-        dir.path(),
-        &[("TELEGRAM_WEBHOOK_HEADER_TIMEOUT_MS", "300")],
-    )
-    .await;
+    let (_fake, _dir, bot, addr) = bot_with(&[("TELEGRAM_WEBHOOK_HEADER_TIMEOUT_MS", "300")]).await;
     let mut slow = Vec::new();
     for _ in 0..50 {
         slow.push(partial_request(addr).await);
@@ -90,14 +86,7 @@ async fn connections_that_do_not_send_their_headers_in_time_are_closed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_that_trickles_in_is_answered_408_and_its_connection_closed() {
-    let fake = FakeTelegram::start(TOKEN).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (bot, addr) = bot_with(
-        &fake,
-        dir.path(),
-        &[("TELEGRAM_WEBHOOK_BODY_TIMEOUT_MS", "300")],
-    )
-    .await;
+    let (_fake, _dir, bot, addr) = bot_with(&[("TELEGRAM_WEBHOOK_BODY_TIMEOUT_MS", "300")]).await;
     let s = TcpStream::connect(addr).await.expect("connect");
     let (mut reader, mut writer) = s.into_split();
     let head = format!(
@@ -118,17 +107,7 @@ async fn a_body_that_trickles_in_is_answered_408_and_its_connection_closed() {
         }
         std::future::pending::<()>().await;
     };
-    let read = async {
-        let mut got = Vec::new();
-        let mut buf = [0u8; 1024];
-        loop {
-            match reader.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => got.extend_from_slice(&buf[..n]),
-            }
-        }
-        String::from_utf8_lossy(&got).into_owned()
-    };
+    let read = all_sent(&mut reader);
     let said = tokio::time::timeout(WAIT, async {
         tokio::select! {
             said = read => said,
@@ -143,18 +122,12 @@ async fn a_body_that_trickles_in_is_answered_408_and_its_connection_closed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_update_gets_through_while_hundreds_of_slow_connections_are_open() {
-    let fake = FakeTelegram::start(TOKEN).await;
-    let dir = tempfile::tempdir().expect("tempdir");
     // Headers may take a minute: only the cap makes room here.
-    let (bot, addr) = bot_with(
-        &fake,
-        dir.path(),
-        &[
-            ("TELEGRAM_WEBHOOK_HEADER_TIMEOUT_MS", "60000"),
-            ("TELEGRAM_WEBHOOK_MAX_CONNECTIONS", "8"),
-            ("TELEGRAM_WEBHOOK_CONNECTIONS", "16"),
-        ],
-    )
+    let (fake, _dir, bot, addr) = bot_with(&[
+        ("TELEGRAM_WEBHOOK_HEADER_TIMEOUT_MS", "60000"),
+        ("TELEGRAM_WEBHOOK_MAX_CONNECTIONS", "8"),
+        ("TELEGRAM_WEBHOOK_CONNECTIONS", "16"),
+    ])
     .await;
     let group = FakeChat::group(-4_000_000_201, "Crowded club");
     let (alice, bob) = players();
@@ -182,9 +155,7 @@ async fn a_real_update_gets_through_while_hundreds_of_slow_connections_are_open(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_source_that_keeps_sending_the_wrong_secret_is_answered_429_for_a_while() {
-    let fake = FakeTelegram::start(TOKEN).await;
-    let dir = tempfile::tempdir().expect("tempdir");
-    let (bot, addr) = bot_with(&fake, dir.path(), &[]).await;
+    let (_fake, _dir, bot, addr) = bot_with(&[]).await;
     let url = format!("http://{addr}/tg/hook");
     let near_miss = "hook_SECRET-43_0123456789abcdef";
     let wrong = Some(near_miss);
