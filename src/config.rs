@@ -546,6 +546,13 @@ mod tests {
         assert_eq!(c.database_url.as_ref().map(Secret::expose), Some(url));
         assert!(!format!("{c:?}").contains("hunter2"));
         assert_eq!(c.database_pools, PgPools::default());
+        for url in [
+            "postgres://bot:Zm9v%2FYmFy@db/xq",
+            "postgres://bot@db/xq?password=Zm9v/YmFy",
+        ] {
+            let c = Config::from_vars(&vars(&[("DATABASE_URL", url)])).unwrap();
+            assert!(!format!("{c:?}").contains("Zm9v"), "{c:?}");
+        }
         let c = Config::from_vars(&vars(&[
             ("DATABASE_LOCK_CONNECTIONS", "2"),
             ("DATABASE_WAIT_MS", "500"),

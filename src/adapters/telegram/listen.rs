@@ -190,24 +190,27 @@ pub(super) async fn serve<R, F>(
             },
             () = quitting(&mut quit) => break,
         };
-        let permit = match Arc::clone(&slots).try_acquire_owned() {
-            Ok(p) => p,
-            Err(_) => {
-                let made = open
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .make_room();
-                if !made {
-                    tracing::debug!("Telegram webhook: every connection is in a request; waiting");
-                }
-                tokio::select! {
-                    p = Arc::clone(&slots).acquire_owned() => match p {
-                        Ok(p) => p,
-                        Err(_) => break,
-                    },
-                    () = quitting(&mut quit) => break,
-                }
+        // At the cap: close an idle connection for this one, or (every one in a request) look
+        // again shortly, as one may have finished its request meanwhile.
+        let permit = loop {
+            if let Ok(p) = Arc::clone(&slots).try_acquire_owned() {
+                break Some(p);
             }
+            let made = open
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .make_room();
+            if !made {
+                tracing::debug!("Telegram webhook: every connection is in a request; waiting");
+            }
+            tokio::select! {
+                p = Arc::clone(&slots).acquire_owned() => break p.ok(),
+                () = tokio::time::sleep(Duration::from_millis(50)) => {}
+                () = quitting(&mut quit) => break None,
+            }
+        };
+        let Some(permit) = permit else {
+            break;
         };
         let conn = Arc::new(Conn::default());
         let id = {
