@@ -4,14 +4,21 @@
 //!
 //! `cargo bench --bench telegram_webhook` (env: `CHATS`, default 32; every chat plays the
 //! same 16 moves, all pushed at once, so Telegram's one-update-per-chat-in-flight rule and
-//! the adapter's per-chat order are what paces each chat).
+//! the adapter's per-chat order are what paces each chat). With `SLOW=N` the webhook run
+//! also has N slow clients connected all along: each sends part of a request's headers and
+//! then nothing, and connects again as soon as the server closes it.
 
 #[path = "../tests/support/telegram_fake.rs"]
 mod telegram_fake;
 #[path = "../tests/support/telegram_harness.rs"]
 mod telegram_harness;
 
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use telegram_fake::{FakeChat, FakeTelegram, FakeUser};
 use telegram_harness::{expect_call, free_addr, start_game, webhook_config, Running, TOKEN};
@@ -22,7 +29,29 @@ const LINE: &[&str] = &[
     "c3c4", "i6i5", "i3i4", "a6a5",
 ];
 
-async fn run(webhook: bool, chats: usize) -> Duration {
+/// Keep `n` slow clients on `addr` (see the module doc); counts in `closed` each connection
+/// the server closed.
+fn slow_clients(addr: SocketAddr, n: usize, closed: &Arc<AtomicUsize>) {
+    for _ in 0..n {
+        let closed = Arc::clone(closed);
+        tokio::spawn(async move {
+            loop {
+                let Ok(mut s) = tokio::net::TcpStream::connect(addr).await else {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    continue;
+                };
+                let _ = s
+                    .write_all(b"POST /hook HTTP/1.1\r\nHost: bot\r\nContent-Type: appl")
+                    .await;
+                let mut buf = [0u8; 256];
+                while matches!(s.read(&mut buf).await, Ok(n) if n > 0) {}
+                closed.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+    }
+}
+
+async fn run(webhook: bool, chats: usize, slow: usize, closed: &Arc<AtomicUsize>) -> Duration {
     let fake = FakeTelegram::start(TOKEN).await;
     let dir = tempfile::tempdir().expect("tempdir");
     let mark = fake.mark();
@@ -31,6 +60,7 @@ async fn run(webhook: bool, chats: usize) -> Duration {
         let hook = webhook_config(&format!("http://{listen}/hook"), listen);
         let bot = Running::start_webhook(&fake, dir.path(), hook).await;
         expect_call(&fake, mark, "setWebhook", |c| c.is("setWebhook")).await;
+        slow_clients(listen, slow, closed);
         bot
     } else {
         Running::start(&fake, dir.path()).await
@@ -75,17 +105,21 @@ async fn run(webhook: bool, chats: usize) -> Duration {
 }
 
 fn main() {
-    let chats = std::env::var("CHATS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(32);
+    let setting = |key: &str, default: usize| {
+        std::env::var(key)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let (chats, slow) = (setting("CHATS", 32), setting("SLOW", 0));
+    let closed = Arc::new(AtomicUsize::new(0));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("a runtime");
     runtime.block_on(async {
         for webhook in [false, true] {
-            let took = run(webhook, chats).await;
+            let took = run(webhook, chats, slow, &closed).await;
             let moves = chats * LINE.len();
             println!(
                 "{:<8} {chats} chats, {moves} moves with board photos: {:.2} s, {:.0} moves/s",
@@ -93,6 +127,13 @@ fn main() {
                 took.as_secs_f64(),
                 moves as f64 / took.as_secs_f64()
             );
+            if webhook && slow > 0 {
+                println!(
+                    "         {slow} slow clients all along; the server closed {} of their \
+                     connections",
+                    closed.load(Ordering::Relaxed)
+                );
+            }
         }
     });
 }

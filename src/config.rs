@@ -5,10 +5,12 @@ use std::collections::HashMap;
 use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::adapters::discord::shards::{RegisterCommands, ShardRange};
 use crate::app::ServiceConfig;
 use crate::engine::uci::Dialect;
+use crate::storage::PgPools;
 use crate::uci::{EngineSpec, Timeouts};
 
 /// A secret value (a bot token): printable only as `***`.
@@ -62,13 +64,45 @@ pub struct WebhookConfig {
     /// `TELEGRAM_WEBHOOK_MAX_CONNECTIONS`: how many updates Telegram sends at once (1 to 100,
     /// default 40).
     pub max_connections: u8,
+    /// What the server allows each connection (see [`HookLimits`]).
+    pub limits: HookLimits,
 }
 
-/// Whether `secret` is a secret token Telegram accepts: 1 to 256 characters of `A-Z`, `a-z`,
-/// `0-9`, `_` and `-`.
+/// What the webhook's server allows a connection: slow or idle ones are closed, so that
+/// nobody can keep it from Telegram's requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HookLimits {
+    /// `TELEGRAM_WEBHOOK_HEADER_TIMEOUT_MS`: a request's headers must arrive within this from
+    /// their first byte, and a kept-alive connection waits this long for its next request
+    /// (default 10 s).
+    pub header_timeout: Duration,
+    /// `TELEGRAM_WEBHOOK_BODY_TIMEOUT_MS`: a request's body must arrive within this once its
+    /// headers did (default 10 s).
+    pub body_timeout: Duration,
+    /// `TELEGRAM_WEBHOOK_CONNECTIONS`: connections open at once (default 128; keep it below
+    /// the process's file limit). At the cap, an idle connection is closed for a new one.
+    pub connections: usize,
+}
+
+impl Default for HookLimits {
+    fn default() -> Self {
+        HookLimits {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            connections: 128,
+        }
+    }
+}
+
+/// The shortest webhook secret taken: 24 characters of Telegram's 64 are 144 bits, beyond
+/// guessing at any rate the server answers.
+pub const MIN_WEBHOOK_SECRET: usize = 24;
+
+/// Whether `secret` is a secret token Telegram accepts, and long enough not to be guessed:
+/// [`MIN_WEBHOOK_SECRET`] to 256 characters of `A-Z`, `a-z`, `0-9`, `_` and `-`.
 #[must_use]
 pub fn valid_webhook_secret(secret: &str) -> bool {
-    (1..=256).contains(&secret.len())
+    (MIN_WEBHOOK_SECRET..=256).contains(&secret.len())
         && secret
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
@@ -103,17 +137,18 @@ fn webhook_config(vars: &HashMap<String, String>) -> Result<Option<WebhookConfig
     let secret = match get("TELEGRAM_WEBHOOK_SECRET") {
         Some(s) if valid_webhook_secret(&s) => Secret(s),
         Some(_) => {
-            return Err(ConfigError(
-                "TELEGRAM_WEBHOOK_SECRET must be 1 to 256 characters of A-Z, a-z, 0-9, _ and -"
-                    .into(),
-            ))
+            return Err(ConfigError(format!(
+                "TELEGRAM_WEBHOOK_SECRET must be {MIN_WEBHOOK_SECRET} to 256 characters of A-Z, \
+                 a-z, 0-9, _ and - (a shorter one could be guessed); for example the output of \
+                 `openssl rand -hex 24`"
+            )))
         }
         None => {
-            return Err(ConfigError(
-                "TELEGRAM_WEBHOOK_SECRET must be set with TELEGRAM_WEBHOOK_URL (1 to 256 \
-                 characters of A-Z, a-z, 0-9, _ and -): every request is checked against it"
-                    .into(),
-            ))
+            return Err(ConfigError(format!(
+                "TELEGRAM_WEBHOOK_SECRET must be set with TELEGRAM_WEBHOOK_URL \
+                 ({MIN_WEBHOOK_SECRET} to 256 characters of A-Z, a-z, 0-9, _ and -): every \
+                 request is checked against it"
+            )))
         }
     };
     let max_connections = number(vars, "TELEGRAM_WEBHOOK_MAX_CONNECTIONS", 40u8)?;
@@ -122,12 +157,41 @@ fn webhook_config(vars: &HashMap<String, String>) -> Result<Option<WebhookConfig
             "TELEGRAM_WEBHOOK_MAX_CONNECTIONS must be 1 to 100".into(),
         ));
     }
+    let defaults = HookLimits::default();
+    let millis = |key: &str, default: Duration| -> Result<Duration, ConfigError> {
+        let ms = number(
+            vars,
+            key,
+            u64::try_from(default.as_millis()).unwrap_or(u64::MAX),
+        )?;
+        if !(100..=600_000).contains(&ms) {
+            return Err(ConfigError(format!(
+                "{key} must be 100 to 600000 (milliseconds)"
+            )));
+        }
+        Ok(Duration::from_millis(ms))
+    };
+    let limits = HookLimits {
+        header_timeout: millis(
+            "TELEGRAM_WEBHOOK_HEADER_TIMEOUT_MS",
+            defaults.header_timeout,
+        )?,
+        body_timeout: millis("TELEGRAM_WEBHOOK_BODY_TIMEOUT_MS", defaults.body_timeout)?,
+        connections: number(vars, "TELEGRAM_WEBHOOK_CONNECTIONS", defaults.connections)?,
+    };
+    if !(usize::from(max_connections)..=65_536).contains(&limits.connections) {
+        return Err(ConfigError(format!(
+            "TELEGRAM_WEBHOOK_CONNECTIONS must be {max_connections} \
+             (TELEGRAM_WEBHOOK_MAX_CONNECTIONS) to 65536"
+        )));
+    }
     Ok(Some(WebhookConfig {
         path: parsed.path().to_string(),
         url,
         listen,
         secret,
         max_connections,
+        limits,
     }))
 }
 
@@ -173,8 +237,11 @@ pub struct Config {
     /// `DATA_DIR` (default `./data`).
     pub data_dir: PathBuf,
     /// `DATABASE_URL` (`postgres://…`): store in PostgreSQL instead of sled in `DATA_DIR/db`.
-    /// Holds the password: log it only through [`crate::storage::pg::redacted`].
+    /// Holds the password: never logged; [`crate::storage::pg::describe`] says what it names.
     pub database_url: Option<Secret>,
+    /// `DATABASE_CONNECTIONS`, `DATABASE_LOCK_CONNECTIONS`, `DATABASE_WAIT_MS`: the
+    /// PostgreSQL storage's connections.
+    pub database_pools: PgPools,
     /// Telegram, when its token is set.
     pub telegram: Option<TelegramConfig>,
     /// Discord, when its token is set.
@@ -332,6 +399,7 @@ impl Config {
         Ok(Config {
             data_dir,
             database_url,
+            database_pools: database_pools(vars)?,
             telegram,
             discord,
             service,
@@ -339,6 +407,34 @@ impl Config {
             bot: bot_config(vars)?,
         })
     }
+}
+
+/// `DATABASE_CONNECTIONS`, `DATABASE_LOCK_CONNECTIONS`, `DATABASE_WAIT_MS`.
+fn database_pools(vars: &HashMap<String, String>) -> Result<PgPools, ConfigError> {
+    let defaults = PgPools::default();
+    let pools = PgPools {
+        connections: number(vars, "DATABASE_CONNECTIONS", defaults.connections)?,
+        lock_connections: number(vars, "DATABASE_LOCK_CONNECTIONS", defaults.lock_connections)?,
+        wait: Duration::from_millis(number(
+            vars,
+            "DATABASE_WAIT_MS",
+            u64::try_from(defaults.wait.as_millis()).unwrap_or(10_000),
+        )?),
+    };
+    for (key, n) in [
+        ("DATABASE_CONNECTIONS", pools.connections),
+        ("DATABASE_LOCK_CONNECTIONS", pools.lock_connections),
+    ] {
+        if !(1..=1000).contains(&n) {
+            return Err(ConfigError(format!("{key} must be 1 to 1000")));
+        }
+    }
+    if !(100..=600_000).contains(&pools.wait.as_millis()) {
+        return Err(ConfigError(
+            "DATABASE_WAIT_MS must be 100 to 600000 (milliseconds)".into(),
+        ));
+    }
+    Ok(pools)
 }
 
 /// `ENGINE_COMMAND`, `ENGINE_DIALECT`, `ENGINE_OPTIONS`, `ENGINE_TIMEOUT_MS`, `ENGINE_HASH_MB`.
@@ -451,6 +547,29 @@ mod tests {
         let c = Config::from_vars(&vars(&[("DATABASE_URL", url)])).unwrap();
         assert_eq!(c.database_url.as_ref().map(Secret::expose), Some(url));
         assert!(!format!("{c:?}").contains("hunter2"));
+        assert_eq!(c.database_pools, PgPools::default());
+        for url in [
+            "postgres://bot:Zm9v%2FYmFy@db/xq",
+            "postgres://bot@db/xq?password=Zm9v/YmFy",
+        ] {
+            let c = Config::from_vars(&vars(&[("DATABASE_URL", url)])).unwrap();
+            assert!(!format!("{c:?}").contains("Zm9v"), "{c:?}");
+        }
+        let c = Config::from_vars(&vars(&[
+            ("DATABASE_LOCK_CONNECTIONS", "2"),
+            ("DATABASE_WAIT_MS", "500"),
+        ]))
+        .unwrap();
+        assert_eq!(c.database_pools.lock_connections, 2);
+        assert_eq!(c.database_pools.wait, Duration::from_millis(500));
+        for (k, v) in [
+            ("DATABASE_LOCK_CONNECTIONS", "0"),
+            ("DATABASE_CONNECTIONS", "many"),
+            ("DATABASE_WAIT_MS", "5"),
+        ] {
+            let e = Config::from_vars(&vars(&[(k, v)])).unwrap_err();
+            assert!(e.0.contains(k), "{e}");
+        }
         let e =
             Config::from_vars(&vars(&[("DATABASE_URL", "mysql://bot:hunter2@db/xq")])).unwrap_err();
         assert!(
@@ -482,10 +601,11 @@ mod tests {
             v.extend(vars(extra));
             Config::from_vars(&v).map(|c| c.telegram.and_then(|t| t.webhook))
         };
+        const GOOD: &str = "a_secret_of_24_characters";
         assert!(tg(&[]).unwrap().is_none(), "long polling when unset");
         let w = tg(&[
             ("TELEGRAM_WEBHOOK_URL", "https://bot.example.org/tg/hook"),
-            ("TELEGRAM_WEBHOOK_SECRET", "s3cret_TOKEN-x"),
+            ("TELEGRAM_WEBHOOK_SECRET", "s3cret_TOKEN-x_long_enough_24"),
         ])
         .unwrap()
         .unwrap();
@@ -494,14 +614,32 @@ mod tests {
         assert_eq!(w.max_connections, 40);
         assert!(!format!("{w:?}").contains("s3cret"), "{w:?}");
         let w = tg(&[
+            ("TELEGRAM_WEBHOOK_URL", "https://bot.example.org/tg/hook"),
+            ("TELEGRAM_WEBHOOK_SECRET", GOOD),
+            ("TELEGRAM_WEBHOOK_HEADER_TIMEOUT_MS", "500"),
+            ("TELEGRAM_WEBHOOK_BODY_TIMEOUT_MS", "2000"),
+            ("TELEGRAM_WEBHOOK_CONNECTIONS", "40"),
+        ])
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            w.limits,
+            HookLimits {
+                header_timeout: Duration::from_millis(500),
+                body_timeout: Duration::from_secs(2),
+                connections: 40,
+            }
+        );
+        let w = tg(&[
             ("TELEGRAM_WEBHOOK_URL", "http://127.0.0.1:9000"),
-            ("TELEGRAM_WEBHOOK_SECRET", "x"),
+            ("TELEGRAM_WEBHOOK_SECRET", GOOD),
             ("TELEGRAM_WEBHOOK_LISTEN", "127.0.0.1:9001"),
             ("TELEGRAM_WEBHOOK_MAX_CONNECTIONS", "100"),
         ])
         .unwrap()
         .unwrap();
         assert_eq!((w.path.as_str(), w.max_connections), ("/", 100));
+        assert_eq!(w.limits, HookLimits::default());
         assert_eq!(w.listen, SocketAddr::from(([127, 0, 0, 1], 9001)));
         let url = ("TELEGRAM_WEBHOOK_URL", "https://bot.example.org/hook");
         for (extra, named) in [
@@ -510,17 +648,46 @@ mod tests {
                 vec![url, ("TELEGRAM_WEBHOOK_SECRET", "has space")],
                 "TELEGRAM_WEBHOOK_SECRET",
             ),
+            // Telegram takes it, but it is short enough to guess.
+            (
+                vec![url, ("TELEGRAM_WEBHOOK_SECRET", "has_space_23_characters")],
+                "TELEGRAM_WEBHOOK_SECRET",
+            ),
+            (
+                vec![
+                    url,
+                    ("TELEGRAM_WEBHOOK_SECRET", GOOD),
+                    ("TELEGRAM_WEBHOOK_HEADER_TIMEOUT_MS", "10"),
+                ],
+                "TELEGRAM_WEBHOOK_HEADER_TIMEOUT_MS",
+            ),
+            (
+                vec![
+                    url,
+                    ("TELEGRAM_WEBHOOK_SECRET", GOOD),
+                    ("TELEGRAM_WEBHOOK_BODY_TIMEOUT_MS", "soon"),
+                ],
+                "TELEGRAM_WEBHOOK_BODY_TIMEOUT_MS",
+            ),
+            (
+                vec![
+                    url,
+                    ("TELEGRAM_WEBHOOK_SECRET", GOOD),
+                    ("TELEGRAM_WEBHOOK_CONNECTIONS", "39"),
+                ],
+                "TELEGRAM_WEBHOOK_CONNECTIONS",
+            ),
             (
                 vec![
                     ("TELEGRAM_WEBHOOK_URL", "ftp://x/y"),
-                    ("TELEGRAM_WEBHOOK_SECRET", "s"),
+                    ("TELEGRAM_WEBHOOK_SECRET", GOOD),
                 ],
                 "TELEGRAM_WEBHOOK_URL",
             ),
             (
                 vec![
                     url,
-                    ("TELEGRAM_WEBHOOK_SECRET", "s"),
+                    ("TELEGRAM_WEBHOOK_SECRET", GOOD),
                     ("TELEGRAM_WEBHOOK_LISTEN", "8443"),
                 ],
                 "TELEGRAM_WEBHOOK_LISTEN",
@@ -528,7 +695,7 @@ mod tests {
             (
                 vec![
                     url,
-                    ("TELEGRAM_WEBHOOK_SECRET", "s"),
+                    ("TELEGRAM_WEBHOOK_SECRET", GOOD),
                     ("TELEGRAM_WEBHOOK_MAX_CONNECTIONS", "0"),
                 ],
                 "TELEGRAM_WEBHOOK_MAX_CONNECTIONS",
@@ -537,31 +704,37 @@ mod tests {
             let e = tg(&extra).unwrap_err();
             assert!(e.0.contains(named), "{named}: {e}");
             assert!(!e.0.contains("has space"), "the secret is not echoed: {e}");
+            assert!(!e.0.contains("has_space"), "the secret is not echoed: {e}");
         }
     }
 
     #[test]
     fn webhook_secrets_are_what_telegram_accepts() {
-        assert!(valid_webhook_secret("a"));
-        assert!(valid_webhook_secret("AZaz09_-"));
+        assert!(valid_webhook_secret(&"AZaz09_-".repeat(3)));
+        assert!(
+            !valid_webhook_secret("a"),
+            "Telegram takes it, but it is guessed at once"
+        );
+        assert!(!valid_webhook_secret(&"x".repeat(MIN_WEBHOOK_SECRET - 1)));
         assert!(valid_webhook_secret(&"x".repeat(256)));
         assert!(!valid_webhook_secret(""));
         assert!(!valid_webhook_secret(&"x".repeat(257)));
         for bad in ["a b", "a/b", "é", "a+b", "a=b", "a.b"] {
-            assert!(!valid_webhook_secret(bad), "{bad}");
+            let bad = format!("{bad}{}", "x".repeat(MIN_WEBHOOK_SECRET));
+            assert!(!valid_webhook_secret(&bad), "{bad}");
         }
     }
 
     proptest::proptest! {
         #[test]
-        fn a_secret_is_valid_exactly_when_telegram_takes_it(s in "\\PC{0,300}") {
-            let telegram_takes = (1..=256).contains(&s.len())
+        fn a_secret_is_valid_exactly_when_telegram_takes_it_and_it_is_long(s in "\\PC{0,300}") {
+            let telegram_takes = (MIN_WEBHOOK_SECRET..=256).contains(&s.len())
                 && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
             proptest::prop_assert_eq!(valid_webhook_secret(&s), telegram_takes);
         }
 
         #[test]
-        fn allowed_secrets_are_valid(s in "[A-Za-z0-9_-]{1,256}") {
+        fn allowed_secrets_are_valid(s in "[A-Za-z0-9_-]{24,256}") {
             proptest::prop_assert!(valid_webhook_secret(&s));
         }
     }

@@ -30,7 +30,7 @@ use xiangqi_bot::arbiter::RulesetName;
 use xiangqi_bot::core::START_FEN;
 use xiangqi_bot::game::Storage;
 use xiangqi_bot::render::Renderer;
-use xiangqi_bot::storage::PgStorage;
+use xiangqi_bot::storage::{PgPools, PgStorage};
 
 /// The moves of a quiet game from the start, as typed (ICCS).
 fn moves(n: usize) -> Vec<String> {
@@ -338,4 +338,96 @@ fn the_bots_search_goes_on_in_the_other_process_after_kill_nine() {
     assert!(line.contains("2. Bot"), "{line}");
     b.ask("/fen", " - - ");
     b.finish();
+}
+
+/// With a single connection for channel locks, commands that draw for a long while (replays
+/// of long games, in four channels at once) do not make the commands of other channels fail
+/// for want of it: a channel's lock is held while its command reads, decides and commits,
+/// never while its pictures are drawn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_drawings_do_not_hold_the_channel_locks() {
+    let Some(db) = pg::database("fleet_slow_drawings") else {
+        return;
+    };
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let long = moves(40);
+    let channels: Vec<String> = (0..4).map(|c| format!("#long{c}")).collect();
+    {
+        let setup = process(&db, &clock);
+        let games = channels.iter().map(|ch| {
+            let (setup, ch, long) = (Arc::clone(&setup), ch.clone(), long.clone());
+            async move {
+                setup.handle(said("alice", &ch, "/play @bob red")).await;
+                setup.handle(said("bob", &ch, "/accept")).await;
+                for (i, m) in long.iter().enumerate() {
+                    setup.handle(said(mover(i), &ch, m)).await;
+                }
+            }
+        });
+        futures_join_all(games).await;
+    }
+    let pools = PgPools {
+        lock_connections: 1,
+        wait: Duration::from_secs(1),
+        ..PgPools::default()
+    };
+    let storage: Arc<dyn Storage> =
+        Arc::new(PgStorage::connect_with(&db.url, pools).expect("postgres"));
+    let c = Arc::clone(&clock);
+    let service = Arc::new(Service::new(
+        storage,
+        Arc::new(Renderer::new()),
+        Arc::new(move || c.load(Ordering::SeqCst)),
+        ServiceConfig {
+            images: true,
+            ..config()
+        },
+    ));
+    let started = Instant::now();
+    let replays: Vec<_> = channels
+        .iter()
+        .map(|ch| {
+            let (service, ch) = (Arc::clone(&service), ch.clone());
+            tokio::spawn(async move { service.handle(said("carol", &ch, "/gif")).await })
+        })
+        .collect();
+    // Meanwhile, in other channels: a challenge, a game started, moves (each one a commit).
+    let others: Vec<_> = (0..3)
+        .map(|c| {
+            let service = Arc::clone(&service);
+            tokio::spawn(async move {
+                let ch = format!("#quick{c}");
+                let mut all = vec![
+                    service.handle(said("dave", &ch, "/play @erin red")).await,
+                    service.handle(said("erin", &ch, "/accept")).await,
+                ];
+                for (i, m) in moves(4).iter().enumerate() {
+                    let who = if i % 2 == 0 { "dave" } else { "erin" };
+                    all.push(service.handle(said(who, &ch, m)).await);
+                }
+                all
+            })
+        })
+        .collect();
+    for other in others {
+        for replies in other.await.expect("a quick channel") {
+            let text = joined(&replies);
+            assert!(!text.contains("could not save"), "{text}");
+        }
+    }
+    for replay in replays {
+        let replies = replay.await.expect("a replay");
+        let text = joined(&replies);
+        assert!(!text.contains("could not save"), "{text}");
+        let gif = replies
+            .iter()
+            .find_map(|r| r.image.as_ref())
+            .expect("the replay");
+        assert!(gif.bytes.starts_with(b"GIF8"), "{text}");
+    }
+    eprintln!(
+        "four replays of {} plies and the other channels' commands: {:.1} s",
+        long.len(),
+        started.elapsed().as_secs_f64()
+    );
 }

@@ -4,6 +4,8 @@
 
 #[path = "support/pg.rs"]
 mod pg;
+#[path = "webhook/slow.rs"]
+mod slow;
 #[path = "support/telegram_fake.rs"]
 mod telegram_fake;
 #[path = "support/telegram_harness.rs"]
@@ -159,7 +161,12 @@ async fn requests_without_the_secret_are_refused_and_change_nothing() {
     let mark = fake.mark();
     assert_eq!(post(&url, None, forged.clone()).await, 401, "no secret");
     assert_eq!(
-        post(&url, Some("hook_SECRET-43"), forged.clone()).await,
+        post(
+            &url,
+            Some("hook_SECRET-43_0123456789abcdef"),
+            forged.clone()
+        )
+        .await,
         401
     );
     assert_eq!(post(&url, Some(""), forged.clone()).await, 401);
@@ -476,7 +483,14 @@ async fn two_processes_behind_a_balancer_keep_one_game_in_order() {
 
 #[test]
 fn the_binary_refuses_a_webhook_without_a_usable_secret() {
-    for secret in [None, Some("not allowed!"), Some(&*"x".repeat(257))] {
+    // Telegram would take the last one, but 23 characters could be guessed.
+    let short = "not_allowed_23_charactr";
+    for secret in [
+        None,
+        Some("not allowed!"),
+        Some(&*"x".repeat(257)),
+        Some(short),
+    ] {
         let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"));
         cmd.env("TELEGRAM_BOT_TOKEN", TOKEN)
             .env("TELEGRAM_API_URL", "http://127.0.0.1:9/")
@@ -492,8 +506,9 @@ fn the_binary_refuses_a_webhook_without_a_usable_secret() {
         assert_eq!(out.status.code(), Some(2), "{stderr}");
         assert!(stderr.contains("TELEGRAM_WEBHOOK_SECRET"), "{stderr}");
         assert!(
-            !stderr.contains("not allowed!"),
+            !stderr.contains("not allowed!") && !stderr.contains(short),
             "the value is not shown: {stderr}"
         );
+        assert!(stderr.contains("24 to 256 characters"), "{stderr}");
     }
 }

@@ -24,6 +24,7 @@
 
 mod api;
 mod commands;
+mod listen;
 pub mod ops;
 pub mod outbox;
 mod polling;

@@ -134,29 +134,28 @@ async fn gif(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
     let viewer = game.color_of(&ctx.inc.user.id).unwrap_or(Color::Red);
     let renderer = Arc::clone(&ctx.svc.renderer);
     let plies = moves.len();
-    let _slot = ctx.svc.render_slots.acquire().await.ok();
-    let bytes = tokio::task::spawn_blocking(move || {
-        renderer.gif(
-            &start,
-            &moves,
-            viewer,
-            Theme::default(),
-            PieceStyle::default(),
-        )
-    })
-    .await
-    .ok()
-    .and_then(Result::ok)
-    .unwrap_or_default();
+    // Drawn once the command is committed: a long game's replay takes a while.
+    let replay = super::Later::new(move || {
+        renderer
+            .gif(
+                &start,
+                &moves,
+                viewer,
+                Theme::default(),
+                PieceStyle::default(),
+            )
+            .map_err(|e| e.to_string())
+    });
     Ok(vec![Reply {
         text: ctx.t(&Msg::GifCaption { plies }),
         image: Some(Image {
-            bytes: Arc::new(bytes),
+            bytes: Arc::new(Vec::new()),
             filename: format!("game-{}.gif", game.record.id),
             kind: ImageKind::Gif,
             alt: ctx.t(&Msg::GifCaption { plies }),
             text_board: None,
             drawing: None,
+            later: Some(replay),
         }),
         ..Reply::default()
     }])

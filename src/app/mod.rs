@@ -92,6 +92,36 @@ pub struct Image {
     /// What is needed to draw the picture (again): a board is stored this way, and drawn
     /// when its bytes are empty (see [`Service::draw`]).
     pub drawing: Option<Drawing>,
+    /// A picture that cannot be described for the outbox (a replay, a chart), drawn once the
+    /// command's decisions are committed (see [`Service::draw`]); not stored.
+    pub later: Option<Later>,
+}
+
+/// Drawing work for [`Image::later`]: pure CPU, run on a blocking thread after the command's
+/// channel is let go by the other processes (see `game::SlotGuard`). Its error is logged and
+/// the reply goes out as text.
+#[derive(Clone)]
+pub struct Later(Arc<dyn Fn() -> Result<Vec<u8>, String> + Send + Sync>);
+
+impl Later {
+    /// Work that draws a picture.
+    pub fn new(draw: impl Fn() -> Result<Vec<u8>, String> + Send + Sync + 'static) -> Later {
+        Later(Arc::new(draw))
+    }
+
+    /// Draw it (on the calling thread).
+    ///
+    /// # Errors
+    /// The drawing's own error, as text.
+    pub fn draw(&self) -> Result<Vec<u8>, String> {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for Later {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Later(..)")
+    }
 }
 
 /// A button under a reply.

@@ -23,7 +23,7 @@ use tokio::sync::mpsc;
 use super::ctx::Slot;
 use super::{Action, AppResult, Button, Image, ImageKind, Reply, Service};
 use crate::core::{Color, Move, Position};
-use crate::game::{Changes, OutboxKey, StorageError};
+use crate::game::{Changes, Lease, OutboxKey, StorageError};
 use crate::render::{BoardRequest, Player};
 
 /// Where an incoming event came from, as its adapter describes it.
@@ -195,6 +195,7 @@ fn restored(r: StoredReply) -> Reply {
             alt: i.alt,
             text_board: i.text_board,
             drawing: i.drawing,
+            later: None,
         }),
         buttons: r
             .buttons
@@ -348,12 +349,31 @@ impl Service {
     }
 
     /// Draw every picture of `replies` that is described but not drawn yet (replies from the
-    /// outbox after a restart; replies being committed).
+    /// outbox after a restart; replies being committed), and the ones left for later.
     pub async fn draw(&self, replies: &mut [Reply]) {
         for r in replies.iter_mut() {
             let Some(img) = r.image.as_mut() else {
                 continue;
             };
+            if let Some(later) = img.later.take().filter(|_| img.bytes.is_empty()) {
+                let _slot = self.render_slots.acquire().await.ok();
+                let failed = match tokio::task::spawn_blocking(move || later.draw()).await {
+                    Ok(Ok(bytes)) => {
+                        img.bytes = Arc::new(bytes);
+                        None
+                    }
+                    Ok(Err(e)) => Some(e),
+                    Err(e) => Some(e.to_string()),
+                };
+                if let Some(e) = failed {
+                    tracing::error!(file = %img.filename, error = %e, "drawing failed");
+                    // The picture goes out as its text.
+                    if r.text.is_empty() {
+                        r.text = img.alt.clone();
+                    }
+                }
+                continue;
+            }
             if !img.bytes.is_empty() || !self.config.images {
                 continue;
             }
@@ -391,15 +411,19 @@ impl Service {
     /// End an event: write `changes` with the replies they produced and the event's id in
     /// one transaction while the pictures are drawn, then hand the replies to the channel's
     /// delivery worker. With no changes nothing is written and the replies go back to the
-    /// caller. The caller holds the channel's lock, so entries are handed over in order.
+    /// caller. The caller holds the channel's lock, so entries are handed over in order;
+    /// `lease` (the other processes kept out of the channel) is let go as soon as the
+    /// transaction ends, before the drawing does.
     pub(super) async fn commit(
         &self,
         mut changes: Changes,
         channel: &str,
         origin: &Origin,
         mut replies: Vec<Reply>,
+        lease: Option<Lease>,
     ) -> AppResult<Handled> {
         if changes.is_empty() {
+            drop(lease);
             self.draw(&mut replies).await;
             return Ok(Handled {
                 replies,
@@ -419,7 +443,12 @@ impl Service {
             changes.seen.push((event.clone(), now));
         }
         let wake = !changes.add_deadlines.is_empty();
-        let (saved, ()) = tokio::join!(self.storage().persist(changes), self.draw(&mut replies));
+        let save = async {
+            let saved = self.storage().persist(changes).await;
+            drop(lease);
+            saved
+        };
+        let (saved, ()) = tokio::join!(save, self.draw(&mut replies));
         saved?;
         if wake {
             self.timer_wake.notify_one();
@@ -450,7 +479,8 @@ impl Service {
         origin: &Origin,
         replies: Vec<Reply>,
     ) -> AppResult<Handled> {
-        let committed = self.commit(changes, channel, origin, replies).await;
+        let lease = slot.take_lease();
+        let committed = self.commit(changes, channel, origin, replies, lease).await;
         match &committed {
             Ok(_) => self.bot_watch(channel, slot.game.as_ref()),
             Err(_) => slot.loaded = false,
@@ -537,6 +567,7 @@ mod tests {
                 alt: "alt".into(),
                 text_board: Some("grid".into()),
                 drawing: Some(drawing.clone()),
+                later: None,
             }),
             buttons: vec![vec![Button {
                 label: "Flip".into(),

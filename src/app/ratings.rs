@@ -243,26 +243,16 @@ async fn graph(
         x_labels,
         scale: 1.0,
     };
-    let _slot = ctx.svc.render_slots.acquire().await.ok();
-    let png = tokio::task::spawn_blocking(move || line_chart(&chart)).await;
-    let bytes = match png {
-        Ok(Ok(b)) => b,
-        Ok(Err(e)) => {
-            tracing::error!(error = %e, "rating graph failed");
-            return Ok(None);
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "rating graph task failed");
-            return Ok(None);
-        }
-    };
+    // Drawn once the command is committed (see `Later`).
+    let later = super::Later::new(move || line_chart(&chart).map_err(|e| e.to_string()));
     Ok(Some(Image {
-        bytes: Arc::new(bytes),
+        bytes: Arc::new(Vec::new()),
         filename: format!("rating-{}.png", family.as_str()),
         kind: ImageKind::Png,
         alt: caption,
         text_board: None,
         drawing: None,
+        later: Some(later),
     }))
 }
 

@@ -55,7 +55,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
     match ctx.svc.storage().review(id)? {
         Some(ReviewRecord {
             done: Some(data), ..
-        }) => Ok(replies(ctx.svc, ctx.lang, ctx.notation, &record, &data).await),
+        }) => Ok(replies(ctx.lang, ctx.notation, &record, &data)),
         Some(_) => {
             ctx.svc
                 .analysis
@@ -162,19 +162,13 @@ impl Service {
             ..Changes::default()
         })
         .await?;
-        let out = replies(self, ctx.lang, notation, &game.record, &data).await;
+        let out = replies(ctx.lang, notation, &game.record, &data);
         self.commit_unsolicited(&ctx, &mut slot, out).await
     }
 }
 
 /// The review as posted: the summary, the graph, the annotated PGN.
-async fn replies(
-    svc: &Service,
-    lang: Lang,
-    notation: Notation,
-    record: &GameRecord,
-    data: &ReviewData,
-) -> Vec<Reply> {
+fn replies(lang: Lang, notation: Notation, record: &GameRecord, data: &ReviewData) -> Vec<Reply> {
     let Ok(game) = Game::from_record(record.clone()) else {
         return Vec::new();
     };
@@ -236,19 +230,18 @@ async fn replies(
         ));
     }
     let mut out = vec![Reply::text(lines.join("\n"))];
-    if let Some(png) = graph(svc, &review, lang).await {
-        out.push(Reply {
-            image: Some(Image {
-                bytes: Arc::new(png),
-                filename: format!("review-{}.png", record.id),
-                kind: ImageKind::Png,
-                alt: text(&AnalysisMsg::GraphAlt { game: record.id }, lang),
-                text_board: None,
-                drawing: None,
-            }),
-            ..Reply::default()
-        });
-    }
+    out.push(Reply {
+        image: Some(Image {
+            bytes: Arc::new(Vec::new()),
+            filename: format!("review-{}.png", record.id),
+            kind: ImageKind::Png,
+            alt: text(&AnalysisMsg::GraphAlt { game: record.id }, lang),
+            text_board: None,
+            drawing: None,
+            later: Some(graph(&review, lang)),
+        }),
+        ..Reply::default()
+    });
     let notes = super::review_notes(&review, &|j| format!("{}.", severity(severity_of(j), lang)));
     let site = record.channel.split(':').next().unwrap_or("chat");
     out.push(Reply::text(format!(
@@ -259,8 +252,9 @@ async fn replies(
     out
 }
 
-/// The advantage along the game (Red's winning chances, −100..100), judged moves marked.
-async fn graph(svc: &Service, review: &Review, lang: Lang) -> Option<Vec<u8>> {
+/// The advantage along the game (Red's winning chances, −100..100), judged moves marked;
+/// drawn once the review is committed (see `Later`).
+fn graph(review: &Review, lang: Lang) -> super::Later {
     let points: Vec<(f64, f64)> = review
         .evals
         .iter()
@@ -293,18 +287,7 @@ async fn graph(svc: &Service, review: &Review, lang: Lang) -> Option<Vec<u8>> {
         x_labels,
         scale: 1.5,
     };
-    let _slot = svc.render_slots.acquire().await.ok();
-    match tokio::task::spawn_blocking(move || line_chart(&chart)).await {
-        Ok(Ok(png)) => Some(png),
-        Ok(Err(e)) => {
-            tracing::error!(error = %e, "review graph: render failed");
-            None
-        }
-        Err(e) => {
-            tracing::error!(error = %e, "review graph: render task failed");
-            None
-        }
-    }
+    super::Later::new(move || line_chart(&chart).map_err(|e| e.to_string()))
 }
 
 fn severity_of(j: Judgement) -> Severity {

@@ -259,6 +259,7 @@ impl Service {
                 alt: describe(position, lang),
                 text_board: Some(text_board(position, last_move, viewer)),
                 drawing: self.config.images.then_some(drawing),
+                later: None,
             }),
             buttons,
             ..Reply::default()

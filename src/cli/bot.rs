@@ -53,12 +53,13 @@ pub fn run() -> ExitCode {
 fn open_storage(config: &Config) -> Result<Arc<dyn Storage>, String> {
     match &config.database_url {
         Some(url) => {
-            let shown = pg::redacted(url.expose());
+            // What the driver read (host, port, database, user), never the URL: a password
+            // may sit anywhere in it. The driver's errors do not repeat the password.
+            let shown = pg::describe(url.expose());
             tracing::info!(database = %shown, "storing in PostgreSQL");
-            // The driver's errors do not repeat the password; the URL is shown redacted.
-            PgStorage::connect(url.expose())
+            PgStorage::connect_with(url.expose(), config.database_pools)
                 .map(|s| Arc::new(s) as Arc<dyn Storage>)
-                .map_err(|e| format!("cannot use the database at {shown}: {e}"))
+                .map_err(|e| format!("cannot use {shown}: {e}"))
         }
         None => SledStorage::open(&config.data_dir.join("db"))
             .map(|s| Arc::new(s) as Arc<dyn Storage>)

@@ -5,7 +5,7 @@
 use clap::Args;
 
 use crate::storage::copy::verify;
-use crate::storage::pg::redacted;
+use crate::storage::pg::describe;
 use crate::storage::{PgStorage, SledStorage};
 
 /// `migrate` options.
@@ -47,7 +47,7 @@ fn copy(args: &MigrateArgs) -> Result<String, String> {
     if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
         return Err("--to must be a postgres:// URL".into());
     }
-    let shown = redacted(&url);
+    let shown = describe(&url);
     if !std::path::Path::new(dir).join("conf").exists() {
         return Err(format!("no sled database in {dir}"));
     }

@@ -322,7 +322,18 @@ pub struct ChannelSlot {
 /// processes) the lease that keeps the other processes out of the channel meanwhile.
 pub struct SlotGuard {
     guard: tokio::sync::OwnedMutexGuard<ChannelSlot>,
-    _lease: Option<Lease>,
+    lease: Option<Lease>,
+}
+
+impl SlotGuard {
+    /// The lease, taken out, to let the other processes into the channel once the command's
+    /// changes are committed: what is left (drawing the replies, handing them over in order)
+    /// needs only this process's lock, which the guard keeps. A storage lease may hold a
+    /// database connection; keeping it while pictures are drawn let a few slow commands
+    /// starve every other channel of connections.
+    pub fn take_lease(&mut self) -> Option<Lease> {
+        self.lease.take()
+    }
 }
 
 impl std::ops::Deref for SlotGuard {
@@ -406,10 +417,7 @@ impl GameManager {
             guard.game = game;
             guard.loaded = true;
         }
-        Ok(SlotGuard {
-            guard,
-            _lease: lease,
-        })
+        Ok(SlotGuard { guard, lease })
     }
 
     /// Channels currently held in memory.

@@ -21,7 +21,7 @@ pub mod pg;
 mod ranking;
 mod ratings;
 
-pub use pg::PgStorage;
+pub use pg::{PgPools, PgStorage};
 
 use std::path::Path;
 use std::sync::mpsc;

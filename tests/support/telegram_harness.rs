@@ -27,7 +27,7 @@ use super::telegram_fake::{FakeChat, FakeTelegram, FakeUser, SentCall};
 pub const TOKEN: &str = "123456:TEST-token_abc";
 pub const WAIT: Duration = Duration::from_secs(20);
 /// The webhook's secret token in tests.
-pub const SECRET: &str = "hook_SECRET-42";
+pub const SECRET: &str = "hook_SECRET-42_0123456789abcdef";
 
 /// A free local address to serve a webhook on.
 pub fn free_addr() -> SocketAddr {
@@ -38,6 +38,11 @@ pub fn free_addr() -> SocketAddr {
 /// The webhook settings as the bot reads them: Telegram POSTs to `url`, the bot serves
 /// `listen`.
 pub fn webhook_config(url: &str, listen: SocketAddr) -> WebhookConfig {
+    webhook_config_with(url, listen, &[])
+}
+
+/// [`webhook_config`] with more settings (`TELEGRAM_WEBHOOK_*`).
+pub fn webhook_config_with(url: &str, listen: SocketAddr, more: &[(&str, &str)]) -> WebhookConfig {
     let vars: HashMap<String, String> = [
         ("TELEGRAM_BOT_TOKEN", TOKEN.to_string()),
         ("TELEGRAM_WEBHOOK_URL", url.to_string()),
@@ -45,6 +50,7 @@ pub fn webhook_config(url: &str, listen: SocketAddr) -> WebhookConfig {
         ("TELEGRAM_WEBHOOK_SECRET", SECRET.to_string()),
     ]
     .into_iter()
+    .chain(more.iter().map(|&(k, v)| (k, v.to_string())))
     .map(|(k, v)| (k.to_string(), v))
     .collect();
     Config::from_vars(&vars)

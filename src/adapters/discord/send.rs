@@ -383,6 +383,7 @@ mod tests {
                 alt: "Red to move.".into(),
                 text_board: Some("車馬象".into()),
                 drawing: None,
+                later: None,
             }),
             ..Reply::default()
         };

@@ -463,6 +463,7 @@ mod tests {
                 alt: "alt".into(),
                 text_board: None,
                 drawing: None,
+                later: None,
             }),
             buttons: vec![vec![Button {
                 label: "Flip".into(),

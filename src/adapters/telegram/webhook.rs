@@ -3,8 +3,11 @@
 //! token), any number of processes can serve the same URL behind a load balancer.
 //!
 //! * Every request must carry the secret token in `X-Telegram-Bot-Api-Secret-Token`
-//!   (compared in constant time): without it the answer is 401 and the body is not read.
-//!   A body that is not an update is 400; one over [`BODY_LIMIT`] is 413.
+//!   (compared in constant time): without it the answer is 401 and the body is not read; a
+//!   source that keeps trying is answered 429 for a while (see [`super::listen`]). A body
+//!   that is not an update is 400; one over [`BODY_LIMIT`] is 413; one that does not arrive
+//!   within the body deadline is 408. Slow and idle connections are closed, and open ones
+//!   capped (see [`super::listen`]).
 //! * An update is handled on the same path as a polled one (one chat's updates in order,
 //!   its id stored with its changes so a redelivered update is skipped), and the answer is
 //!   sent only once it was handled: 200 then, 500 when the storage failed (Telegram delivers
@@ -15,19 +18,20 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::future::Future;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use axum::extract::{Request, State};
-use axum::http::{Method, StatusCode};
-use axum::Router;
+use axum::body::Body;
+use axum::http::{header, HeaderValue, Method, Request, Response, StatusCode};
+use axum::response::IntoResponse;
 use teloxide::payloads::setters::*;
 use teloxide::prelude::Requester;
 use teloxide::types::{AllowedUpdate, ChatId, Update};
 use teloxide::{Bot, RequestError};
 use tokio::sync::oneshot;
 
+use super::listen::{self, Throttle};
 use super::outbox::redacted;
 use super::{RetryPolicy, TelegramError};
 use crate::adapters::lanes::{Lanes, Work};
@@ -101,6 +105,9 @@ struct Hook {
     path: String,
     secret: Vec<u8>,
     lanes: Lanes<ChatId, Item>,
+    /// How long a body may take to arrive.
+    body_timeout: Duration,
+    throttle: Throttle,
 }
 
 /// How to serve.
@@ -168,16 +175,12 @@ where
         path: config.path.clone(),
         secret: config.secret.expose().as_bytes().to_vec(),
         lanes: lanes.clone(),
+        body_timeout: config.limits.body_timeout,
+        throttle: Throttle::default(),
     });
-    let app = Router::new().fallback(receive).with_state(hook);
-    let (quit_tx, quit_rx) = oneshot::channel::<()>();
-    let server = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = quit_rx.await;
-            })
-            .await
-    });
+    let (quit_tx, quit_rx) = tokio::sync::watch::channel(false);
+    let respond = move |peer, req| receive(Arc::clone(&hook), peer, req);
+    let server = tokio::spawn(listen::serve(listener, config.limits, respond, quit_rx));
     tracing::info!(listen = %served, path = %config.path, "Telegram: serving the webhook");
     let set = tokio::select! {
         r = set_webhook(bot, config, options.retry) => Some(r),
@@ -191,10 +194,9 @@ where
         stop.await;
     }
     // Stop accepting; the requests in hand are answered once their updates are handled.
-    let _ = quit_tx.send(());
+    let _ = quit_tx.send(true);
     match tokio::time::timeout(options.finish, server).await {
-        Ok(Ok(Ok(()))) => {}
-        Ok(Ok(Err(e))) => tracing::warn!(error = %e, "Telegram: the webhook server failed"),
+        Ok(Ok(())) => {}
         Ok(Err(e)) => tracing::warn!(error = %e, "Telegram: the webhook server failed"),
         Err(_) => tracing::warn!("Telegram: webhook requests still open at shutdown"),
     }
@@ -242,54 +244,100 @@ async fn set_webhook(
     }
 }
 
-/// One request from Telegram (or anyone who found the address).
-async fn receive(State(hook): State<Arc<Hook>>, req: Request) -> StatusCode {
+/// An answer with no body; `close` asks the client to close the connection after it.
+fn status(code: StatusCode, close: bool) -> Response<Body> {
+    let mut answer = code.into_response();
+    if close {
+        answer
+            .headers_mut()
+            .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    }
+    answer
+}
+
+/// One request from Telegram (or anyone who found the address), from `peer`.
+async fn receive(hook: Arc<Hook>, peer: IpAddr, req: Request<Body>) -> Response<Body> {
     if req.uri().path() != hook.path {
-        return StatusCode::NOT_FOUND;
+        return status(StatusCode::NOT_FOUND, false);
     }
     if req.method() != Method::POST {
-        return StatusCode::METHOD_NOT_ALLOWED;
+        return status(StatusCode::METHOD_NOT_ALLOWED, false);
     }
     let given = req
         .headers()
         .get(SECRET_HEADER)
         .map_or(&[][..], |v| v.as_bytes());
     if !same_secret(given, &hook.secret) {
-        // The header's value is not logged: it may be a near miss of the secret.
-        tracing::warn!("Telegram webhook: a request without the right secret token; refused");
-        return StatusCode::UNAUTHORIZED;
+        return refuse(&hook.throttle, peer);
     }
-    let body = match axum::body::to_bytes(req.into_body(), BODY_LIMIT).await {
-        Ok(b) => b,
-        Err(e) => {
+    let read = axum::body::to_bytes(req.into_body(), BODY_LIMIT);
+    let body = match tokio::time::timeout(hook.body_timeout, read).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(e)) => {
             tracing::warn!(error = %e, "Telegram webhook: an unreadable or too large body");
-            return StatusCode::PAYLOAD_TOO_LARGE;
+            return status(StatusCode::PAYLOAD_TOO_LARGE, true);
+        }
+        Err(_) => {
+            tracing::warn!(
+                source = %peer,
+                "Telegram webhook: a body that did not arrive in time; the connection is closed"
+            );
+            return status(StatusCode::REQUEST_TIMEOUT, true);
         }
     };
     let update: Update = match serde_json::from_slice(&body) {
         Ok(u) => u,
         Err(e) => {
             tracing::warn!(error = %e, "Telegram webhook: a body that is not an update");
-            return StatusCode::BAD_REQUEST;
+            return status(StatusCode::BAD_REQUEST, false);
         }
     };
     let id = update.id.0;
     let chat = update.chat().map_or(ChatId(0), |c| c.id);
     let (tx, rx) = oneshot::channel();
     if hook.lanes.push(chat, (update, tx)).is_err() {
-        return StatusCode::SERVICE_UNAVAILABLE; // stopping: Telegram sends it again
+        // Stopping: Telegram sends it again.
+        return status(StatusCode::SERVICE_UNAVAILABLE, true);
     }
     match rx.await {
-        Ok(Outcome::Done) => StatusCode::OK,
+        Ok(Outcome::Done) => status(StatusCode::OK, false),
         Ok(Outcome::Failed) => {
             tracing::warn!(
                 update = id,
                 "Telegram webhook: not handled; Telegram sends it again"
             );
-            StatusCode::INTERNAL_SERVER_ERROR
+            status(StatusCode::INTERNAL_SERVER_ERROR, false)
         }
-        Err(_) => StatusCode::SERVICE_UNAVAILABLE,
+        Err(_) => status(StatusCode::SERVICE_UNAVAILABLE, true),
     }
+}
+
+/// The answer to a request without the right secret from `peer`: 401, or 429 while the
+/// source is throttled (then nothing is logged, and the connection is closed).
+fn refuse(throttle: &Throttle, peer: IpAddr) -> Response<Body> {
+    let now = std::time::Instant::now();
+    if let Some(left) = throttle.blocked(peer, now) {
+        let mut answer = status(StatusCode::TOO_MANY_REQUESTS, true);
+        let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+        answer
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        return answer;
+    }
+    // The header's value is not logged: it may be a near miss of the secret.
+    match throttle.refused(peer, now) {
+        None => tracing::warn!(
+            source = %peer,
+            "Telegram webhook: a request without the right secret token; refused"
+        ),
+        Some(block) => tracing::warn!(
+            source = %peer,
+            seconds = block.as_secs(),
+            "Telegram webhook: repeated requests without the right secret token; the source \
+             is refused (429) for a while"
+        ),
+    }
+    status(StatusCode::UNAUTHORIZED, false)
 }
 
 #[cfg(test)]

@@ -93,6 +93,7 @@ fn board(
             alt: describe(pos, ctx.lang),
             text_board: Some(text_board(pos, last, solver)),
             drawing: ctx.svc.config.images.then_some(drawing),
+            later: None,
         }),
         buttons,
         ..Reply::default()

@@ -44,15 +44,31 @@ const MIGRATIONS: &[(i32, &str)] = &[
     (3, include_str!("../../../migrations/0003_processes.sql")),
 ];
 
-/// Connections in the pool: enough for the bot's concurrent commands and readers on 2 cores.
-const POOL_SIZE: usize = 8;
+/// The storage's connections to the database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PgPools {
+    /// Connections for reads and writes (default 8: enough for the bot's concurrent commands
+    /// and readers on 2 cores).
+    pub connections: usize,
+    /// Connections that hold channel locks, one per channel a command is deciding in (default
+    /// 16): a pool of their own, so that commands holding locks always find a connection to
+    /// write with. A lock is held from the command's first read to its commit, never while
+    /// its pictures are drawn.
+    pub lock_connections: usize,
+    /// How long a command waits for a connection (from either pool, or a new one) before it
+    /// fails and the user is told it was not saved (default 10 s).
+    pub wait: std::time::Duration,
+}
 
-/// Connections that hold channel locks (one per channel a command runs in): a pool of their
-/// own, so that commands holding locks always find a connection to write with.
-const LEASE_POOL_SIZE: usize = 16;
-
-/// How long to wait for a connection from the pool, or for a new one.
-const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+impl Default for PgPools {
+    fn default() -> Self {
+        PgPools {
+            connections: 8,
+            lock_connections: 16,
+            wait: std::time::Duration::from_secs(10),
+        }
+    }
+}
 
 /// The meta key of the game-number counter (as in the sled storage).
 const GAME_NUMBER: &str = "game_number";
@@ -105,27 +121,88 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StorageErro
     serde_json::from_slice(bytes).map_err(err)
 }
 
-/// `url` with its password replaced by `***`, for logs.
+/// What `url` names, as the driver read it, for logs and errors: the user, the hosts and
+/// ports, and the database; never the URL itself, whose password may sit anywhere in it (a
+/// base64 password has `/` in it, and a `?password=` parameter sits at the end).
 #[must_use]
-pub fn redacted(url: &str) -> String {
-    let Some(scheme_end) = url.find("://").map(|i| i + 3) else {
-        return url.to_string();
-    };
-    let rest = &url[scheme_end..];
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let Some(at) = rest[..authority_end].rfind('@') else {
-        return url.to_string();
-    };
-    match rest[..at].find(':') {
-        Some(colon) => format!(
-            "{}{}:***{}",
-            &url[..scheme_end],
-            &rest[..colon],
-            &rest[at..]
-        ),
-        None => url.to_string(),
+pub fn describe(url: &str) -> String {
+    match url.parse::<tokio_postgres::Config>() {
+        Ok(config) => describe_config(&config),
+        Err(_) => "the database of a DATABASE_URL that does not read as \
+                   postgres://user:password@host:port/database"
+            .to_string(),
     }
 }
+
+/// [`describe`] for a URL the driver read.
+fn describe_config(config: &tokio_postgres::Config) -> String {
+    use std::fmt::Write;
+    let ports = config.get_ports();
+    let mut hosts = String::new();
+    for (i, host) in config.get_hosts().iter().enumerate() {
+        if i > 0 {
+            hosts.push_str(", ");
+        }
+        match host {
+            tokio_postgres::config::Host::Tcp(name) => hosts.push_str(name),
+            #[cfg(unix)]
+            tokio_postgres::config::Host::Unix(path) => {
+                let _ = write!(hosts, "{}", path.display());
+            }
+        }
+        // One port for every host, or one each (the driver's rule); 5432 when none.
+        let port = ports.get(i).or(ports.first()).copied().unwrap_or(5432);
+        let _ = write!(hosts, ":{port}");
+    }
+    if hosts.is_empty() {
+        hosts.push_str("the local socket");
+    }
+    let user = config.get_user().unwrap_or("(the system user)");
+    let database = config.get_dbname().unwrap_or(user);
+    format!("the database {database:?} on {hosts} as user {user:?}")
+}
+
+/// The driver's complaint about a URL, without what it quotes (an unknown option's name is
+/// the user's text, and may be a password put in the wrong place).
+fn parse_error(e: &tokio_postgres::Error) -> String {
+    let text = e.to_string();
+    let mut out = String::with_capacity(text.len());
+    for (i, part) in text.split('`').enumerate() {
+        // Odd parts are the quoted ones: only an option name the driver knows is kept.
+        if i % 2 == 1 {
+            let known = KNOWN_OPTIONS.contains(&part);
+            out.push('`');
+            out.push_str(if known { part } else { "…" });
+            out.push('`');
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
+/// The URL options the driver reads (its invalid-value errors name them).
+const KNOWN_OPTIONS: &[&str] = &[
+    "user",
+    "password",
+    "dbname",
+    "options",
+    "application_name",
+    "sslmode",
+    "host",
+    "hostaddr",
+    "port",
+    "connect_timeout",
+    "tcp_user_timeout",
+    "keepalives",
+    "keepalives_idle",
+    "keepalives_interval",
+    "keepalives_retries",
+    "target_session_attrs",
+    "channel_binding",
+    "load_balance_hosts",
+    "sslnegotiation",
+];
 
 /// Run one prepared (and cached) statement.
 async fn rows<C: GenericClient + Sync>(
@@ -148,10 +225,10 @@ async fn exec<C: GenericClient + Sync>(
 }
 
 impl Bridge {
-    fn start(url: &str) -> Result<Bridge, StorageError> {
+    fn start(url: &str, pools: PgPools) -> Result<Bridge, StorageError> {
         let config: tokio_postgres::Config = url
             .parse()
-            .map_err(|e| err(format!("DATABASE_URL does not read: {e}")))?;
+            .map_err(|e| err(format!("DATABASE_URL does not read: {}", parse_error(&e))))?;
         let (ready, wait) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         std::thread::Builder::new()
@@ -189,10 +266,10 @@ impl Bridge {
             // A database that does not answer fails the command (the user gets the usual
             // apology) instead of hanging it and everything queued behind it.
             Pool::builder(manager)
-                .max_size(size)
-                .wait_timeout(Some(TIMEOUT))
-                .create_timeout(Some(TIMEOUT))
-                .recycle_timeout(Some(TIMEOUT))
+                .max_size(size.max(1))
+                .wait_timeout(Some(pools.wait))
+                .create_timeout(Some(pools.wait))
+                .recycle_timeout(Some(pools.wait))
                 .runtime(deadpool_postgres::Runtime::Tokio1)
                 .build()
                 .map_err(err)
@@ -207,8 +284,8 @@ impl Bridge {
         lease_config.options(options);
         Ok(Bridge {
             handle,
-            pool: pool(config, POOL_SIZE)?,
-            leases: pool(lease_config, LEASE_POOL_SIZE)?,
+            pool: pool(config, pools.connections)?,
+            leases: pool(lease_config, pools.lock_connections)?,
             process: String::new(),
             _stop: stop,
         })
@@ -285,8 +362,16 @@ impl PgStorage {
     /// # Errors
     /// When the URL does not read, the server cannot be reached, or a migration fails.
     pub fn connect(url: &str) -> Result<PgStorage, StorageError> {
+        PgStorage::connect_with(url, PgPools::default())
+    }
+
+    /// [`PgStorage::connect`] with connection pools of these sizes.
+    ///
+    /// # Errors
+    /// As [`PgStorage::connect`].
+    pub fn connect_with(url: &str, pools: PgPools) -> Result<PgStorage, StorageError> {
         let process = fleet::process_name();
-        let mut bridge = Bridge::start(url)?;
+        let mut bridge = Bridge::start(url, pools)?;
         bridge.wait(|mut client| async move { migrate(&mut client).await })?;
         let me = process.clone();
         bridge.wait(move |client| async move {
@@ -723,23 +808,64 @@ impl Drop for Bridge {
 
 #[cfg(test)]
 mod tests {
-    use super::redacted;
+    use super::{describe, Bridge};
+
+    /// URLs that hold the password `Zm9v/YmFy` (base64 with a `/`), each way it can be given.
+    const WITH_PASSWORD: &[&str] = &[
+        "postgres://bot:Zm9v%2FYmFy@db.example:5433/xq",
+        "postgres://bot@db.example:5433/xq?password=Zm9v%2FYmFy",
+        "postgres://bot@db.example:5433/xq?sslmode=disable&password=Zm9v/YmFy",
+        "postgresql://bot:Zm9v/YmFy@db.example:5433/xq",
+        "postgres://bot:Zm9v/YmFy@db.example/xq?password=Zm9v/YmFy",
+    ];
+
+    fn leaks(shown: &str) -> bool {
+        ["Zm9v", "YmFy", "Zm9v%2FYmFy"]
+            .iter()
+            .any(|part| shown.contains(part))
+    }
 
     #[test]
-    fn passwords_never_reach_the_logs() {
+    fn what_is_shown_is_what_the_driver_read_never_the_password() {
+        for url in WITH_PASSWORD {
+            let shown = describe(url);
+            assert!(!leaks(&shown), "{url}: {shown}");
+        }
         assert_eq!(
-            redacted("postgres://bot:s3cr:et@db.example:5432/xq?sslmode=disable"),
-            "postgres://bot:***@db.example:5432/xq?sslmode=disable"
+            describe(WITH_PASSWORD[0]),
+            "the database \"xq\" on db.example:5433 as user \"bot\""
+        );
+        assert_eq!(describe(WITH_PASSWORD[1]), describe(WITH_PASSWORD[0]));
+        assert_eq!(
+            describe("postgresql://u:p@%2Frun%2Fpg/xq"),
+            "the database \"xq\" on /run/pg:5432 as user \"u\""
         );
         assert_eq!(
-            redacted("postgres://bot@db/xq"),
-            "postgres://bot@db/xq",
-            "no password, nothing to hide"
+            describe("postgres://h1:5432,h2:5433/xq?user=bot"),
+            "the database \"xq\" on h1:5432, h2:5433 as user \"bot\""
         );
-        assert_eq!(redacted("postgres:///xq"), "postgres:///xq");
         assert_eq!(
-            redacted("postgresql://u:p@%2Frun%2Fpg/xq"),
-            "postgresql://u:***@%2Frun%2Fpg/xq"
+            describe("postgres:///xq"),
+            "the database \"xq\" on the local socket as user \"(the system user)\""
         );
+    }
+
+    #[test]
+    fn a_url_that_does_not_read_is_not_echoed() {
+        for url in [
+            "postgres://bot:Zm9v/YmFy@db.example:5433:1/xq",
+            "postgres://bot:Zm9v/YmFy@db.example:nope/xq",
+            "postgres://bot@db/xq?Zm9v=YmFy",
+            "postgres://bot@db/xq?port=Zm9vYmFy",
+        ] {
+            let shown = describe(url);
+            assert!(!leaks(&shown), "{url}: {shown}");
+            let failed = Bridge::start(url, super::PgPools::default())
+                .map(|_| ())
+                .unwrap_err()
+                .to_string();
+            assert!(!leaks(&failed), "{url}: {failed}");
+            assert!(failed.contains("DATABASE_URL"), "{failed}");
+        }
     }
 }
