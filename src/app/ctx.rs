@@ -51,6 +51,15 @@ impl<'a> Ctx<'a> {
             retired: std::sync::Mutex::default(),
         }
     }
+    /// The notation a typed move is echoed in: the user's choice, else the one they typed it in.
+    pub(crate) fn echo_notation(&self, typed: Notation) -> Notation {
+        if self.notation_chosen {
+            self.notation
+        } else {
+            typed
+        }
+    }
+
     /// Write `changes` with this event: they are committed, with the replies they produce,
     /// in one transaction when the event ends (before anything is sent), after those staged
     /// earlier. Handlers keep their slot in step as if it were written; if the commit fails,

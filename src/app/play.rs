@@ -86,11 +86,7 @@ pub(crate) async fn typed_move(
     }
     match read_move(game.position(), t, ctx.notation) {
         Ok(reading) => {
-            let echo = if ctx.notation_chosen {
-                ctx.notation
-            } else {
-                reading.notation
-            };
+            let echo = ctx.echo_notation(reading.notation);
             play_move_in(ctx, slot, reading.mv, echo).await
         }
         Err(e) => Ok(vec![ctx.say(Msg::NotAMove {

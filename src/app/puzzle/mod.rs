@@ -33,7 +33,7 @@ use crate::game::{Changes, LivePuzzle, RECENT_PUZZLES};
 use crate::i18n::app::Msg;
 use crate::i18n::notation::move_text_error;
 use crate::i18n::puzzle::PuzzleMsg;
-use crate::notation::read_move;
+use crate::notation::{read_move, Notation};
 use crate::puzzle::select::{choose, parse_filter, Filter};
 use crate::puzzle::{check_move, shipped, solution_from, Progress, Puzzle, Verdict};
 use crate::rating::Score;
@@ -165,7 +165,10 @@ pub(crate) async fn typed(ctx: &Ctx<'_>, slot: &mut Slot, text: &str) -> AppResu
     };
     let pos = position_after(p, &played(&live));
     match read_move(&pos, text, ctx.notation) {
-        Ok(reading) => play(ctx, slot, live, p, reading.mv).await,
+        Ok(reading) => {
+            let echo = ctx.echo_notation(reading.notation);
+            play(ctx, slot, live, p, reading.mv, echo).await
+        }
         Err(e) => Ok(vec![ctx.say(Msg::NotAMove {
             detail: move_text_error(&e, ctx.lang),
         })]),
@@ -204,7 +207,7 @@ pub(crate) async fn on_action(
         Action::PuzzlePick { .. } => Ok(vec![show::picker(ctx, slot, None)]),
         Action::PuzzlePickFrom { from, .. } => Ok(vec![show::picker(ctx, slot, Some(from))]),
         Action::PuzzlePickTo { mv, .. } => match find(&live.id) {
-            Some(p) => play(ctx, slot, live, p, mv).await,
+            Some(p) => play(ctx, slot, live, p, mv, ctx.notation).await,
             None => Ok(vec![ctx.private_puzzle(&PuzzleMsg::Over)]),
         },
         _ => Ok(Vec::new()),
@@ -325,13 +328,14 @@ async fn line_from(ctx: &Ctx<'_>, p: &Puzzle, live: &LivePuzzle) -> Vec<Move> {
         .unwrap_or_default()
 }
 
-/// Play the acting user's move `mv` in the live puzzle.
+/// Play the acting user's move `mv` in the live puzzle, echoing moves in `echo` (and ICCS).
 async fn play(
     ctx: &Ctx<'_>,
     slot: &mut Slot,
     mut live: LivePuzzle,
     p: &'static Puzzle,
     mv: Move,
+    echo: Notation,
 ) -> AppResult<Vec<Reply>> {
     let me = &ctx.inc.user;
     if live.missed.contains(&me.id) {
@@ -355,7 +359,7 @@ async fn play(
             live.played = progress.played.iter().map(Move::to_string).collect();
             live.on_line = progress.on_line;
             store(ctx, slot, Some(live.clone()), Changes::default()).await?;
-            Ok(vec![show::answered(ctx, p, &live, mv, reply)])
+            Ok(vec![show::answered(ctx, p, &live, mv, reply, echo)])
         }
         Verdict::Solved => {
             let results: Vec<(String, String, Score)> = live
@@ -365,7 +369,7 @@ async fn play(
                 .collect();
             let (changes, lines) = rate::rate(ctx, p, &live, &results)?;
             store(ctx, slot, None, changes).await?;
-            Ok(vec![show::solved(ctx, p, &live, mv, &lines)])
+            Ok(vec![show::solved(ctx, p, &live, mv, &lines, echo)])
         }
         Verdict::Wrong {
             refutation,
@@ -375,7 +379,7 @@ async fn play(
             let (changes, lines) = rate::rate(ctx, p, &live, &results)?;
             let alone = ctx.inc.community.is_none();
             let pos = position_after(p, &before);
-            let wrong = show::wrong(ctx, &pos, mv, refutation, !alone, &lines);
+            let wrong = show::wrong(ctx, &pos, mv, refutation, !alone, &lines, echo);
             if alone {
                 store(ctx, slot, None, changes).await?;
                 return Ok(vec![
