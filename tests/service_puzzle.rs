@@ -12,6 +12,7 @@ use xiangqi_bot::app::{Action, Incoming, Reply, Service, ServiceConfig};
 use xiangqi_bot::core::Move;
 use xiangqi_bot::game::{DeadlineKind, PlayerRef, Storage};
 use xiangqi_bot::notation::{format_move, Notation};
+use xiangqi_bot::rating::puzzle::MAX_TRY_CHANGE;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::{PgStorage, SledStorage};
 
@@ -168,8 +169,21 @@ async fn group_race(at: &Backend) {
         .expect("bob");
     assert_eq!((bob.missed, bob.streak), (1, 0));
     assert!(bob.rating.rating < 1500.0);
+    // One try moves a rating by at most the bound, even a newcomer's.
+    assert!(
+        bob.rating.rating >= 1500.0 - MAX_TRY_CHANGE,
+        "{:?}",
+        bob.rating
+    );
+    assert!(
+        carol.rating.rating <= 1500.0 + MAX_TRY_CHANGE,
+        "{:?}",
+        carol.rating
+    );
     let standing = store.puzzle_standing(&p.id).expect("read").expect("rated");
     assert_eq!(standing.plays, 3);
+    // Newcomers all three: their tries leave the puzzle's rating as the set had it.
+    assert_eq!(standing.rating.rating, f64::from(p.rating));
     let r = joined(&svc.handle(in_group("bob", "/puzzle stats")).await);
     assert!(r.contains("bob: puzzle rating"), "{r}");
     assert!(r.contains("missed 1, streak 0"), "{r}");
