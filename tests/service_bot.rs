@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use tokio::task::JoinHandle;
 use xiangqi_bot::app::bot::ThinkingPool;
-use xiangqi_bot::app::{system_now, Incoming, Service, ServiceConfig};
+use xiangqi_bot::app::{system_now, Incoming, Reply, Service, ServiceConfig};
 use xiangqi_bot::config::EngineConfig;
+use xiangqi_bot::core::{Color, Move};
 use xiangqi_bot::game::{Game, GameRecord, PlayerRef};
-use xiangqi_bot::render::Renderer;
+use xiangqi_bot::render::{text_board, Renderer};
 use xiangqi_bot::storage::SledStorage;
 use xiangqi_bot::uci::player::Player;
 
@@ -40,17 +41,20 @@ async fn start(dir: &Path) -> (Arc<Service>, JoinHandle<()>) {
     (svc, bot)
 }
 
+async fn tell(svc: &Service, text: &str) -> Vec<Reply> {
+    svc.handle(Incoming {
+        channel: CHANNEL.into(),
+        user: PlayerRef::new("console:alice", "alice"),
+        handle: Some("alice".into()),
+        text: text.into(),
+        ..Incoming::default()
+    })
+    .await
+}
+
 async fn say(svc: &Service, text: &str) -> String {
-    let replies = svc
-        .handle(Incoming {
-            channel: CHANNEL.into(),
-            user: PlayerRef::new("console:alice", "alice"),
-            handle: Some("alice".into()),
-            text: text.into(),
-            ..Incoming::default()
-        })
-        .await;
-    replies
+    tell(svc, text)
+        .await
         .iter()
         .map(|r| r.text.clone())
         .collect::<Vec<_>>()
@@ -124,5 +128,45 @@ async fn the_bots_memory_is_stored_with_its_moves_and_survives_a_restart() {
         4,
         "the evaluations before the restart are kept: {memory:?}"
     );
+    stop(svc, bot).await;
+}
+
+/// The text board of the replies, as drawn.
+fn drawn(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .find_map(|r| r.image.as_ref()?.text_board.clone())
+        .expect("a board")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_humans_side_stays_at_the_bottom_against_the_bot() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (svc, bot) = start(dir.path()).await;
+    let started = tell(&svc, "/play bot 1 black").await;
+    let start_board = xiangqi_bot::core::Position::startpos();
+    assert_eq!(
+        drawn(&started),
+        text_board(&start_board, None, Color::Black),
+        "the first board, the bot to move, is drawn from alice's side"
+    );
+    let game = Game::from_record(at_ply(&svc, 1).await).expect("a stored game replays");
+    let m: Move = game
+        .position()
+        .legal_moves()
+        .iter()
+        .copied()
+        .next()
+        .expect("a move");
+    // After alice's own move, the bot to move, the board is still drawn from her side.
+    let moved = tell(&svc, &m.to_string()).await;
+    let after = game.position().after(m);
+    assert_eq!(
+        drawn(&moved),
+        text_board(&after, Some(m), Color::Black),
+        "{:?}",
+        moved.iter().map(|r| &r.text).collect::<Vec<_>>()
+    );
+    at_ply(&svc, 3).await;
     stop(svc, bot).await;
 }

@@ -7,7 +7,7 @@ pub(crate) use again::{play_bot_button, rematch};
 use super::bot::{DEFAULT_LEVEL, LEVELS};
 use super::command::rated_word;
 use super::ctx::{handle_alias, Ctx, Slot};
-use super::view::{button, clocks_text, game_buttons, to_move_text};
+use super::view::{button, clocks_text, game_buttons, seen_from, to_move_text};
 use super::{Action, AppResult, Button, Reply};
 use crate::arbiter::RulesetName;
 use crate::game::{Challenge, ChannelRecord, ColorChoice, Game, GameSetup, PlayerRef, TimeControl};
@@ -509,7 +509,7 @@ async fn start_game(
     let buttons = game_buttons(&game, ctx.lang);
     let board = ctx
         .svc
-        .board_reply(&game, game.to_move(), caption, buttons, ctx.lang)
+        .board_reply(&game, seen_from(&game), caption, buttons, ctx.lang)
         .await;
     slot.game = Some(game);
     Ok(board)

@@ -3,7 +3,7 @@
 //! Handlers reach each other only through this module and [`super::view`], never by importing
 //! one another; the router ([`super::router`]) is the one place that knows every handler.
 
-use super::view::{clocks_text, to_move_text};
+use super::view::{clocks_text, seen_from, to_move_text};
 use super::{AppResult, Incoming, Reply, Service};
 use crate::arbiter::{Outcome, Ruling};
 use crate::core::Color;
@@ -352,7 +352,7 @@ pub(crate) async fn finished_replies(
     if let Some(r) = ruling {
         lines.push(ruling_details(r, ctx.lang, notation));
     }
-    let viewer = viewer.unwrap_or_else(|| game.to_move());
+    let viewer = viewer.unwrap_or_else(|| seen_from(game));
     let buttons = super::view::after_game_buttons(game, ctx.svc.bot_enabled(), ctx.lang);
     let board = ctx
         .svc

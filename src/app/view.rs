@@ -219,6 +219,13 @@ pub(crate) fn to_move_text(game: &Game, lang: Lang) -> String {
     }
 }
 
+/// The side a board of `game` is drawn from when nobody in particular asked for it: in a game
+/// against the bot the human's, so their side stays at the bottom after their move and the
+/// bot's alike; otherwise the side to move.
+pub(crate) fn seen_from(game: &Game) -> Color {
+    bot_side(game).map_or_else(|| game.to_move(), |(bot, _)| bot.other())
+}
+
 impl Service {
     /// A reply with the board picture of `game` seen from `viewer`, captioned `caption`. The
     /// picture is described here and drawn when the reply is committed ([`Service::draw`]),
