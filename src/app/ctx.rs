@@ -51,6 +51,16 @@ impl<'a> Ctx<'a> {
             retired: std::sync::Mutex::default(),
         }
     }
+    /// The notation of moves in a public message the user asked for (a move picker): their
+    /// choice, else the usual one of the channel's language (not of the user's client).
+    pub(crate) fn public_notation(&self) -> Notation {
+        if self.notation_chosen {
+            self.notation
+        } else {
+            super::default_notation(self.lang)
+        }
+    }
+
     /// The notation a typed move is echoed in: the user's choice, else the one they typed it in.
     pub(crate) fn echo_notation(&self, typed: Notation) -> Notation {
         if self.notation_chosen {
