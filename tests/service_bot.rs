@@ -11,15 +11,21 @@ use xiangqi_bot::app::bot::ThinkingPool;
 use xiangqi_bot::app::{system_now, Incoming, Reply, Service, ServiceConfig};
 use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::core::{Color, Move};
-use xiangqi_bot::game::{Game, GameRecord, PlayerRef};
+use xiangqi_bot::game::{Game, GameRecord, PlayerRef, Storage};
 use xiangqi_bot::render::{text_board, Renderer};
 use xiangqi_bot::storage::SledStorage;
 use xiangqi_bot::uci::player::Player;
 
+#[path = "support/faulty.rs"]
+mod faulty;
+
 const CHANNEL: &str = "console:#bot";
 
 async fn start(dir: &Path) -> (Arc<Service>, JoinHandle<()>) {
-    let storage = Arc::new(SledStorage::open(dir).expect("sled"));
+    start_on(Arc::new(SledStorage::open(dir).expect("sled"))).await
+}
+
+async fn start_on(storage: Arc<dyn Storage>) -> (Arc<Service>, JoinHandle<()>) {
     let config = ServiceConfig {
         images: false,
         rate_burst: 100_000,
@@ -168,5 +174,25 @@ async fn the_humans_side_stays_at_the_bottom_against_the_bot() {
         moved.iter().map(|r| &r.text).collect::<Vec<_>>()
     );
     at_ply(&svc, 3).await;
+    stop(svc, bot).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_move_whose_storing_failed_is_played_again_on_the_timer() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let storage = faulty::Faulty::open(dir.path());
+    let (svc, bot) = start_on(Arc::clone(&storage) as Arc<dyn Storage>).await;
+    let timer = tokio::spawn(Arc::clone(&svc).run_timer());
+    let started = say(&svc, "/play bot 1 red").await;
+    assert!(started.contains("Game #1 begins"), "{started}");
+    // The write of the bot's first move fails, once: the bot moves all the same, with no
+    // command from alice to wake it.
+    storage.fail_once(|c| c.games.iter().any(|g| g.moves.len() == 2));
+    let said = say(&svc, "h2e2").await;
+    assert!(said.contains("1. alice"), "{said}");
+    let record = at_ply(&svc, 2).await;
+    assert_eq!(record.moves.len(), 2);
+    assert_eq!(storage.failures(), 1, "the write was made to fail");
+    timer.abort();
     stop(svc, bot).await;
 }

@@ -1,6 +1,7 @@
 //! A hint overtaken by a move: the service as a library on sled, the engine's pool with one
 //! thread kept busy by another channel's hint, so that the move is certainly made while this
-//! channel's hint waits. The hint comes back stale and is dropped, never posted.
+//! channel's hint waits. The hint comes back stale and is dropped, never posted. And a hint
+//! whose storing fails once (sled with one write made to fail) is tried again on the timer.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -11,6 +12,8 @@ use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 
+#[path = "support/faulty.rs"]
+mod faulty;
 #[path = "support/said.rs"]
 mod said;
 use said::said;
@@ -95,4 +98,52 @@ async fn a_hint_overtaken_by_a_move_is_dropped() {
     let next = ask(&svc, "bob", "here", "/hint").await;
     assert!(next.contains("Looking for the best move"), "{next}");
     engine.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_whose_storing_failed_is_tried_again_not_left_busy() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let storage = faulty::Faulty::open(dir.path());
+    let svc = Arc::new(Service::new(
+        Arc::clone(&storage) as Arc<dyn xiangqi_bot::game::Storage>,
+        Arc::new(Renderer::new()),
+        xiangqi_bot::app::system_now(),
+        ServiceConfig {
+            images: false,
+            rate_burst: 100_000,
+            ..ServiceConfig::default()
+        },
+    ));
+    let mut out = svc.subscribe("console:");
+    let pool = Arc::new(ThinkingPool::new(
+        1,
+        Arc::new(Player::new(&EngineConfig::default())),
+    ));
+    svc.attach_bot(pool, Some(50));
+    let engine = tokio::spawn(Arc::clone(&svc).run_bot());
+    let timer = tokio::spawn(Arc::clone(&svc).run_timer());
+    game(&svc, "here").await;
+    // The write that posts the hint and forgets the question fails, once.
+    storage.fail_once(|c| c.channels.iter().any(|(_, r)| r.hint.is_none()));
+    let thinking = ask(&svc, "alice", "here", "/hint").await;
+    assert!(thinking.contains("Looking for the best move"), "{thinking}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut posted = Vec::new();
+    while !posted.iter().any(|t: &String| t.contains("Hint for alice")) {
+        assert!(Instant::now() < deadline, "the hint never came: {posted:?}");
+        if let Ok(Some(o)) = tokio::time::timeout(Duration::from_millis(200), out.recv()).await {
+            posted.extend(o.replies.into_iter().map(|r| r.text));
+        }
+    }
+    assert_eq!(storage.failures(), 1, "the write was made to fail");
+    let pending = svc.storage().channel("console:here").expect("read");
+    assert!(
+        pending.and_then(|c| c.hint).is_none(),
+        "the question is forgotten"
+    );
+    // Asked again, the hint is looked for anew, not "already being looked for".
+    let again = ask(&svc, "alice", "here", "/hint").await;
+    assert!(again.contains("Looking for the best move"), "{again}");
+    engine.abort();
+    timer.abort();
 }
