@@ -6,9 +6,12 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use tokio::sync::mpsc::UnboundedReceiver as Receiver;
+use tokio::task::JoinHandle;
 use xiangqi_bot::app::bot::ThinkingPool;
-use xiangqi_bot::app::{Service, ServiceConfig};
+use xiangqi_bot::app::{Outgoing, Service, ServiceConfig};
 use xiangqi_bot::config::EngineConfig;
+use xiangqi_bot::game::Storage;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 
@@ -36,11 +39,14 @@ async fn game(svc: &Service, channel: &str) {
     assert!(started.contains("begins"), "{started}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_hint_overtaken_by_a_move_is_dropped() {
-    let dir = tempfile::tempdir().expect("tempdir");
+/// The service on `storage`, the bot thinking on one thread (its moves capped at `cap` ms):
+/// the service, what it sends on its own, and the thinking task.
+fn start(
+    storage: Arc<dyn Storage>,
+    cap: Option<u64>,
+) -> (Arc<Service>, Receiver<Outgoing>, JoinHandle<()>) {
     let svc = Arc::new(Service::new(
-        Arc::new(SledStorage::open(dir.path()).expect("sled")),
+        storage,
         Arc::new(Renderer::new()),
         xiangqi_bot::app::system_now(),
         ServiceConfig {
@@ -49,13 +55,21 @@ async fn a_hint_overtaken_by_a_move_is_dropped() {
             ..ServiceConfig::default()
         },
     ));
-    let mut out = svc.subscribe("console:");
+    let out = svc.subscribe("console:");
     let pool = Arc::new(ThinkingPool::new(
         1,
         Arc::new(Player::new(&EngineConfig::default())),
     ));
-    svc.attach_bot(pool, None);
+    svc.attach_bot(pool, cap);
     let engine = tokio::spawn(Arc::clone(&svc).run_bot());
+    (svc, out, engine)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_overtaken_by_a_move_is_dropped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (svc, mut out, engine) =
+        start(Arc::new(SledStorage::open(dir.path()).expect("sled")), None);
     game(&svc, "busy").await;
     game(&svc, "here").await;
     // The one engine thread thinks about "busy" first (a full hint: up to 2 s).
@@ -104,23 +118,7 @@ async fn a_hint_overtaken_by_a_move_is_dropped() {
 async fn a_hint_whose_storing_failed_is_tried_again_not_left_busy() {
     let dir = tempfile::tempdir().expect("tempdir");
     let storage = faulty::Faulty::open(dir.path());
-    let svc = Arc::new(Service::new(
-        Arc::clone(&storage) as Arc<dyn xiangqi_bot::game::Storage>,
-        Arc::new(Renderer::new()),
-        xiangqi_bot::app::system_now(),
-        ServiceConfig {
-            images: false,
-            rate_burst: 100_000,
-            ..ServiceConfig::default()
-        },
-    ));
-    let mut out = svc.subscribe("console:");
-    let pool = Arc::new(ThinkingPool::new(
-        1,
-        Arc::new(Player::new(&EngineConfig::default())),
-    ));
-    svc.attach_bot(pool, Some(50));
-    let engine = tokio::spawn(Arc::clone(&svc).run_bot());
+    let (svc, mut out, engine) = start(Arc::clone(&storage) as Arc<dyn Storage>, Some(50));
     let timer = tokio::spawn(Arc::clone(&svc).run_timer());
     game(&svc, "here").await;
     // The write that posts the hint and forgets the question fails, once.
