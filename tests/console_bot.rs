@@ -108,6 +108,9 @@ fn bad_bot_requests_are_answered() {
     let env = [("BOARD_IMAGES", "off"), ("BOT_MOVE_CAP_MS", "40")];
     let mut c = Console::start(dir.path(), &env);
     c.ask("@alice /play bot 9", "levels 1 to 8");
+    // A bare number is the level, never a clock in minutes: no game starts.
+    c.ask("@alice /play bot 99", "levels 1 to 8, not \"99\"");
+    c.ask("@alice /play bot 3 10 red", "levels 1 to 8, not \"10\"");
     c.ask("@alice /play bot 2 purple", "purple");
     // The bot's games cannot be joined or moved in by someone else.
     c.ask("@alice /play bot 2 black", "Game #1 begins");

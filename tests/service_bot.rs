@@ -9,20 +9,26 @@ use std::time::Duration;
 
 use tokio::task::JoinHandle;
 use xiangqi_bot::app::bot::{Job, ThinkingPool};
-use xiangqi_bot::app::{system_now, Incoming, Service, ServiceConfig};
+use xiangqi_bot::app::{system_now, Incoming, Reply, Service, ServiceConfig};
 use xiangqi_bot::arbiter::{Arbiter, Ruleset};
 use xiangqi_bot::config::EngineConfig;
-use xiangqi_bot::core::Position;
+use xiangqi_bot::core::{Color, Move, Position};
 use xiangqi_bot::engine::Limits;
-use xiangqi_bot::game::{Game, GameRecord, GameStatus, PlayerRef};
-use xiangqi_bot::render::Renderer;
+use xiangqi_bot::game::{Game, GameRecord, GameStatus, PlayerRef, Storage};
+use xiangqi_bot::render::{text_board, Renderer};
 use xiangqi_bot::storage::SledStorage;
 use xiangqi_bot::uci::player::Player;
+
+#[path = "support/faulty.rs"]
+mod faulty;
 
 const CHANNEL: &str = "console:#bot";
 
 async fn start(dir: &Path) -> (Arc<Service>, JoinHandle<()>) {
-    let storage = Arc::new(SledStorage::open(dir).expect("sled"));
+    start_on(Arc::new(SledStorage::open(dir).expect("sled"))).await
+}
+
+async fn start_on(storage: Arc<dyn Storage>) -> (Arc<Service>, JoinHandle<()>) {
     let config = ServiceConfig {
         images: false,
         rate_burst: 100_000,
@@ -42,6 +48,17 @@ async fn start(dir: &Path) -> (Arc<Service>, JoinHandle<()>) {
     svc.attach_bot(pool, Some(30));
     let bot = tokio::spawn(Arc::clone(&svc).run_bot());
     (svc, bot)
+}
+
+async fn tell(svc: &Service, text: &str) -> Vec<Reply> {
+    svc.handle(Incoming {
+        channel: CHANNEL.into(),
+        user: PlayerRef::new("console:alice", "alice"),
+        handle: Some("alice".into()),
+        text: text.into(),
+        ..Incoming::default()
+    })
+    .await
 }
 
 async fn say(svc: &Service, text: &str) -> String {
@@ -238,4 +255,63 @@ async fn one_person_plays_the_bot_in_at_most_three_games_at_once() {
     assert!(r.contains("begins"), "{r}");
     bot.abort();
     let _ = bot.await;
+
+/// The text board of the replies, as drawn.
+fn drawn(replies: &[Reply]) -> String {
+    replies
+        .iter()
+        .find_map(|r| r.image.as_ref()?.text_board.clone())
+        .expect("a board")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_humans_side_stays_at_the_bottom_against_the_bot() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (svc, bot) = start(dir.path()).await;
+    let started = tell(&svc, "/play bot 1 black").await;
+    let start_board = xiangqi_bot::core::Position::startpos();
+    assert_eq!(
+        drawn(&started),
+        text_board(&start_board, None, Color::Black),
+        "the first board, the bot to move, is drawn from alice's side"
+    );
+    let game = Game::from_record(at_ply(&svc, 1).await).expect("a stored game replays");
+    let m: Move = game
+        .position()
+        .legal_moves()
+        .iter()
+        .copied()
+        .next()
+        .expect("a move");
+    // After alice's own move, the bot to move, the board is still drawn from her side.
+    let moved = tell(&svc, &m.to_string()).await;
+    let after = game.position().after(m);
+    assert_eq!(
+        drawn(&moved),
+        text_board(&after, Some(m), Color::Black),
+        "{:?}",
+        moved.iter().map(|r| &r.text).collect::<Vec<_>>()
+    );
+    at_ply(&svc, 3).await;
+    stop(svc, bot).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_move_whose_storing_failed_is_played_again_on_the_timer() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let storage = faulty::Faulty::open(dir.path());
+    let (svc, bot) = start_on(Arc::clone(&storage) as Arc<dyn Storage>).await;
+    let timer = tokio::spawn(Arc::clone(&svc).run_timer());
+    let started = say(&svc, "/play bot 1 red").await;
+    assert!(started.contains("Game #1 begins"), "{started}");
+    // The write of the bot's first move fails, once: the bot moves all the same, with no
+    // command from alice to wake it.
+    storage.fail_once(|c| c.games.iter().any(|g| g.moves.len() == 2));
+    let said = say(&svc, "h2e2").await;
+    assert!(said.contains("1. alice"), "{said}");
+    let record = at_ply(&svc, 2).await;
+    assert_eq!(record.moves.len(), 2);
+    assert_eq!(storage.failures(), 1, "the write was made to fail");
+    timer.abort();
+    stop(svc, bot).await;
 }

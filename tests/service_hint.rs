@@ -1,16 +1,22 @@
 //! A hint overtaken by a move: the service as a library on sled, the engine's pool with one
 //! thread kept busy by another channel's hint, so that the move is certainly made while this
-//! channel's hint waits. The hint comes back stale and is dropped, never posted.
+//! channel's hint waits. The hint comes back stale and is dropped, never posted. And a hint
+//! whose storing fails once (sled with one write made to fail) is tried again on the timer.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use tokio::sync::mpsc::UnboundedReceiver as Receiver;
+use tokio::task::JoinHandle;
 use xiangqi_bot::app::bot::ThinkingPool;
-use xiangqi_bot::app::{Service, ServiceConfig};
+use xiangqi_bot::app::{Outgoing, Service, ServiceConfig};
 use xiangqi_bot::config::EngineConfig;
+use xiangqi_bot::game::Storage;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 
+#[path = "support/faulty.rs"]
+mod faulty;
 #[path = "support/said.rs"]
 mod said;
 use said::said;
@@ -33,11 +39,14 @@ async fn game(svc: &Service, channel: &str) {
     assert!(started.contains("begins"), "{started}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_hint_overtaken_by_a_move_is_dropped() {
-    let dir = tempfile::tempdir().expect("tempdir");
+/// The service on `storage`, the bot thinking on one thread (its moves capped at `cap` ms):
+/// the service, what it sends on its own, and the thinking task.
+fn start(
+    storage: Arc<dyn Storage>,
+    cap: Option<u64>,
+) -> (Arc<Service>, Receiver<Outgoing>, JoinHandle<()>) {
     let svc = Arc::new(Service::new(
-        Arc::new(SledStorage::open(dir.path()).expect("sled")),
+        storage,
         Arc::new(Renderer::new()),
         xiangqi_bot::app::system_now(),
         ServiceConfig {
@@ -46,13 +55,21 @@ async fn a_hint_overtaken_by_a_move_is_dropped() {
             ..ServiceConfig::default()
         },
     ));
-    let mut out = svc.subscribe("console:");
+    let out = svc.subscribe("console:");
     let pool = Arc::new(ThinkingPool::new(
         1,
         Arc::new(Player::new(&EngineConfig::default())),
     ));
-    svc.attach_bot(pool, None);
+    svc.attach_bot(pool, cap);
     let engine = tokio::spawn(Arc::clone(&svc).run_bot());
+    (svc, out, engine)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_overtaken_by_a_move_is_dropped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (svc, mut out, engine) =
+        start(Arc::new(SledStorage::open(dir.path()).expect("sled")), None);
     game(&svc, "busy").await;
     game(&svc, "here").await;
     // The one engine thread thinks about "busy" first (a full hint: up to 2 s).
@@ -95,4 +112,36 @@ async fn a_hint_overtaken_by_a_move_is_dropped() {
     let next = ask(&svc, "bob", "here", "/hint").await;
     assert!(next.contains("Looking for the best move"), "{next}");
     engine.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hint_whose_storing_failed_is_tried_again_not_left_busy() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let storage = faulty::Faulty::open(dir.path());
+    let (svc, mut out, engine) = start(Arc::clone(&storage) as Arc<dyn Storage>, Some(50));
+    let timer = tokio::spawn(Arc::clone(&svc).run_timer());
+    game(&svc, "here").await;
+    // The write that posts the hint and forgets the question fails, once.
+    storage.fail_once(|c| c.channels.iter().any(|(_, r)| r.hint.is_none()));
+    let thinking = ask(&svc, "alice", "here", "/hint").await;
+    assert!(thinking.contains("Looking for the best move"), "{thinking}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut posted = Vec::new();
+    while !posted.iter().any(|t: &String| t.contains("Hint for alice")) {
+        assert!(Instant::now() < deadline, "the hint never came: {posted:?}");
+        if let Ok(Some(o)) = tokio::time::timeout(Duration::from_millis(200), out.recv()).await {
+            posted.extend(o.replies.into_iter().map(|r| r.text));
+        }
+    }
+    assert_eq!(storage.failures(), 1, "the write was made to fail");
+    let pending = svc.storage().channel("console:here").expect("read");
+    assert!(
+        pending.and_then(|c| c.hint).is_none(),
+        "the question is forgotten"
+    );
+    // Asked again, the hint is looked for anew, not "already being looked for".
+    let again = ask(&svc, "alice", "here", "/hint").await;
+    assert!(again.contains("Looking for the best move"), "{again}");
+    engine.abort();
+    timer.abort();
 }

@@ -472,3 +472,38 @@ async fn an_untimed_game_can_be_claimed_when_a_player_stops_moving() {
         .await
         .contains("alice still has 1 min"));
 }
+
+#[tokio::test]
+async fn a_refused_request_is_answered_to_its_asker_alone_in_their_language() {
+    let f = fixture();
+    // No game yet: /hint, /review, /review 999 and /review abc are all refused privately, as
+    // the asker's client speaks (Chinese here), while the channel's messages stay English.
+    for (asked, what) in [
+        ("/hint", "hint"),
+        ("/review", "review"),
+        ("/review 999", "review 999"),
+        ("/review abc", "review abc"),
+    ] {
+        let replies = f
+            .svc
+            .handle(by("carol", Some(Lang::Zh), "console:#t", asked))
+            .await;
+        assert_eq!(replies.len(), 1, "{what}: {replies:?}");
+        assert!(
+            replies[0].private,
+            "{what} is refused publicly: {replies:?}"
+        );
+        assert!(
+            !replies[0].text.is_ascii(),
+            "{what} is not answered in Chinese: {}",
+            replies[0].text
+        );
+    }
+    // A finished game exists: a game number that is not one of them is still refused privately.
+    f.say("alice", "/play @bob red").await;
+    f.say("bob", "/accept").await;
+    f.say("alice", "/resign").await;
+    let replies = f.say("bob", "/review 7").await;
+    assert!(replies.len() == 1 && replies[0].private, "{replies:?}");
+    assert!(replies[0].text.contains('7'), "{}", replies[0].text);
+}

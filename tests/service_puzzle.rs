@@ -11,6 +11,8 @@ use std::sync::Arc;
 use xiangqi_bot::app::{Action, Incoming, Reply, Service, ServiceConfig};
 use xiangqi_bot::core::Move;
 use xiangqi_bot::game::{DeadlineKind, PlayerRef, Storage};
+use xiangqi_bot::notation::{format_move, Notation};
+use xiangqi_bot::rating::puzzle::MAX_TRY_CHANGE;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::{PgStorage, SledStorage};
 
@@ -131,9 +133,20 @@ async fn group_race(at: &Backend) {
     let r = joined(&svc.handle(in_group("alice", &line[0])).await);
     assert!(r.contains("is right, alice"), "{r}");
     assert!(r.contains("1 more move"), "{r}");
-    // Bob's wrong second move (a legal move of the solver that does not mate in time).
-    let r = joined(&svc.handle(in_group("bob", &bad.to_string())).await);
+    // Moves are echoed as games echo them: in the notation typed (here ICCS), then in ICCS.
+    assert!(
+        r.contains(&format!("✅ {0} ({0}) is right", line[0])),
+        "{r}"
+    );
+    let answer = format!("{0} ({0})", line[1]);
+    assert!(r.contains(&format!("The answer: {answer}.")), "{r}");
+    // Bob's wrong second move (a legal move of the solver that does not mate in time), typed in
+    // WXF.
+    let before_second = p.position.after(p.solution[0]).after(p.solution[1]);
+    let bad_wxf = format_move(&before_second, bad, Notation::Wxf);
+    let r = joined(&svc.handle(in_group("bob", &bad_wxf)).await);
     assert!(r.contains("is not it, bob"), "{r}");
+    assert!(r.contains(&format!("{bad_wxf} ({bad})")), "{r}");
     assert!(r.contains("Others may still try"), "{r}");
     assert!(!r.contains("The solution"), "no solution in a group: {r}");
     let r = joined(&svc.handle(in_group("bob", &line[2])).await);
@@ -156,8 +169,21 @@ async fn group_race(at: &Backend) {
         .expect("bob");
     assert_eq!((bob.missed, bob.streak), (1, 0));
     assert!(bob.rating.rating < 1500.0);
+    // One try moves a rating by at most the bound, even a newcomer's.
+    assert!(
+        bob.rating.rating >= 1500.0 - MAX_TRY_CHANGE,
+        "{:?}",
+        bob.rating
+    );
+    assert!(
+        carol.rating.rating <= 1500.0 + MAX_TRY_CHANGE,
+        "{:?}",
+        carol.rating
+    );
     let standing = store.puzzle_standing(&p.id).expect("read").expect("rated");
     assert_eq!(standing.plays, 3);
+    // Newcomers all three: their tries leave the puzzle's rating as the set had it.
+    assert_eq!(standing.rating.rating, f64::from(p.rating));
     let r = joined(&svc.handle(in_group("bob", "/puzzle stats")).await);
     assert!(r.contains("bob: puzzle rating"), "{r}");
     assert!(r.contains("missed 1, streak 0"), "{r}");

@@ -266,6 +266,22 @@ async fn a_game_speaks_its_language_and_ends_with_one_headline() {
     let pick = button(&old, |a| matches!(a, Action::Pick { .. }));
     let refusal = tap(&fake, &group, &li, old.message_id.unwrap(), &pick).await;
     assert!(refusal.contains("属于之前的局面"), "{refusal}");
+    // Li's picker is posted in the group, so it speaks the game's language, not Li's app's.
+    let latest = fake
+        .sent()
+        .into_iter()
+        .find(|c| c.is("sendPhoto") && said(c).contains("7. Lan"))
+        .expect("the board after ply 7");
+    let pick = button(&latest, |a| matches!(a, Action::Pick { .. }));
+    let mark = fake.mark();
+    tap(&fake, &group, &li, latest.message_id.unwrap(), &pick).await;
+    let picker = expect_call(&fake, mark, "Li's picker", |c| c.is("sendMessage")).await;
+    assert_eq!(said(&picker), "Li, chọn quân muốn đi:");
+    let chariot = button(&picker, |a| matches!(a, Action::PickFrom { .. }));
+    let mark = fake.mark();
+    tap(&fake, &group, &li, picker.message_id.unwrap(), &chariot).await;
+    let step = expect_call(&fake, mark, "targets", |c| c.is("editMessageText")).await;
+    assert!(said(&step).starts_with("Li: đi "), "{}", said(&step));
 
     // Li's last move typed in Chinese ends the game: echoed as typed, one headline.
     let last = Move::parse_iccs("f8f9").expect("iccs");

@@ -23,11 +23,12 @@ pub(crate) enum Work {
     Review(String, u64),
 }
 
-/// Due work and the work running.
+/// Due work, the work running, and the work whose result could not be stored.
 #[derive(Default)]
 pub(crate) struct Analysis {
     due: Mutex<BTreeSet<Work>>,
     running: Mutex<HashSet<Work>>,
+    failed: Mutex<BTreeSet<Work>>,
     wake: Notify,
 }
 
@@ -55,6 +56,25 @@ impl Analysis {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .remove(w);
+    }
+
+    /// `w` failed (its result could not be stored): it is done again on the timer's next
+    /// tick ([`Analysis::retry_failed`]), since its request is still stored and nobody else
+    /// would start it before the game moves on.
+    pub(crate) fn retry_later(&self, w: Work) {
+        self.failed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(w);
+    }
+
+    /// Make the work that failed due again.
+    pub(crate) fn retry_failed(&self) {
+        let failed =
+            std::mem::take(&mut *self.failed.lock().unwrap_or_else(PoisonError::into_inner));
+        for w in failed {
+            self.due(w);
+        }
     }
 }
 
@@ -117,7 +137,8 @@ impl Service {
                     svc.analysis.release(&w);
                     drop(claim);
                     if let Err(e) = result {
-                        tracing::error!(work = ?w, error = %e, "analysis: storage failure");
+                        tracing::error!(work = ?w, error = %e, "analysis: storage failure, tried again shortly");
+                        svc.analysis.retry_later(w);
                     }
                 });
             }

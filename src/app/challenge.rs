@@ -7,7 +7,7 @@ pub(crate) use again::{play_bot_button, rematch};
 use super::bot::{DEFAULT_LEVEL, LEVELS};
 use super::command::rated_word;
 use super::ctx::{handle_alias, Ctx, Slot};
-use super::view::{button, clocks_text, game_buttons, to_move_text};
+use super::view::{button, clocks_text, game_buttons, seen_from, to_move_text};
 use super::{Action, AppResult, Button, Reply};
 use crate::arbiter::RulesetName;
 use crate::game::{Challenge, ChannelRecord, ColorChoice, Game, GameSetup, PlayerRef, TimeControl};
@@ -509,7 +509,7 @@ async fn start_game(
     let buttons = game_buttons(&game, ctx.lang);
     let board = ctx
         .svc
-        .board_reply(&game, game.to_move(), caption, buttons, ctx.lang)
+        .board_reply(&game, seen_from(&game), caption, buttons, ctx.lang)
         .await;
     slot.game = Some(game);
     Ok(board)
@@ -524,8 +524,9 @@ fn is_bot_word(word: &str) -> bool {
 }
 
 /// `/play bot [level 1-8] [time] [ruleset] [red|black|random]`: a game against the bot,
-/// started at once. A bare number from 1 to 8 is the level (a time control is written with a
-/// unit or an increment: `10m`, `5+3`).
+/// started at once. A bare number is the level, refused with the range outside 1 to 8 (a time
+/// control is written with a unit or an increment: `10m`, `5+3`), so `/play bot 99` is not a
+/// 99-minute game.
 async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<Vec<Reply>> {
     if !ctx.svc.bot_enabled() {
         return Ok(vec![ctx.say(Msg::BotUnavailable)]);
@@ -538,8 +539,12 @@ async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<V
     for &word in words {
         if let Some(r) = rated_word(word) {
             asked_rated = r;
-        } else if level.is_none() && word.len() == 1 && word.chars().all(|c| c.is_ascii_digit()) {
-            match word.parse::<u8>().ok().filter(|l| LEVELS.contains(l)) {
+        } else if !word.is_empty() && word.chars().all(|c| c.is_ascii_digit()) {
+            match word
+                .parse::<u8>()
+                .ok()
+                .filter(|l| level.is_none() && LEVELS.contains(l))
+            {
                 Some(l) => level = Some(l),
                 None => {
                     return Ok(vec![ctx.say(Msg::BadBotLevel {

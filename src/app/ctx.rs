@@ -3,7 +3,7 @@
 //! Handlers reach each other only through this module and [`super::view`], never by importing
 //! one another; the router ([`super::router`]) is the one place that knows every handler.
 
-use super::view::{clocks_text, to_move_text};
+use super::view::{clocks_text, seen_from, to_move_text};
 use super::{AppResult, Incoming, Reply, Service};
 use crate::arbiter::{Outcome, Ruling};
 use crate::core::Color;
@@ -51,6 +51,25 @@ impl<'a> Ctx<'a> {
             retired: std::sync::Mutex::default(),
         }
     }
+    /// The notation of moves in a public message the user asked for (a move picker): their
+    /// choice, else the usual one of the channel's language (not of the user's client).
+    pub(crate) fn public_notation(&self) -> Notation {
+        if self.notation_chosen {
+            self.notation
+        } else {
+            super::default_notation(self.lang)
+        }
+    }
+
+    /// The notation a typed move is echoed in: the user's choice, else the one they typed it in.
+    pub(crate) fn echo_notation(&self, typed: Notation) -> Notation {
+        if self.notation_chosen {
+            self.notation
+        } else {
+            typed
+        }
+    }
+
     /// Write `changes` with this event: they are committed, with the replies they produce,
     /// in one transaction when the event ends (before anything is sent), after those staged
     /// earlier. Handlers keep their slot in step as if it were written; if the commit fails,
@@ -343,7 +362,7 @@ pub(crate) async fn finished_replies(
     if let Some(r) = ruling {
         lines.push(ruling_details(r, ctx.lang, notation));
     }
-    let viewer = viewer.unwrap_or_else(|| game.to_move());
+    let viewer = viewer.unwrap_or_else(|| seen_from(game));
     let buttons = super::view::after_game_buttons(game, ctx.svc.bot_enabled(), ctx.lang);
     let board = ctx
         .svc

@@ -1,7 +1,7 @@
 //! Endings and offers: resign, draw (offer, accept, claim), takeback, abort, and the flag.
 
 use super::ctx::{finished_replies, not_your_game, save_game, Ctx, Slot};
-use super::view::{button, game_buttons, ply_of, to_move_text};
+use super::view::{button, game_buttons, ply_of, seen_from, to_move_text};
 use super::{Action, AppResult, Reply};
 use crate::arbiter::{Outcome, Ruling};
 use crate::core::Color;
@@ -146,7 +146,7 @@ pub(crate) async fn takeback(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Re
             to_move_text(&g, ctx.lang)
         );
         let buttons = game_buttons(&g, ctx.lang);
-        let viewer = g.to_move();
+        let viewer = seen_from(&g);
         return Ok(vec![
             ctx.svc
                 .board_reply(&g, viewer, caption, buttons, ctx.lang)

@@ -21,7 +21,7 @@ pub const HINT_MS: u64 = 2_000;
 pub const HINT_NODES: u64 = 2_000_000;
 
 fn private(ctx: &Ctx<'_>, m: &AnalysisMsg) -> Reply {
-    Reply::private(text(m, ctx.reader))
+    ctx.private_analysis(m)
 }
 
 /// Whether `ask` is still the question for `game` (no move since).
@@ -213,5 +213,11 @@ impl Ctx<'_> {
     /// A message about hints or reviews for the channel, in its language.
     pub(crate) fn say_analysis(&self, m: &AnalysisMsg) -> Reply {
         Reply::text(text(m, self.lang))
+    }
+
+    /// A refusal of the acting user's hint or review request: only they see it, in their
+    /// language.
+    pub(crate) fn private_analysis(&self, m: &AnalysisMsg) -> Reply {
+        Reply::private(text(m, self.reader))
     }
 }

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::ctx::{caption, headline, Ctx, Slot};
-use super::view::{clocks_text, game_buttons};
+use super::view::{clocks_text, game_buttons, seen_from};
 use super::{AppResult, Cmd, Image, ImageKind, Reply, Service};
 use crate::arbiter::{RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};
@@ -77,7 +77,7 @@ async fn board(ctx: &Ctx<'_>, slot: &Slot, flip: bool) -> AppResult<Vec<Reply>> 
     };
     let viewer = game
         .color_of(&ctx.inc.user.id)
-        .unwrap_or_else(|| game.to_move());
+        .unwrap_or_else(|| seen_from(&game));
     let viewer = if flip { viewer.other() } else { viewer };
     let buttons = game_buttons(&game, ctx.lang);
     Ok(vec![

@@ -6,11 +6,19 @@ use crate::engine::{Judgement, Review};
 use crate::game::{GameRecord, GameStatus};
 use crate::notation::{format_move, Notation};
 
+/// A tag value as PGN quotes it: a backslash is escaped (`\\`), since a reader takes `\"` for an
+/// escaped quote and a name ending in `\` would swallow the closing quote; quotes become `'` (as
+/// before) and control characters are dropped.
 fn tag_value(s: &str) -> String {
-    s.chars()
-        .filter(|c| !c.is_control())
-        .map(|c| if c == '"' { '\'' } else { c })
-        .collect()
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars().filter(|c| !c.is_control()) {
+        match c {
+            '"' => out.push('\''),
+            '\\' => out.push_str("\\\\"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 pub(crate) fn date(ms: u64) -> String {
@@ -293,6 +301,17 @@ mod tests {
         assert!(p.contains("[Date \"2025.11.29\"]"), "{p}");
         assert!(p.contains("1. C2.5 H8+7 2. H2+3 1-0"), "{p}");
         assert!(!p.contains("[FEN"));
+    }
+
+    #[test]
+    fn a_backslash_in_a_tag_value_is_escaped() {
+        let tags = [
+            ("Red", "back\\slash\\".to_string()),
+            ("Black", "Bo".to_string()),
+        ];
+        let p = write_pgn(&tags, None, &[], "*");
+        // The value ends with an escaped backslash, so the quote after it still closes it.
+        assert!(p.contains("[Red \"back\\\\slash\\\\\"]\n"), "{p}");
     }
 
     fn mv(s: &str) -> Move {

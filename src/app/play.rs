@@ -3,7 +3,8 @@
 
 use super::ctx::{finished_replies, not_your_game, save_game, Ctx, Slot};
 use super::view::{
-    clocks_text, game_buttons, looks_like_move, pick_menu, pick_prompt, to_move_text, Picks,
+    clocks_text, game_buttons, looks_like_move, pick_menu, pick_prompt, seen_from, to_move_text,
+    Picks,
 };
 use super::{Action, AppResult, Reply};
 use crate::arbiter::SubmitError;
@@ -84,11 +85,7 @@ pub(crate) async fn typed_move(
     }
     match read_move(game.position(), t, ctx.notation) {
         Ok(reading) => {
-            let echo = if ctx.notation_chosen {
-                ctx.notation
-            } else {
-                reading.notation
-            };
+            let echo = ctx.echo_notation(reading.notation);
             play_move_in(ctx, slot, reading.mv, echo).await
         }
         Err(e) => Ok(vec![ctx.say(Msg::NotAMove {
@@ -153,7 +150,7 @@ async fn play_move_in(
                 lines.push(explain_warning(w, game.position(), ctx.lang, echo));
             }
             let buttons = game_buttons(&game, ctx.lang);
-            let viewer = game.to_move();
+            let viewer = seen_from(&game);
             // The board is drawn while the move is written and flushed; the reply leaves only
             // when both are done, so nothing unsaved is ever acknowledged.
             let (saved, reply) = tokio::join!(

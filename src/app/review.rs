@@ -34,7 +34,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
     let id = if asked.is_empty() {
         match slot.record.last_game {
             Some(id) => id,
-            None => return Ok(vec![ctx.say_analysis(&AnalysisMsg::ReviewNoGame)]),
+            None => return Ok(vec![ctx.private_analysis(&AnalysisMsg::ReviewNoGame)]),
         }
     } else {
         match asked.parse::<u64>() {
@@ -47,7 +47,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
     });
     let Some(record) = record else {
         return Ok(vec![if asked.is_empty() {
-            ctx.say_analysis(&AnalysisMsg::ReviewNoGame)
+            ctx.private_analysis(&AnalysisMsg::ReviewNoGame)
         } else {
             not_found(ctx, asked)
         }]);
@@ -64,10 +64,9 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
                 ctx.say_analysis(&AnalysisMsg::ReviewRunning { game: id })
             ])
         }
-        None if ctx.svc.engine_pool().is_none() => Ok(vec![Reply::private(text(
-            &AnalysisMsg::NoEngine,
-            ctx.reader,
-        ))]),
+        None if ctx.svc.engine_pool().is_none() => {
+            Ok(vec![ctx.private_analysis(&AnalysisMsg::NoEngine)])
+        }
         None => {
             ctx.persist(Changes {
                 reviews: vec![ReviewRecord {
@@ -92,8 +91,9 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
     }
 }
 
+/// The private refusal of `/review N` for a game that is not a finished one of this channel.
 fn not_found(ctx: &Ctx<'_>, asked: &str) -> Reply {
-    ctx.say_analysis(&AnalysisMsg::ReviewNotFound {
+    ctx.private_analysis(&AnalysisMsg::ReviewNotFound {
         asked: asked.chars().take(12).collect(),
     })
 }

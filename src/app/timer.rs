@@ -107,6 +107,7 @@ impl Service {
             if let Err(e) = self.process_due(now).await {
                 tracing::error!(error = %e, "timer: storage failure");
             }
+            self.retry_failed();
             if self.storage().shared() {
                 self.watch_fleet(&mut fleet);
             }

@@ -118,13 +118,13 @@ pub(crate) fn pick_menu(
     prompt: &dyn Fn(Option<String>) -> Msg,
     picks: &Picks<'_>,
 ) -> Reply {
+    // The picker is posted where everyone sees it (Telegram cannot show it to one member
+    // alone): it speaks the channel's language, not the tapper's client's.
+    let notation = ctx.public_notation();
     let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
     let name = |sq: Square| {
         pos.piece_at(sq).map_or_else(String::new, |p| {
-            format!(
-                "{} {sq}",
-                crate::i18n::role_name(p.role, p.color, ctx.reader)
-            )
+            format!("{} {sq}", crate::i18n::role_name(p.role, p.color, ctx.lang))
         })
     };
     let (prompt, buttons): (String, Vec<Button>) = match from {
@@ -133,7 +133,7 @@ pub(crate) fn pick_menu(
             froms.sort();
             froms.dedup();
             (
-                ctx.t_reader(&prompt(None)),
+                ctx.t(&prompt(None)),
                 froms
                     .into_iter()
                     .map(|f| Button {
@@ -148,12 +148,12 @@ pub(crate) fn pick_menu(
                 .iter()
                 .filter(|m| m.from == f)
                 .map(|&m| Button {
-                    label: format!("{} ({m})", format_move(pos, m, ctx.notation)),
+                    label: format!("{} ({m})", format_move(pos, m, notation)),
                     action: (picks.to)(m),
                 })
                 .collect();
-            list.push(button(Label::Back, picks.back, ctx.reader));
-            (ctx.t_reader(&prompt(Some(name(f)))), list)
+            list.push(button(Label::Back, picks.back, ctx.lang));
+            (ctx.t(&prompt(Some(name(f)))), list)
         }
     };
     // Rows of at most five: small enough for Telegram's eight-per-row limit and for phones.
@@ -217,6 +217,13 @@ pub(crate) fn to_move_text(game: &Game, lang: Lang) -> String {
             lang,
         )
     }
+}
+
+/// The side a board of `game` is drawn from when nobody in particular asked for it: in a game
+/// against the bot the human's, so their side stays at the bottom after their move and the
+/// bot's alike; otherwise the side to move.
+pub(crate) fn seen_from(game: &Game) -> Color {
+    bot_side(game).map_or_else(|| game.to_move(), |(bot, _)| bot.other())
 }
 
 impl Service {

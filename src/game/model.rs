@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::clock::{ClockState, TimeControl};
+use crate::render::is_invisible_format;
 
 /// Version written into every record; readers accept this one and older ones they know.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -38,12 +39,16 @@ pub fn bound(s: &str, max: usize) -> String {
     s.chars().take(max).collect()
 }
 
-/// A display name safe to echo and draw: no control or format characters, trimmed, bounded.
+/// A display name safe to echo and draw: no control, zero-width or invisible format characters
+/// (the renderer's list: bidi marks, word joiner and invisible operators, Hangul fillers),
+/// trimmed, bounded.
 #[must_use]
 pub fn clean_name(name: &str) -> String {
     let cleaned: String = name
         .chars()
-        .filter(|c| !c.is_control() && !matches!(*c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'))
+        .filter(|&c| {
+            !c.is_control() && !is_invisible_format(c) && !matches!(c, '\u{200b}'..='\u{200f}')
+        })
         .take(MAX_NAME)
         .collect();
     let t = cleaned.trim();
@@ -366,5 +371,23 @@ impl GameRecord {
             set_up: self.start_fen.is_some(),
             community: self.community.clone(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_characters_are_taken_out_of_names() {
+        // Word joiner and invisible operators, the Arabic letter mark, a Hangul filler.
+        let name = "\u{2060}A\u{2061}\u{2062}n\u{2063}\u{2064}\u{061C} \u{3164}Bo\u{3164}";
+        assert_eq!(clean_name(name), "An Bo");
+    }
+
+    #[test]
+    fn a_name_of_only_fillers_is_no_name() {
+        assert_eq!(clean_name("\u{3164}\u{3164}\u{2060}\u{061C}"), "?");
+        assert_eq!(PlayerRef::new("tg:1", "\u{3164}").name, "?");
     }
 }

@@ -7,7 +7,8 @@
 //! * [`apply()`]: what a game's end writes (ratings, statistics, history, leaderboards), run
 //!   by the storage inside the transaction that stores the end;
 //! * [`board`]: who a leaderboard lists, pages and ranks;
-//! * [`keys`]: the layout of the ratings store.
+//! * [`keys`]: the layout of the ratings store;
+//! * [`puzzle`]: a puzzle try as a rated game, its change bounded.
 //!
 //! Every game counts once: its end record ([`GameEnd`], keyed by game id) is written with
 //! everything else, and a game whose end record exists is not applied again.
@@ -18,6 +19,7 @@ pub mod family;
 pub mod farming;
 pub mod glicko;
 pub mod keys;
+pub mod puzzle;
 mod record;
 
 pub use apply::{

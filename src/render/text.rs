@@ -163,12 +163,15 @@ pub(crate) fn is_zero_width(c: char) -> bool {
         | 0xFE00..=0xFE0F | 0xFE20..=0xFE2F | 0x1F3FB..=0x1F3FF | 0xE0000..=0xE0FFF)
 }
 
-/// Invisible formatting that could reorder or hide text (bidi overrides and isolates, soft
-/// hyphen, BOM, line separators): removed from names.
-fn is_format(c: char) -> bool {
+/// Invisible characters that could reorder or hide text, or pass for a blank name: bidi marks,
+/// overrides and isolates (U+061C, U+200E/F, U+202A–202E, U+2066–2069), the invisible operators
+/// and word joiner (U+2060–2064), soft hyphen, BOM, line separators, and the Hangul fillers
+/// (U+115F, U+1160, U+3164, U+FFA0) that draw nothing. Removed from names, drawn or echoed.
+#[must_use]
+pub fn is_invisible_format(c: char) -> bool {
     matches!(c as u32,
-        0x00AD | 0x061C | 0x180E | 0x200B | 0x200E..=0x200F | 0x2028..=0x202E | 0x2060..=0x206F
-        | 0xFEFF | 0xFFF9..=0xFFFB)
+        0x00AD | 0x061C | 0x115F..=0x1160 | 0x180E | 0x200B | 0x200E..=0x200F | 0x2028..=0x202E
+        | 0x2060..=0x206F | 0x3164 | 0xFEFF | 0xFFA0 | 0xFFF9..=0xFFFB)
 }
 
 /// The longest name drawn, in characters that take room (about graphemes).
@@ -184,7 +187,7 @@ pub fn sanitize_name(name: &str, max: usize) -> String {
     let mut pending_space = false;
     let mut cut = false;
     for c in name.chars() {
-        if c.is_control() || is_format(c) {
+        if c.is_control() || is_invisible_format(c) {
             if c.is_whitespace() {
                 pending_space = !out.is_empty();
             }

@@ -98,6 +98,30 @@ async fn challenges_lose_their_buttons_once_answered_and_a_strangers_move_is_pri
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_name_that_looks_like_a_link_is_shown_as_written() {
+    let (fake, _dir, bot, log) = table().await;
+    let trickster = fake.add_user("[Free Nitro](https://x.co/a)");
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::slash("play").by(&trickster),
+            &[Callback(5), EditOriginal],
+        )
+        .await;
+    let challenge = message_of(&fake, &r[1]);
+    // Escaped, the brackets are shown as typed and no masked link is formed.
+    assert!(
+        challenge
+            .content
+            .starts_with("[Free Nitro\\](https://x.co/a) challenges"),
+        "{}",
+        challenge.content
+    );
+    log.check(&fake).await;
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_lapsed_challenge_loses_its_buttons() {
     let fake = fake().await;
     let dir = tempfile::tempdir().expect("tempdir");

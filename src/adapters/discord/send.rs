@@ -101,6 +101,48 @@ pub(super) fn chunks(text: &str, max: usize) -> Vec<String> {
     out
 }
 
+/// `text` as Discord shows it literally. The service's texts use no markdown, but they carry
+/// names and words players chose: every character that could open some (emphasis, strikes,
+/// code, spoilers `||`, masked links `](`, mentions and emoji `<@…>`, and headings, quotes or
+/// subtext at a line's start) is escaped with a backslash, which Discord shows as the character
+/// itself. A channel link `<#id>` is kept: the pointer to a game's thread is one, and it can
+/// only name a channel its reader sees.
+pub(super) fn literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for line in text.split_inclusive('\n') {
+        let body = line.trim_start_matches([' ', '\t']);
+        out.push_str(&line[..line.len() - body.len()]);
+        if body.starts_with(['#', '>']) || body.starts_with("-#") {
+            out.push('\\');
+        }
+        let mut prev = None;
+        let mut chars = body.char_indices().peekable();
+        while let Some((at, c)) = chars.next() {
+            let next = chars.peek().map(|&(_, n)| n);
+            let opens = match c {
+                '\\' | '*' | '_' | '~' | '`' => true,
+                '<' => !is_channel_link(&body[at..]),
+                '|' => prev == Some('|') || next == Some('|'),
+                ']' => next == Some('('),
+                _ => false,
+            };
+            if opens {
+                out.push('\\');
+            }
+            out.push(c);
+            prev = Some(c);
+        }
+    }
+    out
+}
+
+/// Whether `s` starts with a channel link, `<#` digits `>`.
+fn is_channel_link(s: &str) -> bool {
+    s.strip_prefix("<#")
+        .and_then(|rest| rest.split_once('>'))
+        .is_some_and(|(id, _)| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+}
+
 fn bounded(s: &str, max: usize) -> String {
     if s.chars().count() <= max {
         return s.to_string();
@@ -172,7 +214,9 @@ pub(super) fn posts(
     picture: bool,
     hint: Option<&str>,
 ) -> Vec<Post> {
+    // A menu's placeholder is plain text; the message's text is markdown, taken literally.
     let first_line = reply.text.lines().next().unwrap_or("");
+    let shown = literal(&reply.text);
     let rows = if reply.menu {
         menu_rows(&reply.buttons, first_line)
     } else {
@@ -189,7 +233,7 @@ pub(super) fn posts(
         .as_ref()
         .filter(|i| picture && !i.bytes.is_empty())
     {
-        let mut parts = chunks(&reply.text, EMBED_MAX).into_iter();
+        let mut parts = chunks(&shown, EMBED_MAX).into_iter();
         let caption = parts.next().unwrap_or_default();
         let mut out = vec![Post {
             content: String::new(),
@@ -215,7 +259,7 @@ pub(super) fn posts(
             None => {}
         }
     }
-    text.push_str(&reply.text);
+    text.push_str(&shown);
     if let Some(h) = hint {
         text.push('\n');
         text.push_str(h);
@@ -370,6 +414,30 @@ mod tests {
         assert_eq!(p[0].rows.len(), 2);
         let p = posts(&reply_with(7, false), false, true, None);
         assert_eq!(p[0].rows.len(), 2);
+    }
+
+    #[test]
+    fn names_are_shown_literally_not_as_markdown() {
+        let name = "[Free Nitro](https://x.co/a)";
+        let text = format!(
+            "{name} challenges anyone.\n# big\n> quote <@1> <#x> **b** a_b ||s|| ~~x~~ `c` \\"
+        );
+        let shown = literal(&text);
+        assert_eq!(
+            shown,
+            "[Free Nitro\\](https://x.co/a) challenges anyone.\n\\# big\n\\> quote \\<@1> \\<#x> \\*\\*b\\*\\* \
+             a\\_b \\|\\|s\\|\\| \\~\\~x\\~\\~ \\`c\\` \\\\"
+        );
+        // What the service writes without markdown stays as it was.
+        let plain =
+            "/play [@user] [time] [red|black|random]\n1. alice: C2.5 (h2e2) P2-5 #3 🧵 <#12>";
+        assert_eq!(literal(plain), plain);
+        let p = posts(&Reply::text(text), false, true, None);
+        assert!(
+            p[0].content.starts_with("[Free Nitro\\]("),
+            "{}",
+            p[0].content
+        );
     }
 
     #[test]

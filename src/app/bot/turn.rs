@@ -87,6 +87,8 @@ pub(crate) struct BotRuntime {
     move_cap_ms: Option<u64>,
     in_flight: Mutex<HashMap<String, Search>>,
     due: Mutex<BTreeSet<String>>,
+    /// Channels where the bot's move could not be stored: looked at again on the timer.
+    failed: Mutex<BTreeSet<String>>,
     wake: Notify,
 }
 
@@ -103,6 +105,24 @@ impl BotRuntime {
             .unwrap_or_else(PoisonError::into_inner)
             .insert(channel.to_string());
         self.wake.notify_one();
+    }
+
+    /// The bot's turn in `channel` failed to be stored: nothing else would start it again
+    /// before the human's next command, so the timer does ([`Service::retry_failed`]).
+    fn retry_later(&self, channel: &str) {
+        self.failed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(channel.to_string());
+    }
+
+    /// Make the channels whose bot move failed due again.
+    pub(crate) fn retry_failed(&self) {
+        let failed =
+            std::mem::take(&mut *self.failed.lock().unwrap_or_else(PoisonError::into_inner));
+        for channel in failed {
+            self.mark_due(&channel);
+        }
     }
 }
 
@@ -158,8 +178,18 @@ impl Service {
             move_cap_ms: move_cap_ms.filter(|&ms| ms > 0),
             in_flight: Mutex::new(HashMap::new()),
             due: Mutex::new(BTreeSet::new()),
+            failed: Mutex::new(BTreeSet::new()),
             wake: Notify::new(),
         });
+    }
+
+    /// Work whose result could not be stored (the bot's move, a hint, a review) is started
+    /// again: called on every tick of the timer ([`Service::run_timer`]).
+    pub(crate) fn retry_failed(&self) {
+        self.analysis.retry_failed();
+        if let Some(rt) = self.bot.get() {
+            rt.retry_failed();
+        }
     }
 
     /// The thinking pool and the cap on a bot move (hints and reviews run on the same pool).
@@ -290,7 +320,8 @@ impl Service {
             let due = std::mem::take(&mut *rt.due.lock().unwrap_or_else(PoisonError::into_inner));
             for channel in due {
                 if let Err(e) = Arc::clone(&self).bot_think(&channel).await {
-                    tracing::error!(%channel, error = %e, "bot: storage failure");
+                    tracing::error!(%channel, error = %e, "bot: storage failure, tried again shortly");
+                    rt.retry_later(&channel);
                 }
             }
             tokio::select! {
@@ -344,10 +375,14 @@ impl Service {
         let channel = channel.to_string();
         tokio::spawn(async move {
             let out = ticket.timed_result().await;
-            if let Err(e) = self.bot_move(&channel, search, out).await {
-                tracing::error!(%channel, error = %e, "bot: storage failure");
-            }
+            let moved = self.bot_move(&channel, search, out).await;
             drop(claim);
+            if let Err(e) = moved {
+                tracing::error!(%channel, error = %e, "bot: storage failure, tried again shortly");
+                if let Some(rt) = self.bot.get() {
+                    rt.retry_later(&channel);
+                }
+            }
         });
         Ok(())
     }

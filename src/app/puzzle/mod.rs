@@ -34,7 +34,7 @@ use crate::game::{Changes, LivePuzzle, RECENT_PUZZLES};
 use crate::i18n::app::Msg;
 use crate::i18n::notation::move_text_error;
 use crate::i18n::puzzle::PuzzleMsg;
-use crate::notation::read_move;
+use crate::notation::{read_move, Notation};
 use crate::puzzle::select::{choose, parse_filter, Filter};
 use crate::puzzle::{shipped, Progress, Puzzle, Verdict};
 use crate::rating::Score;
@@ -166,7 +166,10 @@ pub(crate) async fn typed(ctx: &Ctx<'_>, slot: &mut Slot, text: &str) -> AppResu
     };
     let pos = position_after(p, &played(&live));
     match read_move(&pos, text, ctx.notation) {
-        Ok(reading) => play(ctx, slot, live, p, reading.mv).await,
+        Ok(reading) => {
+            let echo = ctx.echo_notation(reading.notation);
+            play(ctx, slot, live, p, reading.mv, echo).await
+        }
         Err(e) => Ok(vec![ctx.say(Msg::NotAMove {
             detail: move_text_error(&e, ctx.lang),
         })]),
@@ -205,7 +208,7 @@ pub(crate) async fn on_action(
         Action::PuzzlePick { .. } => Ok(vec![show::picker(ctx, slot, None)]),
         Action::PuzzlePickFrom { from, .. } => Ok(vec![show::picker(ctx, slot, Some(from))]),
         Action::PuzzlePickTo { mv, .. } => match find(&live.id) {
-            Some(p) => play(ctx, slot, live, p, mv).await,
+            Some(p) => play(ctx, slot, live, p, mv, ctx.notation).await,
             None => Ok(vec![ctx.private_puzzle(&PuzzleMsg::Over)]),
         },
         _ => Ok(Vec::new()),
@@ -331,13 +334,14 @@ async fn line_from(ctx: &Ctx<'_>, p: &'static Puzzle, live: &LivePuzzle) -> Vec<
     }
 }
 
-/// Play the acting user's move `mv` in the live puzzle.
+/// Play the acting user's move `mv` in the live puzzle, echoing moves in `echo` (and ICCS).
 async fn play(
     ctx: &Ctx<'_>,
     slot: &mut Slot,
     mut live: LivePuzzle,
     p: &'static Puzzle,
     mv: Move,
+    echo: Notation,
 ) -> AppResult<Vec<Reply>> {
     let me = &ctx.inc.user;
     if live.missed.contains(&me.id) {
@@ -361,7 +365,7 @@ async fn play(
             live.played = progress.played.iter().map(Move::to_string).collect();
             live.on_line = progress.on_line;
             store(ctx, slot, Some(live.clone()), Changes::default()).await?;
-            Ok(vec![show::answered(ctx, p, &live, mv, reply)])
+            Ok(vec![show::answered(ctx, p, &live, mv, reply, echo)])
         }
         Verdict::Solved => {
             let results: Vec<(String, String, Score)> = live
@@ -371,7 +375,7 @@ async fn play(
                 .collect();
             let (changes, lines) = rate::rate(ctx, p, &live, &results)?;
             store(ctx, slot, None, changes).await?;
-            Ok(vec![show::solved(ctx, p, &live, mv, &lines)])
+            Ok(vec![show::solved(ctx, p, &live, mv, &lines, echo)])
         }
         Verdict::Wrong {
             refutation,
@@ -381,7 +385,7 @@ async fn play(
             let (changes, lines) = rate::rate(ctx, p, &live, &results)?;
             let alone = ctx.inc.community.is_none();
             let pos = position_after(p, &before);
-            let wrong = show::wrong(ctx, &pos, mv, refutation, !alone, &lines);
+            let wrong = show::wrong(ctx, &pos, mv, refutation, !alone, &lines, echo);
             if alone {
                 store(ctx, slot, None, changes).await?;
                 return Ok(vec![

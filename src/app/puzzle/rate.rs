@@ -1,13 +1,15 @@
 //! Puzzle ratings and streaks: each try is a Glicko-2 game between the solver and the
-//! puzzle, whose own rating moves the other way (as on lichess); a solved puzzle adds to the
-//! solver's streak, a missed one ends it. `/puzzle stats [@user]` tells them.
+//! puzzle, whose own rating moves the other way (as on lichess), bounded as
+//! [`crate::rating::puzzle`] says; a solved puzzle adds to the solver's streak, a missed one
+//! ends it. `/puzzle stats [@user]` tells them.
 
 use super::super::ctx::Ctx;
 use super::super::{AppResult, Reply};
 use crate::game::{Changes, LivePuzzle, PuzzlePlayer, PuzzleStanding, SCHEMA_VERSION};
 use crate::i18n::puzzle::{text, PuzzleMsg};
 use crate::puzzle::Puzzle;
-use crate::rating::glicko::{rate as glicko_rate, START_VOLATILITY};
+use crate::rating::glicko::START_VOLATILITY;
+use crate::rating::puzzle::rate_try;
 use crate::rating::{Glicko, Score};
 
 /// How sure a puzzle's first rating (the set's estimate) is taken to be.
@@ -54,7 +56,7 @@ pub(super) fn rate(
     for (id, name, score) in results {
         let mut player = storage.puzzle_player(id)?.unwrap_or_default();
         let grown = player.rating_at(ctx.now);
-        let (mine, its) = glicko_rate(grown, standing.rating, *score, 1.0);
+        let (mine, its) = rate_try(grown, standing.rating, *score);
         let before = grown.shown();
         player.rating = mine;
         player.rated_ms = ctx.now;
@@ -117,6 +119,7 @@ pub(super) fn stats(ctx: &Ctx<'_>) -> AppResult<Vec<Reply>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rating::glicko::rate as glicko_rate;
 
     #[test]
     fn a_streak_grows_with_solves_and_ends_with_a_miss() {

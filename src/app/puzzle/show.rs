@@ -12,7 +12,7 @@ use crate::game::{LivePuzzle, PuzzleStanding};
 use crate::i18n::app::color_word;
 use crate::i18n::puzzle::{label, text, PuzzleLabel, PuzzleMsg};
 use crate::i18n::Lang;
-use crate::notation::format_move;
+use crate::notation::{format_move, Notation};
 use crate::puzzle::select::is_endgame;
 use crate::puzzle::Puzzle;
 use crate::render::{describe, text_board};
@@ -165,6 +165,11 @@ pub(super) fn again(ctx: &Ctx<'_>, slot: &Slot) -> crate::app::AppResult<Reply> 
     ))
 }
 
+/// `mv` from `pos` as a game echoes it: in `echo`, then in ICCS (`C2.5 (h2e2)`).
+fn echoed(pos: &Position, mv: Move, echo: Notation) -> String {
+    format!("{} ({mv})", format_move(pos, mv, echo))
+}
+
 /// A correct move `mv`, answered by `reply` (already in `live`).
 pub(super) fn answered(
     ctx: &Ctx<'_>,
@@ -172,6 +177,7 @@ pub(super) fn answered(
     live: &LivePuzzle,
     mv: Move,
     reply: Move,
+    echo: Notation,
 ) -> Reply {
     let moves = played(live);
     let before_mv = position_after(p, &moves[..moves.len().saturating_sub(2)]);
@@ -180,8 +186,8 @@ pub(super) fn answered(
     let caption = text(
         &PuzzleMsg::Correct {
             player: ctx.inc.user.name.clone(),
-            mv: format_move(&before_mv, mv, ctx.notation),
-            reply: format_move(&before_reply, reply, ctx.notation),
+            mv: echoed(&before_mv, mv, echo),
+            reply: echoed(&before_reply, reply, echo),
             left: left(p, live),
         },
         ctx.lang,
@@ -204,6 +210,7 @@ pub(super) fn solved(
     live: &LivePuzzle,
     mv: Move,
     lines: &[String],
+    echo: Notation,
 ) -> Reply {
     let before = position_after(p, &played(live));
     let pos = before.after(mv);
@@ -211,7 +218,7 @@ pub(super) fn solved(
     let mut caption = text(
         &PuzzleMsg::Solved {
             player: ctx.inc.user.name.clone(),
-            mv: format_move(&before, mv, ctx.notation),
+            mv: echoed(&before, mv, echo),
             seconds,
         },
         ctx.lang,
@@ -243,15 +250,16 @@ pub(super) fn wrong(
     refutation: Option<Move>,
     others: bool,
     lines: &[String],
+    echo: Notation,
 ) -> Reply {
     let after = pos.after(mv);
     let refutation = refutation
         .filter(|r| after.is_legal(*r))
-        .map(|r| format_move(&after, r, ctx.notation));
+        .map(|r| echoed(&after, r, echo));
     let mut t = text(
         &PuzzleMsg::Wrong {
             player: ctx.inc.user.name.clone(),
-            mv: format_move(pos, mv, ctx.notation),
+            mv: echoed(pos, mv, echo),
             refutation,
             others,
         },
