@@ -255,6 +255,7 @@ async fn one_person_plays_the_bot_in_at_most_three_games_at_once() {
     assert!(r.contains("begins"), "{r}");
     bot.abort();
     let _ = bot.await;
+}
 
 /// The text board of the replies, as drawn.
 fn drawn(replies: &[Reply]) -> String {
