@@ -50,15 +50,20 @@ async fn start_on(storage: Arc<dyn Storage>) -> (Arc<Service>, JoinHandle<()>) {
     (svc, bot)
 }
 
-async fn tell(svc: &Service, text: &str) -> Vec<Reply> {
+/// What the service answers alice's `text` in `channel`.
+async fn tell_in(svc: &Service, channel: &str, text: &str) -> Vec<Reply> {
     svc.handle(Incoming {
-        channel: CHANNEL.into(),
+        channel: channel.into(),
         user: PlayerRef::new("console:alice", "alice"),
         handle: Some("alice".into()),
         text: text.into(),
         ..Incoming::default()
     })
     .await
+}
+
+async fn tell(svc: &Service, text: &str) -> Vec<Reply> {
+    tell_in(svc, CHANNEL, text).await
 }
 
 async fn say(svc: &Service, text: &str) -> String {
@@ -159,16 +164,8 @@ async fn driven(
 }
 
 async fn say_in(svc: &Service, channel: &str, text: &str) -> String {
-    let replies = svc
-        .handle(Incoming {
-            channel: channel.into(),
-            user: PlayerRef::new("console:alice", "alice"),
-            handle: Some("alice".into()),
-            text: text.into(),
-            ..Incoming::default()
-        })
-        .await;
-    replies
+    tell_in(svc, channel, text)
+        .await
         .iter()
         .map(|r| r.text.clone())
         .collect::<Vec<_>>()
