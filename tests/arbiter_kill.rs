@@ -122,9 +122,12 @@ fn diagram_6_the_rook_threatening_mate_is_never_a_perpetual_chaser() {
     // R2=3 threatens to take the elephant with mate. The elephant's only protector, the one
     // on e7, was pinned by the cannon before the ply: a false root, so the same ply also
     // chases the elephant (the rulebook's "gunmount" diagram 56 shows that a capture that
-    // would mate is still a chase). R3=2 threatens nothing: the elephant on i7 can block.
+    // would mate is still a chase). R3=2 threatens no mate in one (the elephant on i7 can
+    // block), but a mate by checks: R2+3, and when the elephant blocks on g9 the chariot takes
+    // it with mate; the rulebook's diagram 9 counts such a series as an (implied) threat.
+    // Black's elephant steps threaten nothing.
     assert_eq!(classes[0], "chase");
-    assert_eq!(&classes[1..4], ["idle", "idle", "idle"]);
+    assert_eq!(&classes[1..4], ["idle", "kill h6h9", "idle"]);
     for rules in [
         RulesetName::Asian,
         RulesetName::Vietnam,
@@ -132,12 +135,10 @@ fn diagram_6_the_rook_threatening_mate_is_never_a_perpetual_chaser() {
     ] {
         assert_eq!(outcome(fen, moves, rules), DRAW, "{rules}");
     }
-    // Table O (official) makes chase + idle against an idle side lose: the rulebook's draw
-    // rests on table A's "chasing every other move is no perpetual chase".
-    assert_eq!(
-        outcome(fen, moves, RulesetName::Official),
-        (Outcome::BlackWins, Reason::Repetition)
-    );
+    // Under table O (official) too: Red mixes a chase with a kill, not with idle moves, so it
+    // is not the forbidden mix of chase and idle, and the cycle is the rulebook's draw. (With
+    // mate-in-one threats only, R3=2 was idle and official ruled Red lost.)
+    assert_eq!(outcome(fen, moves, RulesetName::Official), DRAW);
 }
 
 #[test]
@@ -148,15 +149,17 @@ fn diagram_10_check_and_kill_against_kill_is_a_draw_everywhere() {
         &classes[..8],
         [
             "check",
-            "idle",
+            "kill e2e1",
             "kill f8f9",
             "kill a1f1",
             "check",
-            "idle",
+            "kill f2f1",
             "kill e8e9",
-            "idle"
+            "kill e2e1"
         ]
     );
+    // Black's general steps out of the check and threatens mate back by checks of its
+    // chariot and soldier (the rulebook's "resolve a mate threat and threaten mate back").
     // One check one kill is allowed under every table (the Vietnamese rules, §6b: "một chiếu
     // một hăm bí"), official's table O included: a kill is not an idle move there.
     for rules in REPEATING {
@@ -232,6 +235,24 @@ fn a_kill_that_ties_the_protectors_to_their_general_chases_nothing() {
     let moves = "e1d1 b6b9 d1e1 b9b6 e1d1 b6b9 d1e1 b9b6";
     let (classes, _) = play(fen, moves, RulesetName::Asian);
     assert_eq!(&classes[..4], ["kill c9d9", "idle", "kill c9d9", "idle"]);
+    for rules in REPEATING {
+        assert_eq!(outcome(fen, moves, rules), DRAW, "{rules}");
+    }
+}
+
+/// Constructed (a kill by a series of checks, as the rulebook's diagram 9 reads an "implied"
+/// threat): R8=5 brings the chariot onto the e-file, where it attacks the elephant on e7
+/// whose one protector, the general, may not take back for the facing generals. That looks
+/// like a chase of an unprotected elephant, but the ply threatens mate by checks (after a
+/// pass, Fairy-Stockfish finds mate in 3): the protector is tied to its general by the threat
+/// itself. R5=8 threatens the chariot's mate in one on b8.
+#[test]
+fn a_kill_by_a_series_of_checks_chases_nothing() {
+    let fen = "R8/4k4/4b4/9/9/1R3C3/3p5/9/9/4K4 w";
+    let moves = "b4e4 d3c3 e4b4 c3d3 b4e4 d3c3 e4b4 c3d3";
+    let (classes, _) = play(fen, moves, RulesetName::Asian);
+    assert!(classes[0].starts_with("kill"), "{classes:?}");
+    assert_eq!(&classes[1..4], ["idle", "kill b4b8", "idle"]);
     for rules in REPEATING {
         assert_eq!(outcome(fen, moves, rules), DRAW, "{rules}");
     }

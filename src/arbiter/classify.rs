@@ -29,8 +29,12 @@
 //!   the ply (diagram 6: the cannon on e6 already pins the elephant guarding g9, so R2=3
 //!   chases it; the cycle is a draw because every other move is idle) and a capture that
 //!   would itself mate (diagram 56, "gunmount unprotected piece", is a perpetual chase).
-//! * The threat is searched one move deep (mate in one after a pass). A threat of mate by a
-//!   longer series of checks is classed idle, which every verdict table treats the same way.
+//! * The threat is a mate by a series of checks after a pass, up to three moves of the mover
+//!   ([`super::kill::SERIES`]): the rulebook's diagram 9 calls a mate reached by a run of
+//!   soldier checks an "implied" threat and rules one threat and one implied threat a draw.
+//!   So a ply whose mate needs two or three checks is a kill, and the protectors it pins are
+//!   tied to their general exactly as for a mate in one. A longer or quiet threat is classed
+//!   idle, which every verdict table treats the same way.
 
 use crate::core::{Color, Move, PieceId, Position, Role, Square};
 
@@ -511,6 +515,17 @@ mod tests {
         assert_eq!(c, PlyClass::Idle);
         let c = class("3k5/9/9/9/2r6/9/9/9/9/R3K4 w", "a0a5", false);
         assert_eq!(c, PlyClass::Idle);
+    }
+
+    #[test]
+    fn a_kill_by_a_series_of_checks_chases_nothing_it_ties() {
+        // The chariot comes to the e-file: the elephant on e7 is now attacked, and its one
+        // protector, the general, may not take back (it would face the red general). Read as
+        // a chase of an unprotected elephant only if the mate threat is missed: the ply
+        // threatens mate by checks (Fairy-Stockfish, after a pass: mate in 3), so the
+        // general is tied to its own defence and the ply is a kill.
+        let c = class("R8/4k4/4b4/9/9/1R3C3/3p5/9/9/4K4 w", "b4e4", false);
+        assert_eq!(c.name(), "kill", "{c:?}");
     }
 
     #[test]

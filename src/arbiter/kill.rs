@@ -1,17 +1,31 @@
 //! The threat to mate ("kill", 杀; Vietnamese "dọa chiếu bí", "hăm bí"), RULES.md §4.
 //!
 //! Reading: a ply *threatens mate* when, were it the mover's turn again at once (the opponent
-//! passing), the mover would have a move that checkmates. This is the test the AXF/WXF
-//! rulebook's perpetual-kill examples need (a rook that keeps threatening the back-rank mate,
-//! a cannon that keeps threatening the mate down an open file); it is a bounded search of
-//! one ply plus the mate test, so every ply can afford it. Longer threats (mate by a series of
-//! checks) are not looked for: such a ply is classed idle, which the verdict tables treat
-//! alike (a kill, like an idle move, may be repeated forever).
+//! passing), the mover could force mate by a series of checks: a mating move, or a check
+//! every answer to which leaves a mate by checks again, in at most [`SERIES`] moves of the
+//! mover. The rulebook's perpetual-kill examples need the one-move threat (a rook that keeps
+//! threatening the back-rank mate, a cannon that keeps threatening the mate down an open
+//! file: AXF/WXF diagrams 6–8); its diagram 9 counts an *implied* threat as well, a mate
+//! reached by a series of soldier checks, and calls one threat and one implied threat a
+//! draw. The series is bounded in moves and in positions visited ([`BUDGET`]), so every ply
+//! can afford it; a longer or wider threat than that is not seen, and such a ply is classed
+//! idle, which the verdict tables treat alike (a kill, like an idle move, may be repeated
+//! forever). Quiet threats inside the series (a mate prepared by a non-checking move) are not
+//! threats by this reading: the rulebook's implied threat is a run of checks.
 
 use crate::core::{Move, Position, Role, Square};
 
-/// A mating move the side that has just moved would have if it could move again in `after`
-/// (the position after its ply, the opponent to move and not in check), or `None`.
+/// Moves of the mover in the longest series of checks looked for (the mate included).
+pub const SERIES: u32 = 3;
+
+/// Positions the series search may visit for one ply before it gives up (and the ply is not
+/// a kill). Counted, not timed, so the classification stays deterministic.
+pub const BUDGET: u32 = 600;
+
+/// The first move of a mate by checks that the side that has just moved would have if it
+/// could move again in `after` (the position after its ply, the opponent to move and not in
+/// check), or `None`: a mating move if there is one, else the first check of a forced series
+/// of at most [`SERIES`] checks.
 ///
 /// Only moves that can check at all ([`may_check`]) are tested for legality and played, and a
 /// check is known not to mate as soon as one answer is found, so a ply costs a few
@@ -19,8 +33,23 @@ use crate::core::{Move, Position, Role, Square};
 #[must_use]
 pub fn mate_threat(after: &Position) -> Option<Move> {
     let mover = after.turn().other();
-    let general = after.general_square(mover.other());
     let pos = after.with_turn(mover);
+    let checks = checks(&pos);
+    if let Some(&(m, _)) = checks.iter().find(|(_, next)| !can_move(next)) {
+        return Some(m);
+    }
+    let mut budget = BUDGET;
+    checks
+        .iter()
+        .find(|(_, next)| forced(next, SERIES - 1, &mut budget) == Some(true))
+        .map(|&(m, _)| m)
+}
+
+/// The checks the side to move in `pos` can give, with the positions they lead to.
+fn checks(pos: &Position) -> Vec<(Move, Position)> {
+    let mover = pos.turn();
+    let general = pos.general_square(mover.other());
+    let mut out = Vec::new();
     for (from, piece, _) in pos.pieces() {
         if piece.color != mover {
             continue;
@@ -30,12 +59,37 @@ pub fn mate_threat(after: &Position) -> Option<Move> {
                 continue;
             }
             let next = pos.after(m);
-            if next.is_check() && !next.in_check_color(mover) && !can_move(&next) {
-                return Some(m);
+            if next.is_check() && !next.in_check_color(mover) {
+                out.push((m, next));
             }
         }
     }
-    None
+    out
+}
+
+/// Whether every answer to the check in `pos` (the checked side to move, with a legal move)
+/// leaves the checking side a mate by checks within `left` more moves. `None` when the
+/// budget ran out: the search gives up rather than guess.
+fn forced(pos: &Position, left: u32, budget: &mut u32) -> Option<bool> {
+    if left == 0 {
+        return Some(false);
+    }
+    for &answer in pos.legal_moves().iter() {
+        *budget = budget.checked_sub(1)?;
+        let reply = pos.after(answer);
+        let mut mates = false;
+        for (_, next) in checks(&reply) {
+            *budget = budget.checked_sub(1)?;
+            if !can_move(&next) || forced(&next, left - 1, budget)? {
+                mates = true;
+                break;
+            }
+        }
+        if !mates {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// Whether the side to move has a legal move, stopping at the first one found; the general's
@@ -130,6 +184,39 @@ mod tests {
         // A mated side: AXF/WXF diagram 6 after the threatened mate.
         let mated = Position::from_fen("3ak1R2/4a4/4b4/r3C4/p8/9/P8/4p4/4p4/5K3 b").unwrap();
         assert!(mated.is_check() && !can_move(&mated));
+    }
+
+    #[test]
+    fn a_mate_by_a_series_of_checks_is_a_threat() {
+        // AXF/WXF rulebook, diagram 6 after R3=2: no mate in one (the elephant on i7 can
+        // block on g9), but R2+3, and after the block the chariot takes the elephant with
+        // mate (Fairy-Stockfish agrees: mate in 2).
+        let t = threat("3ak4/4a4/4b3b/r3C2R1/p8/9/P8/4p4/4p4/5K3 b");
+        assert_eq!(t.as_deref(), Some("h6h9"));
+    }
+
+    /// Every threat found along a long walk from the start is a legal check of the side that
+    /// has just moved.
+    #[test]
+    fn every_threat_found_starts_with_a_legal_check() {
+        let mut pos = Position::startpos();
+        for i in 0..300usize {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            if !pos.is_check() {
+                if let Some(m) = mate_threat(&pos) {
+                    let mover = pos.with_turn(pos.turn().other());
+                    assert!(
+                        mover.is_legal(m) && mover.after(m).is_check(),
+                        "{}",
+                        pos.to_fen()
+                    );
+                }
+            }
+            pos = pos.after(moves.as_slice()[(i * 17 + 1) % moves.len()]);
+        }
     }
 
     #[test]
