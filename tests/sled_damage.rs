@@ -142,7 +142,13 @@ fn contents(data: &Path) -> Vec<String> {
     assert_eq!(r.code, Some(0), "check failed:\n{}\n{}", r.out, r.err);
     r.out
         .lines()
-        .filter(|l| !l.starts_with("database:") && !l.starts_with("counters:"))
+        // The counters and the metadata differ by design: an import records the offset of
+        // sled's id counter, which starts again in a new database, as one more value.
+        .filter(|l| {
+            !l.starts_with("database:")
+                && !l.starts_with("counters:")
+                && !l.starts_with("metadata values:")
+        })
         .map(str::to_string)
         .collect()
 }

@@ -203,7 +203,7 @@ pub fn compare(file: Option<&Marker>, found: &Found) -> Verdict {
                     found.game_number,
                     m.game_number,
                 ));
-                if found.next_id <= m.ids {
+                if found.next_id < m.ids {
                     wrong.push(format!(
                         "the id counter went back: {} was handed out, the next would be {}",
                         m.ids, found.next_id

@@ -64,7 +64,7 @@ impl<R: Read> Read32<R> {
         let mut b = [0u8; N];
         self.inner
             .read_exact(&mut b)
-            .map_err(|e| format!("the file ends too soon ({e})"))?;
+            .map_err(|e| format!("the file is damaged or cut short: it ends too soon ({e})"))?;
         self.crc.update(&b);
         Ok(b)
     }
@@ -77,7 +77,7 @@ impl<R: Read> Read32<R> {
         let mut b = vec![0u8; len as usize];
         self.inner
             .read_exact(&mut b)
-            .map_err(|e| format!("the file ends too soon ({e})"))?;
+            .map_err(|e| format!("the file is damaged or cut short: it ends too soon ({e})"))?;
         self.crc.update(&b);
         Ok(b)
     }
@@ -87,7 +87,7 @@ impl<R: Read> Read32<R> {
 enum Item {
     Tree(Vec<u8>, Vec<u8>),
     Record(Vec<u8>, Vec<u8>),
-    End(Summary),
+    End,
 }
 
 /// Read the file's items in order, giving each to `each`; checks the first line, the end
@@ -133,7 +133,7 @@ fn read_items(
                 let mut tail = [0u8; 4];
                 r.inner
                     .read_exact(&mut tail)
-                    .map_err(|e| format!("the file ends too soon ({e})"))?;
+                    .map_err(|e| format!("the file is damaged or cut short: it ends too soon ({e})"))?;
                 if u32::from_be_bytes(tail) != crc {
                     return Err("the file is damaged (its checksum does not match)".into());
                 }
@@ -152,7 +152,7 @@ fn read_items(
                     ids,
                     checksum,
                 };
-                each(Item::End(summary))?;
+                each(Item::End)?;
                 return Ok(summary);
             }
             other => return Err(format!("the file is damaged (an item of kind {other})")),
@@ -269,7 +269,7 @@ fn load(t: &Trees, file: &Path, summary: Summary) -> Result<(), String> {
                     put(&tree, &mut chunk);
                 }
             }
-            Item::End(_) => put(&tree, &mut chunk),
+            Item::End => put(&tree, &mut chunk),
         }
         Ok(())
     })?;
