@@ -12,10 +12,11 @@ use crate::adapters::discord;
 use crate::adapters::telegram::{self, TelegramOptions};
 use crate::app::bot::ThinkingPool;
 use crate::app::{system_now, Service};
+use crate::cli::database::{refusal, DAMAGED};
 use crate::config::Config;
 use crate::game::Storage;
 use crate::render::Renderer;
-use crate::storage::{pg, PgStorage, SledStorage};
+use crate::storage::{pg, OpenError, PgStorage, SledStorage};
 use crate::uci::player::Player;
 
 /// Start the bot; returns when it stops.
@@ -50,7 +51,7 @@ pub fn run() -> ExitCode {
 }
 
 /// PostgreSQL when `DATABASE_URL` is set, otherwise sled in `DATA_DIR/db`.
-fn open_storage(config: &Config) -> Result<Arc<dyn Storage>, String> {
+fn open_storage(config: &Config) -> Result<Arc<dyn Storage>, Refused> {
     match &config.database_url {
         Some(url) => {
             // What the driver read (host, port, database, user), never the URL: a password
@@ -59,23 +60,34 @@ fn open_storage(config: &Config) -> Result<Arc<dyn Storage>, String> {
             tracing::info!(database = %shown, "storing in PostgreSQL");
             PgStorage::connect_with(url.expose(), config.database_pools)
                 .map(|s| Arc::new(s) as Arc<dyn Storage>)
-                .map_err(|e| format!("cannot use {shown}: {e}"))
+                .map_err(|e| Refused::Other(format!("cannot use {shown}: {e}")))
         }
         None => SledStorage::open(&config.data_dir.join("db"))
             .map(|s| Arc::new(s) as Arc<dyn Storage>)
-            .map_err(|e| {
-                format!(
+            .map_err(|e| match e {
+                OpenError::Damaged(what) => Refused::Damaged(refusal(&config.data_dir, &what)),
+                OpenError::Unusable(e) => Refused::Other(format!(
                     "cannot open the database in {}: {e}",
                     config.data_dir.display()
-                )
+                )),
             }),
     }
+}
+
+/// Why the storage did not open: a damaged database has its own exit code.
+enum Refused {
+    Damaged(String),
+    Other(String),
 }
 
 async fn serve(config: Config) -> ExitCode {
     let storage = match open_storage(&config) {
         Ok(s) => s,
-        Err(e) => {
+        Err(Refused::Damaged(e)) => {
+            eprintln!("{e}");
+            return ExitCode::from(DAMAGED);
+        }
+        Err(Refused::Other(e)) => {
             eprintln!("{e}");
             return ExitCode::from(1);
         }

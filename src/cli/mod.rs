@@ -1,5 +1,6 @@
 //! The command-line tools: `perft`, `moves`, `parse`, `judge`, `rules`, `render`, `bench`,
-//! `bestmove`, `analyse`, `match`, `uci` and `console`. Each returns an exit code; output goes
+//! `bestmove`, `analyse`, `match`, `uci`, `console`, and for the sled database `check`,
+//! `export` and `import`. Each returns an exit code; output goes
 //! to standard output.
 
 use std::io::{self, BufRead, Write};
@@ -7,6 +8,7 @@ use std::io::{self, BufRead, Write};
 use clap::{Parser, Subcommand};
 
 pub mod bot;
+pub mod database;
 pub mod engine;
 pub mod judge;
 pub mod matches;
@@ -81,6 +83,14 @@ pub enum Command {
     Puzzles(puzzles::PuzzlesArgs),
     /// Copy a sled database into an empty PostgreSQL database and check the copy.
     Migrate(migrate::MigrateArgs),
+    /// Read every record of the sled database and report what is there; exits 3 when any of
+    /// it is damaged.
+    Check(database::DataArgs),
+    /// Write the whole sled database to FILE (a backup; the bot must not be running).
+    Export(database::TransferArgs),
+    /// Load FILE (from `export`) into a new sled database; the data directory's `db` must not
+    /// exist or be empty.
+    Import(database::TransferArgs),
     /// Read a move typed in any notation and print it in ICCS (or the error).
     Parse {
         /// The position (default: the initial position).
@@ -118,6 +128,9 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Uci) => engine::uci(),
         Some(Command::Puzzles(args)) => puzzles::run(args),
         Some(Command::Migrate(args)) => migrate::run(&args),
+        Some(Command::Check(args)) => database::check(&args),
+        Some(Command::Export(args)) => database::export(&args),
+        Some(Command::Import(args)) => database::import(&args),
         Some(Command::Moves { fen, notation }) => cmd_moves(fen.as_deref(), notation),
         Some(Command::Parse {
             fen,

@@ -103,6 +103,10 @@ impl SledStorage {
         }
         for kv in t.meta.iter() {
             let (k, v) = kv.map_err(err)?;
+            if k == super::marker::RECORD_KEY.as_bytes() || k == super::IDS_OFFSET.as_bytes() {
+                // The sled database's own (see marker.rs); ids_above carries the offset.
+                continue;
+            }
             d.meta.push((text(&k), u64_of(&v)));
         }
         for kv in t.ratings.iter() {
@@ -119,7 +123,7 @@ impl SledStorage {
             .find(|(k, _)| k == super::GAME_NUMBER)
             .map(|(_, n)| *n);
         // sled's id generator hands out challenge ids and outbox numbers alike.
-        d.ids_above = t.db.generate_id().map_err(err)?.saturating_add(1);
+        d.ids_above = t.generate()?;
         Ok(d)
     }
 }

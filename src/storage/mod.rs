@@ -17,15 +17,22 @@
 //! lock waiting for the other, which waits for the lock behind the transaction.
 
 pub mod copy;
+pub mod guard;
+pub mod marker;
 pub mod pg;
 mod ranking;
 mod ratings;
+pub mod survey;
+pub mod transfer;
 
+pub use guard::{Inspection, OpenError};
 pub use pg::{PgPools, PgStorage};
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
@@ -45,6 +52,11 @@ pub struct SledStorage {
 
 /// The meta key of the game-number counter.
 const GAME_NUMBER: &str = "game_number";
+/// The meta key of the number added to sled's ids: set by an import to the highest id the
+/// exported database had handed out (sled's own id counter starts again in a new database).
+const IDS_OFFSET: &str = "ids_offset";
+/// How often, at most, the marker file is rewritten while writes go on.
+const MARKER_EVERY: Duration = Duration::from_secs(1);
 
 struct WriteJob {
     changes: Changes,
@@ -71,6 +83,41 @@ struct Trees {
     /// The lowest outbox sequence number still free: one more than the highest stored at
     /// opening, then one more than the last given (see [`Storage::next_outbox_seq`]).
     outbox_seq: Mutex<u64>,
+    /// The database directory, where the marker file is written.
+    dir: PathBuf,
+    /// The database's record and what the marker file needs (see `marker.rs`); changed by the
+    /// writer thread only.
+    marks: Mutex<Marks>,
+    /// Added to sled's ids (see [`IDS_OFFSET`]).
+    ids_offset: u64,
+    /// The highest id handed out.
+    ids_high: AtomicU64,
+}
+
+/// The writer's view of the marker.
+struct Marks {
+    /// The record as committed.
+    record: marker::Record,
+    /// The game-number counter as committed.
+    game_number: u64,
+    /// The record and the counter as flushed: what the marker file may say.
+    flushed: (marker::Record, u64),
+    /// Whether the marker file is behind `flushed`.
+    dirty: bool,
+    /// When the marker file was last written.
+    written: Instant,
+}
+
+impl Marks {
+    fn new(record: marker::Record, game_number: u64) -> Marks {
+        Marks {
+            flushed: (record.clone(), game_number),
+            record,
+            game_number,
+            dirty: false,
+            written: Instant::now(),
+        }
+    }
 }
 
 fn err(e: impl std::fmt::Display) -> StorageError {
@@ -135,54 +182,20 @@ impl SledStorage {
     ///
     /// # Errors
     /// When the directory cannot be used (permissions, another process holds the lock).
-    pub fn open(dir: &Path) -> Result<SledStorage, StorageError> {
-        let config = sled::Config::new()
-            .path(dir)
-            .mode(sled::Mode::HighThroughput)
-            // Only the writer thread flushes (see the module comment).
-            .flush_every_ms(None)
-            .cache_capacity(64 * 1024 * 1024);
-        // A previous handle in this process may still be closing (its writer thread drops
-        // the database last): wait a little for the file lock rather than fail.
-        let mut tries = 0;
-        let db = loop {
-            match config.open() {
-                Ok(db) => break db,
-                Err(sled::Error::Io(e))
-                    if tries < 50 && e.to_string().contains("could not acquire lock") =>
-                {
-                    tries += 1;
-                    std::thread::sleep(std::time::Duration::from_millis(40));
-                }
-                Err(e) => return Err(err(e)),
-            }
-        };
-        let t = |name: &str| db.open_tree(name).map_err(err);
-        let outbox = t("outbox")?;
+    pub fn open(dir: &Path) -> Result<SledStorage, OpenError> {
+        let (trees, found) = Trees::open(dir)?;
+        let record = guard::settle(&found, &trees.meta, found.next_id)?;
+        ratings::rebuild_bands(&trees.ratings, &trees.meta)?;
         let mut highest = 0;
-        for k in outbox.iter().keys() {
+        for k in trees.outbox.iter().keys() {
             if let Some(key) = outbox_key_from(&k.map_err(err)?) {
                 highest = highest.max(key.seq);
             }
         }
-        let ratings_tree = t("ratings")?;
-        let meta = t("meta")?;
-        ratings::rebuild_bands(&ratings_tree, &meta)?;
         let trees = Arc::new(Trees {
-            games: t("games")?,
-            channels: t("channels")?,
-            users: t("users")?,
-            deadlines: t("deadlines")?,
-            active: t("active")?,
-            user_games: t("user_games")?,
-            outbox,
-            seen: t("seen")?,
-            meta,
-            ratings: ratings_tree,
-            reviews: t("reviews")?,
-            puzzles: t("puzzles")?,
             outbox_seq: Mutex::new(highest + 1),
-            db,
+            marks: Mutex::new(Marks::new(record, found.survey.game_number)),
+            ..trees
         });
         let (tx, rx) = mpsc::channel::<WriteJob>();
         let w = Arc::clone(&trees);
@@ -195,6 +208,21 @@ impl SledStorage {
             writer: tx,
             game_numbers: Arc::new(Mutex::new(None)),
         })
+    }
+
+    /// Read everything in the database in `dir` and compare it with its marker, writing
+    /// nothing of ours (`xiangqi-bot check`).
+    ///
+    /// # Errors
+    /// When there is no database there, or sled cannot open it at all.
+    pub fn inspect(dir: &Path) -> Result<Inspection, OpenError> {
+        if !guard::exists(dir) {
+            return Err(OpenError::Unusable(format!(
+                "there is no database in {}",
+                dir.display()
+            )));
+        }
+        Trees::open(dir).map(|(_, found)| found)
     }
 
     /// Bytes used on disk.
@@ -229,10 +257,157 @@ fn only_delivered(changes: &Changes) -> bool {
 }
 
 impl Trees {
+    /// Open sled in `dir` with our trees, read every record and compare with the marker; a
+    /// panic of sled's on a damaged file is an error like any other.
+    fn open(dir: &Path) -> Result<(Trees, Inspection), OpenError> {
+        let opened = guard::quietly(|| -> Result<(Trees, Inspection), OpenError> {
+            let trees = Trees::open_sled(dir)?;
+            let next_id = trees.generate()?;
+            let found = guard::judge(dir, survey::survey(&trees), next_id);
+            Ok((trees, found))
+        });
+        match opened {
+            Ok(r) => r,
+            Err(panic) => Err(OpenError::Damaged(vec![format!(
+                "sled could not read its files: {panic}"
+            )])),
+        }
+    }
+
+    fn open_sled(dir: &Path) -> Result<Trees, OpenError> {
+        let config = sled::Config::new()
+            .path(dir)
+            .mode(sled::Mode::HighThroughput)
+            // Only the writer thread flushes (see the module comment).
+            .flush_every_ms(None)
+            .cache_capacity(64 * 1024 * 1024);
+        // A previous handle in this process may still be closing (its writer thread drops
+        // the database last): wait a little for the file lock rather than fail.
+        let mut tries = 0;
+        let db = loop {
+            match config.open() {
+                Ok(db) => break db,
+                Err(sled::Error::Io(e))
+                    if tries < 50 && e.to_string().contains("could not acquire lock") =>
+                {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(40));
+                }
+                // A file cut short or garbled reads as an I/O error too; permissions and
+                // the lock do not make the database damaged.
+                Err(sled::Error::Io(e))
+                    if !matches!(
+                        e.kind(),
+                        std::io::ErrorKind::UnexpectedEof | std::io::ErrorKind::InvalidData
+                    ) =>
+                {
+                    return Err(OpenError::Unusable(e.to_string()))
+                }
+                Err(e) => {
+                    return Err(OpenError::Damaged(vec![format!(
+                        "sled could not read its files: {e}"
+                    )]))
+                }
+            }
+        };
+        let t = |name: &str| db.open_tree(name).map_err(err);
+        let meta = t("meta")?;
+        let ids_offset = meta
+            .get(IDS_OFFSET)
+            .map_err(err)?
+            .and_then(|v| v.as_ref().try_into().ok().map(u64::from_be_bytes))
+            .unwrap_or(0);
+        Ok(Trees {
+            games: t("games")?,
+            channels: t("channels")?,
+            users: t("users")?,
+            deadlines: t("deadlines")?,
+            active: t("active")?,
+            user_games: t("user_games")?,
+            outbox: t("outbox")?,
+            seen: t("seen")?,
+            meta,
+            ratings: t("ratings")?,
+            reviews: t("reviews")?,
+            puzzles: t("puzzles")?,
+            outbox_seq: Mutex::new(1),
+            dir: dir.to_path_buf(),
+            marks: Mutex::new(Marks::new(marker::Record::new(0), 0)),
+            ids_offset,
+            ids_high: AtomicU64::new(0),
+            db,
+        })
+    }
+
+    /// A new id (challenges, outbox numbers): sled's, above every id an imported database
+    /// handed out.
+    fn generate(&self) -> Result<u64, StorageError> {
+        let id = self
+            .db
+            .generate_id()
+            .map_err(err)?
+            .saturating_add(1)
+            .saturating_add(self.ids_offset);
+        self.ids_high.fetch_max(id, Ordering::Relaxed);
+        Ok(id)
+    }
+
+    /// Everything committed so far was flushed: the marker file may say so.
+    fn flushed(&self) {
+        let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
+        if marks.flushed.0 != marks.record || marks.flushed.1 != marks.game_number {
+            marks.flushed = (marks.record.clone(), marks.game_number);
+            marks.dirty = true;
+        }
+    }
+
+    /// Rewrite the marker file from what was flushed.
+    fn write_marker(&self) {
+        let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
+        let file = marker::Marker {
+            record: marks.flushed.0.clone(),
+            game_number: marks.flushed.1,
+            ids: self.ids_high.load(Ordering::Relaxed),
+        };
+        match marker::write(&self.dir, &file) {
+            Ok(()) => {
+                marks.dirty = false;
+                marks.written = Instant::now();
+            }
+            Err(e) => tracing::error!(error = %e, "cannot write the marker file"),
+        }
+    }
+
+    /// When the marker file is next due: `None` when it is up to date.
+    fn marker_due(&self) -> Option<Duration> {
+        let marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
+        marks
+            .dirty
+            .then(|| MARKER_EVERY.saturating_sub(marks.written.elapsed()))
+    }
+
     /// Apply jobs as they come, a group at a time: each group's transactions, then one
     /// flush, then every job in the group is answered. Ends when every sender is gone.
+    ///
+    /// The marker file follows the flushes: at once after an explicit flush (an empty set of
+    /// changes, as at shutdown), otherwise at most once every [`MARKER_EVERY`], and last when
+    /// the storage is dropped.
     fn write_loop(&self, rx: &mpsc::Receiver<WriteJob>) {
-        while let Ok(first) = rx.recv() {
+        loop {
+            let first = match self.marker_due() {
+                None => match rx.recv() {
+                    Ok(job) => job,
+                    Err(_) => break,
+                },
+                Some(wait) => match rx.recv_timeout(wait) {
+                    Ok(job) => job,
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        self.write_marker();
+                        continue;
+                    }
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break,
+                },
+            };
             let mut group = vec![first];
             while group.len() < 512 {
                 match rx.try_recv() {
@@ -240,11 +415,18 @@ impl Trees {
                     Err(_) => break,
                 }
             }
+            let asked = group.iter().any(|j| j.changes.is_empty());
             let results: Vec<Result<(), StorageError>> = group
                 .iter_mut()
                 .map(|j| self.commit(std::mem::take(&mut j.changes)))
                 .collect();
             let flushed = self.db.flush().map(|_| ()).map_err(err);
+            if flushed.is_ok() {
+                self.flushed();
+                if asked || self.marker_due() == Some(Duration::ZERO) {
+                    self.write_marker();
+                }
+            }
             for (job, result) in group.into_iter().zip(results) {
                 let outcome = match (result, &flushed) {
                     (Err(e), _) => Err(e),
@@ -253,6 +435,12 @@ impl Trees {
                 };
                 let _ = job.done.send(outcome);
             }
+        }
+        if self.db.flush().is_ok() {
+            self.flushed();
+        }
+        if self.marker_due().is_some() {
+            self.write_marker();
         }
     }
 
@@ -319,7 +507,9 @@ impl Trees {
                     .map(|(k, p)| Ok((puzzle_key(b'z', k), serde_json::to_vec(p).map_err(err)?))),
             )
             .collect::<Result<_, StorageError>>()?;
-        let result: Result<(), TransactionError<()>> = (
+        let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
+        let before = marks.record.clone();
+        let result: Result<marker::Record, TransactionError<()>> = (
             &self.games,
             &self.channels,
             &self.users,
@@ -343,8 +533,12 @@ impl Trees {
                         tm.insert(GAME_NUMBER.as_bytes(), &n.to_be_bytes())?;
                     }
                 }
+                let mut record = before.clone();
+                record.commits += 1;
                 for (id, bytes, active, players) in &games {
-                    tg.insert(&id.to_be_bytes(), bytes.as_slice())?;
+                    if tg.insert(&id.to_be_bytes(), bytes.as_slice())?.is_none() {
+                        record.games += 1;
+                    }
                     if *active {
                         ta.insert(&id.to_be_bytes(), &[])?;
                     } else {
@@ -383,9 +577,13 @@ impl Trees {
                 for (k, bytes) in &puzzles {
                     tp.insert(k.as_slice(), bytes.as_slice())?;
                 }
-                Ok::<(), ConflictableTransactionError<()>>(())
+                tm.insert(marker::RECORD_KEY.as_bytes(), record.encode())?;
+                Ok::<marker::Record, ConflictableTransactionError<()>>(record)
             });
-        result.map_err(|e| err(format!("{e:?}")))
+        let record = result.map_err(|e| err(format!("{e:?}")))?;
+        marks.record = record;
+        marks.game_number = marks.game_number.max(changes.game_number.unwrap_or(0));
+        Ok(())
     }
 }
 
@@ -480,7 +678,7 @@ impl Storage for SledStorage {
 
     fn next_id(&self) -> Result<u64, StorageError> {
         // sled's generate_id is monotonic and survives restarts; start ids at 1.
-        self.trees.db.generate_id().map(|i| i + 1).map_err(err)
+        self.trees.generate()
     }
 
     fn persist(&self, changes: Changes) -> BoxFuture<'_, Result<(), StorageError>> {
@@ -641,9 +839,10 @@ impl Storage for SledStorage {
             .outbox_seq
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        let generated = self.trees.db.generate_id().map_err(err)?.saturating_add(1);
+        let generated = self.trees.generate()?;
         let seq = generated.max(*free);
         *free = seq.saturating_add(1);
+        self.trees.ids_high.fetch_max(seq, Ordering::Relaxed);
         Ok(seq)
     }
 
