@@ -323,7 +323,9 @@ fn cmd_verify(file: Option<&Path>, nodes: u64, unique: Option<i32>) -> i32 {
     let started = std::time::Instant::now();
     for p in &set {
         let failed = match unique {
-            Some(margin) => verify_unique(p, &mut engine, nodes, margin).err().map(|e| e.to_string()),
+            Some(margin) => verify_unique(p, &mut engine, nodes, margin)
+                .err()
+                .map(|e| e.to_string()),
             None => verify(p, &mut engine, nodes).err().map(|e| e.to_string()),
         };
         if let Some(e) = failed {

@@ -138,7 +138,11 @@ impl fmt::Display for Unique {
         let turn = |i: &usize| i / 2 + 1;
         match self {
             Unique::OtherBest(i, m, s) => {
-                write!(f, "turn {}: best move {m} ({s:?}), not the listed one", turn(i))
+                write!(
+                    f,
+                    "turn {}: best move {m} ({s:?}), not the listed one",
+                    turn(i)
+                )
             }
             Unique::MateLength(i, k) => write!(
                 f,
@@ -207,10 +211,7 @@ pub fn verify_unique(
         if best != puzzle.solution[i] {
             return Err(Unique::OtherBest(i, best, score));
         }
-        let second = r
-            .lines
-            .get(1)
-            .and_then(|l| Some((*l.pv.first()?, l.score)));
+        let second = r.lines.get(1).and_then(|l| Some((*l.pv.first()?, l.score)));
         if let Some((m, Score::Mate(k))) = second {
             if k > 0 {
                 return Err(Unique::OtherMate(i, m, k));
