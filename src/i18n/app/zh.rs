@@ -29,7 +29,8 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeSelf => "不能向自己挑战。请指定别人，或只输入 /play 发起公开挑战。".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
             let who = opponent.as_deref().map_or_else(|| "任何人".to_string(), |o| o.to_string());
-            format!("{challenger}向{who}挑战：用时{time_control}，{ruleset}，{challenger}执{color}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
+            let side = if color == "随机" { "颜色随机".to_string() } else { format!("{challenger}执{color}") };
+            format!("{challenger}向{who}挑战：用时{time_control}，{ruleset}，{side}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
         }
         Msg::BadPlayArgument { word } => format!("看不懂 /play 里的“{word}”。用法：/play [@用户] [用时如10+5] [official|asian|vietnam|cxq|casual] [red|black|random]。"),
         Msg::NoChallenge => "这里没有需要回答的挑战。用 /play 发起一个。".into(),
