@@ -469,12 +469,12 @@ async fn language_follows_language_code_until_lang_is_set() {
     let li = user(2002, "Li", "zh-hans");
     let dm = FakeChat::private(&minh);
     let help = say(&fake, &dm, None, &minh, "/start", |c| c.is("sendMessage")).await;
-    assert!(said(&help).starts_with("Bot cờ tướng"), "{}", said(&help));
+    assert!(said(&help).starts_with("Máy cờ tướng"), "{}", said(&help));
     let zh = say(&fake, &FakeChat::private(&li), None, &li, "/help", |c| {
         c.is("sendMessage")
     })
     .await;
-    assert!(said(&zh).starts_with("象棋机器人"), "{}", said(&zh));
+    assert!(said(&zh).starts_with("象棋电脑"), "{}", said(&zh));
     say(&fake, &dm, None, &minh, "/lang en", |c| c.is("sendMessage")).await;
     let help = say(&fake, &dm, None, &minh, "/help", |c| c.is("sendMessage")).await;
     assert!(said(&help).starts_with("Xiangqi bot"), "{}", said(&help));

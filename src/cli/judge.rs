@@ -155,7 +155,7 @@ pub fn run(args: JudgeArgs) -> i32 {
                 (Lang::Vi, false) => format!("Ván cờ tiếp tục sau {n} nước."),
                 (Lang::Vi, true) => format!("Ván cờ tiếp tục sau {n} nước; bên đến lượt có thể đề nghị xử hòa (không tiến triển)."),
                 (Lang::Zh, false) => format!("{n}步后对局继续。"),
-                (Lang::Zh, true) => format!("{n}步后对局继续；轮走方可申请判和（自然限着）。"),
+                (Lang::Zh, true) => format!("{n}步后对局继续；该走的一方可申请判和（自然限着）。"),
             }
         }
     };

@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use crate::core::{Move, Position};
 use crate::engine::{Engine, Info, Limits, Score};
 use crate::puzzle::mine::{mate_line, mine, rating, MineSettings};
-use crate::puzzle::{parse_set, shipped, verify, Goal, Puzzle, Theme};
+use crate::puzzle::{parse_set, shipped, verify, verify_unique, Goal, Puzzle, Theme};
 use crate::uci::matches::parse_openings;
 
 use super::emit;
@@ -67,6 +67,14 @@ enum PuzzlesCommand {
         /// Node budget of each search.
         #[arg(long, default_value_t = 200_000)]
         nodes: u64,
+        /// Also require one good move at every solver turn (two-line search): the listed move
+        /// is best, no other move mates, a mate is as long as listed, and in a material puzzle
+        /// the second-best move is at least `--margin` worse.
+        #[arg(long)]
+        unique: bool,
+        /// The least gap to the second-best move in material puzzles (centipawns).
+        #[arg(long, default_value_t = 200)]
+        margin: i32,
     },
     /// Count the shipped puzzles by theme, rating and source.
     Stats,
@@ -87,7 +95,12 @@ pub fn run(args: PuzzlesArgs) -> i32 {
         PuzzlesCommand::Endgames { cases, nodes, out } => {
             cmd_endgames(&cases, nodes, out.as_deref())
         }
-        PuzzlesCommand::Verify { file, nodes } => cmd_verify(file.as_deref(), nodes),
+        PuzzlesCommand::Verify {
+            file,
+            nodes,
+            unique,
+            margin,
+        } => cmd_verify(file.as_deref(), nodes, unique.then_some(margin)),
         PuzzlesCommand::Stats => {
             for line in stats_lines(&shipped()) {
                 emit(&line);
@@ -293,7 +306,8 @@ fn solve_endgame(engine: &mut Engine, pos: &Position, max_nodes: u64) -> Option<
     }
 }
 
-fn cmd_verify(file: Option<&Path>, nodes: u64) -> i32 {
+/// Check the set; with `unique` (the margin), the one-good-move check instead of the winning one.
+fn cmd_verify(file: Option<&Path>, nodes: u64, unique: Option<i32>) -> i32 {
     let set = match file {
         None => shipped(),
         Some(path) => match read(path).and_then(|t| parse_set(&t)) {
@@ -308,7 +322,13 @@ fn cmd_verify(file: Option<&Path>, nodes: u64) -> i32 {
     let mut bad = 0;
     let started = std::time::Instant::now();
     for p in &set {
-        if let Err(e) = verify(p, &mut engine, nodes) {
+        let failed = match unique {
+            Some(margin) => verify_unique(p, &mut engine, nodes, margin)
+                .err()
+                .map(|e| e.to_string()),
+            None => verify(p, &mut engine, nodes).err().map(|e| e.to_string()),
+        };
+        if let Some(e) = failed {
             bad += 1;
             emit(&format!("{}: {e}", p.id));
         }

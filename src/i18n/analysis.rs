@@ -228,7 +228,7 @@ fn zh(m: &AnalysisMsg) -> String {
         AnalysisMsg::HintNoGame => "这里没有可以提示的对局。".into(),
         AnalysisMsg::HintNotPlaying => "只有本局棋手可以请求提示。".into(),
         AnalysisMsg::HintNotYourTurn => "只有轮到走棋的一方可以请求提示。".into(),
-        AnalysisMsg::HintRated => "计分对局不提供提示。".into(),
+        AnalysisMsg::HintRated => "等级分对局不提供提示。".into(),
         AnalysisMsg::HintsOffHere => {
             "本频道的真人对局未开启提示。有权修改频道设置的人可以用 /hints on 开启。".into()
         }
@@ -238,21 +238,21 @@ fn zh(m: &AnalysisMsg) -> String {
         AnalysisMsg::Hint { player, mv, iccs } => format!("💡 给{player}的提示：{mv}（{iccs}）"),
         AnalysisMsg::HintNone => "引擎找不到可以提示的着法。".into(),
         AnalysisMsg::HintsSet { on: true } => {
-            "本频道的真人对局现在可以请求提示（计分对局除外）。".into()
+            "本频道的真人对局现在可以请求提示（等级分对局除外）。".into()
         }
         AnalysisMsg::HintsSet { on: false } => {
-            "本频道的真人对局现在不能请求提示（与机器人对局仍可）。".into()
+            "本频道的真人对局现在不能请求提示（与电脑对局仍可）。".into()
         }
         AnalysisMsg::ReviewNoGame => "这里还没有已结束的对局可以复盘。".into(),
         AnalysisMsg::ReviewNotFound { asked } => {
             format!("第 {asked} 局不是本频道已结束的对局。/games 列出你的对局及编号。")
         }
         AnalysisMsg::ReviewQueued { game } => {
-            format!("正在复盘第 #{game} 局……约 20 秒后给出结果。")
+            format!("正在复盘第 {game} 局……约 20 秒后给出结果。")
         }
-        AnalysisMsg::ReviewRunning { game } => format!("第 #{game} 局正在复盘，结果马上就到。"),
+        AnalysisMsg::ReviewRunning { game } => format!("第 {game} 局正在复盘，结果马上就到。"),
         AnalysisMsg::ReviewHeading { game, red, black } => {
-            format!("📊 第 #{game} 局复盘：{red} 对 {black}")
+            format!("📊 第 {game} 局复盘：{red} 对 {black}")
         }
         AnalysisMsg::PlayerSummary {
             player,
@@ -280,7 +280,7 @@ fn zh(m: &AnalysisMsg) -> String {
         AnalysisMsg::NoFlaws => "没有缓着、错着或败着。".into(),
         AnalysisMsg::MoreFlaws { more } => format!("……另有 {more} 处（见带注释的 PGN）。"),
         AnalysisMsg::GraphTitle => "形势（中线以上：红方占优）".into(),
-        AnalysisMsg::GraphAlt { game } => format!("第 #{game} 局的形势变化，标出了失误"),
+        AnalysisMsg::GraphAlt { game } => format!("第 {game} 局的形势变化，标出了失误"),
         AnalysisMsg::AnnotatedPgn => "带注释的 PGN（评估、失误及更好的着法）：".into(),
         AnalysisMsg::ReviewButton => "📊 复盘".into(),
     }

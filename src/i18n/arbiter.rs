@@ -330,12 +330,12 @@ pub fn clause_text(r: &Ruling, lang: Lang) -> String {
         Clause::Checkmate => match lang {
             Lang::En => "The side to move is in check and has no legal move.".into(),
             Lang::Vi => "Bên đến lượt đang bị chiếu và không còn nước đi hợp lệ nào.".into(),
-            Lang::Zh => "轮走方被将军且无合法着法。".into(),
+            Lang::Zh => "该走的一方被将军且无合法着法。".into(),
         },
         Clause::Stalemate => match lang {
             Lang::En => "The side to move is not in check but has no legal move; in xiangqi that loses, it is not a draw.".into(),
             Lang::Vi => "Bên đến lượt không bị chiếu nhưng không còn nước đi hợp lệ; trong cờ tướng như vậy là thua, không phải hòa.".into(),
-            Lang::Zh => "轮走方未被将军但无着可走；象棋中这判负，不是和棋。".into(),
+            Lang::Zh => "该走的一方未被将军但无着可走；象棋中这种情况判负，不是和棋。".into(),
         },
         Clause::Repetition { table, red, black } => {
             let t = match table {

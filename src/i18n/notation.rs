@@ -71,7 +71,7 @@ fn expected(e: Expected, n: Notation, lang: Lang) -> &'static str {
             (Expected::Action, _) => "hướng đi: . tiến, / lùi, - đi ngang",
             (Expected::Number, Zh) => "một số (一-九 hoặc 1-9)",
             (Expected::Number, _) => "một số từ 1 đến 9",
-            (Expected::End, _) => "hết nước đi (không viết thêm gì)",
+            (Expected::End, _) => "chỗ kết thúc nước đi (không viết thêm gì)",
             (Expected::Square, _) => "một điểm: chữ cột a-i rồi số hàng 0-9, như h2e2",
         },
         Lang::Zh => match (e, n) {

@@ -26,7 +26,7 @@ use std::fmt;
 use crate::core::{Color, Move, Position};
 
 pub use solve::{check_move, solution_from, Progress, Verdict};
-pub use verify::{verify, VerifyError};
+pub use verify::{verify, verify_unique, Unique, VerifyError};
 
 /// What the solver must achieve.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

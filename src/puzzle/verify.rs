@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::atomic::AtomicBool;
 
 use crate::arbiter::{Arbiter, Ruleset};
-use crate::core::{Position, Status};
+use crate::core::{Move, Position, Status};
 use crate::engine::{Engine, Limits, Score};
 
 use super::material::balance;
@@ -110,6 +110,129 @@ pub fn verify(puzzle: &Puzzle, engine: &mut Engine, nodes: u64) -> Result<(), Ve
         };
         if !ok {
             return Err(VerifyError::Engine(i, score));
+        }
+    }
+    Ok(())
+}
+
+/// Why a puzzle has more than one good move (or another answer than its own) at a turn of the
+/// solver; the index is the turn's in the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unique {
+    /// The engine's best move is another one (that move, its score).
+    OtherBest(usize, Move, Score),
+    /// The listed move mates, but not in the moves the line lists (the engine's mate).
+    MateLength(usize, i32),
+    /// The listed move does not mate as far as the engine sees (its score).
+    NoMateSeen(usize, Score),
+    /// Another move also mates (that move, in how many).
+    OtherMate(usize, Move, i32),
+    /// Another move is not clearly worse (that move, how much worse in centipawns).
+    SmallGap(usize, Move, i32),
+    /// The line itself does not hold.
+    Line(VerifyError),
+}
+
+impl fmt::Display for Unique {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let turn = |i: &usize| i / 2 + 1;
+        match self {
+            Unique::OtherBest(i, m, s) => {
+                write!(
+                    f,
+                    "turn {}: best move {m} ({s:?}), not the listed one",
+                    turn(i)
+                )
+            }
+            Unique::MateLength(i, k) => write!(
+                f,
+                "turn {}: mate in {k}, not in the moves the line lists",
+                turn(i)
+            ),
+            Unique::NoMateSeen(i, s) => write!(f, "turn {}: no mate seen ({s:?})", turn(i)),
+            Unique::OtherMate(i, m, k) => write!(f, "turn {}: {m} also mates (in {k})", turn(i)),
+            Unique::SmallGap(i, m, gap) => {
+                write!(f, "turn {}: {m} only {gap} cp worse", turn(i))
+            }
+            Unique::Line(e) => e.fmt(f),
+        }
+    }
+}
+
+/// A score on one scale from the side to move's view (mates beyond every centipawn score).
+fn scale(s: Score) -> i32 {
+    match s {
+        Score::Cp(c) => c,
+        Score::Mate(n) if n > 0 => 100_000 - n,
+        Score::Mate(n) => -100_000 - n,
+    }
+}
+
+/// Check that `puzzle` has one good move at every turn of the solver, as lichess's puzzles do:
+/// the line holds ([`verify`] without the engine), and a fresh two-line search of `nodes` nodes
+/// at each of the solver's turns finds the listed move best; in a mate puzzle it mates in
+/// exactly the moves left and no other move mates at all (a second mate, sooner or later, is a
+/// second answer); in a material puzzle no other move mates and the second-best is at least
+/// `margin` centipawns worse (unless the listed move mates).
+///
+/// # Errors
+/// The first turn that has another good move, or what does not hold in the line.
+pub fn verify_unique(
+    puzzle: &Puzzle,
+    engine: &mut Engine,
+    nodes: u64,
+    margin: i32,
+) -> Result<(), Unique> {
+    verify(puzzle, engine, 0).map_err(Unique::Line)?;
+    let total = puzzle.solver_moves();
+    for (j, i) in (0..puzzle.solution.len()).step_by(2).enumerate() {
+        engine.new_game();
+        let limits = Limits {
+            nodes: Some(nodes),
+            multipv: 2,
+            ..Limits::default()
+        };
+        let stop = AtomicBool::new(false);
+        let r = engine.search(
+            &puzzle.position,
+            &puzzle.solution[..i],
+            &Ruleset::default(),
+            &limits,
+            &stop,
+            &mut |_| {},
+        );
+        let Some((best, score)) = r
+            .lines
+            .first()
+            .and_then(|l| Some((*l.pv.first()?, l.score)))
+        else {
+            return Err(Unique::Line(VerifyError::Engine(i, None)));
+        };
+        if best != puzzle.solution[i] {
+            return Err(Unique::OtherBest(i, best, score));
+        }
+        let second = r.lines.get(1).and_then(|l| Some((*l.pv.first()?, l.score)));
+        if let Some((m, Score::Mate(k))) = second {
+            if k > 0 {
+                return Err(Unique::OtherMate(i, m, k));
+            }
+        }
+        match (puzzle.goal, score) {
+            (Goal::Mate(_), Score::Mate(k)) if k > 0 => {
+                if usize::try_from(k).ok() != Some(total - j) {
+                    return Err(Unique::MateLength(i, k));
+                }
+            }
+            (Goal::Mate(_), s) => return Err(Unique::NoMateSeen(i, s)),
+            (Goal::Material(_), Score::Mate(k)) if k > 0 => {}
+            (Goal::Material(_), s) => {
+                if let Some((m, s2)) = second {
+                    let gap = scale(s) - scale(s2);
+                    if gap < margin {
+                        return Err(Unique::SmallGap(i, m, gap));
+                    }
+                }
+            }
         }
     }
     Ok(())

@@ -61,7 +61,7 @@ pub(super) fn permission_hint(lang: Lang) -> &'static str {
              (Cài đặt máy chủ → Vai trò, hoặc Quyền của kênh)."
         }
         Lang::Zh => {
-            "⚠️ 机器人无法在此频道发送图片。请服务器管理员在此为机器人开启 **Attach Files**\
+            "⚠️ 电脑无法在此频道发送图片。请服务器管理员在此为电脑开启 **Attach Files**\
              （附加文件）和 **Embed Links**（嵌入链接）权限（服务器设置 → 身份组，或频道权限）。"
         }
     }

@@ -324,3 +324,31 @@ fn every_message_in_every_language() {
         );
     }
 }
+
+/// Words that must not come back (issue 31): a trade is "đổi" not "thí", the bot is "Máy" and
+/// 电脑, 等级分对局 not 计分对局, game numbers without "#" in Chinese.
+#[test]
+fn no_forbidden_words() {
+    let forbidden: [(Lang, &[&str]); 2] = [
+        (Lang::Vi, &["(thí", "/thí", "Bot ", " bot "]),
+        (
+            Lang::Zh,
+            &[
+                "机器人",
+                "执随机",
+                "计分对局",
+                "第 #",
+                "轮走方",
+                "象棋中这判负",
+            ],
+        ),
+    ];
+    for m in samples() {
+        for (lang, words) in forbidden {
+            let t = text(&m, lang).replace("/play bot", "");
+            for w in words {
+                assert!(!t.contains(w), "{m:?} in {lang}: {w:?} in {t}");
+            }
+        }
+    }
+}

@@ -4,7 +4,7 @@ use super::{Label, Msg};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
-        Msg::Help => "Bot cờ tướng — các lệnh:
+        Msg::Help => "Máy cờ tướng — các lệnh:
 /play [@người] [thời gian] [luật] [red|black|random] [rated] — thách đấu một người (hoặc bất kỳ ai); thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d; rated: ván tính điểm (cần đồng hồ)
 /play bot [cấp 1-8] [thời gian] [luật] [red|black|random] — chơi ngay với máy
 /accept, /decline — nhận hoặc từ chối lời thách; /cancel — rút lời thách của bạn

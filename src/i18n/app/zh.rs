@@ -4,7 +4,7 @@ use super::{Label, Msg};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
-        Msg::Help => "象棋机器人——命令：
+        Msg::Help => "象棋电脑——命令：
 /play [@用户] [用时] [规则] [red|black|random] [rated] —— 向某人（或任何人）挑战；用时：none、10+5、20m/1m、10m+3x30s、1d；rated：等级分对局（需要棋钟）
 /play bot [等级 1-8] [用时] [规则] [red|black|random] —— 立即与电脑对弈
 /accept、/decline —— 接受或拒绝挑战；/cancel —— 撤回你的挑战
@@ -14,7 +14,7 @@ pub(super) fn text(m: &Msg) -> String {
 /board、/flip、/moves、/fen、/pgn、/gif、/time、/why
 /rules [主题]、/ruleset [规则]、/notation [iccs|wxf|chinese|vietnamese]、/lang [vi|en|zh]、/takebacks on|off
 /rating [@用户] [类别] —— 等级分及走势图；/top [类别] [页码] [global] —— 排行榜；/stats [@用户] [@对手] —— 统计、交手记录
-/hint —— 引擎为你找出最佳着法（与机器人对局时；真人对局需先 /hints on）；/review [N] —— 引擎复盘已结束的对局
+/hint —— 引擎为你找出最佳着法（与电脑对局时；真人对局需先 /hints on）；/review [N] —— 引擎复盘已结束的对局
 /puzzle [主题|难度] —— 出一道习题；/puzzle next、hint、solution、stats、daily on|off
 /games —— 你的对局；/help —— 本列表".into(),
         Msg::UnknownCommand { cmd } => format!("我不认识命令 {cmd}。输入 /help 查看命令列表。"),
@@ -29,7 +29,8 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeSelf => "不能向自己挑战。请指定别人，或只输入 /play 发起公开挑战。".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
             let who = opponent.as_deref().map_or_else(|| "任何人".to_string(), |o| o.to_string());
-            format!("{challenger}向{who}挑战：用时{time_control}，{ruleset}，{challenger}执{color}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
+            let side = if color == "随机" { "颜色随机".to_string() } else { format!("{challenger}执{color}") };
+            format!("{challenger}向{who}挑战：用时{time_control}，{ruleset}，{side}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
         }
         Msg::BadPlayArgument { word } => format!("看不懂 /play 里的“{word}”。用法：/play [@用户] [用时如10+5] [official|asian|vietnam|cxq|casual] [red|black|random]。"),
         Msg::NoChallenge => "这里没有需要回答的挑战。用 /play 发起一个。".into(),

@@ -11,7 +11,7 @@ fn why(w: NotRated) -> &'static str {
         NotRated::NoClock => "ván tính điểm cần có đồng hồ; hãy thêm thời gian, ví dụ 10+5",
         NotRated::CasualRules => "luật casual từ chối nước phạm luật thay vì xử thua, nên ván theo luật này không bao giờ được tính điểm; hãy chọn official, asian, vietnam hoặc cxq",
         NotRated::SetUp => "ván bắt đầu từ thế cờ bày sẵn không được tính điểm",
-        NotRated::Bot => "ván đấu với bot không được tính điểm",
+        NotRated::Bot => "ván đấu với máy không được tính điểm",
         NotRated::Aborted => "ván cờ đã bị hủy",
         NotRated::TooFewMoves => "mỗi bên chưa đi đủ hai nước",
         NotRated::Farming => "hai người này đã chơi với nhau năm ván tính điểm trong 24 giờ qua",

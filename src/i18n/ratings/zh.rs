@@ -11,7 +11,7 @@ fn why(w: NotRated) -> &'static str {
         NotRated::NoClock => "等级分对局需要棋钟，请加上用时，例如 10+5",
         NotRated::CasualRules => "casual 规则拒绝犯规着法而不判负，因此从不计等级分；请选择 official、asian、vietnam 或 cxq",
         NotRated::SetUp => "从摆设局面开始的对局不计等级分",
-        NotRated::Bot => "与机器人的对局不计等级分",
+        NotRated::Bot => "与电脑的对局不计等级分",
         NotRated::Aborted => "对局已取消",
         NotRated::TooFewMoves => "双方各走不足两步",
         NotRated::Farming => "这两位棋手在过去 24 小时内已互下五盘等级分对局",

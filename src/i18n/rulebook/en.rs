@@ -179,7 +179,7 @@ point (a pinned defender, or a general stopped by the flying-general rule, is a 
         Topic::Trade => {
             "\
 When attacker and target are the same kind (chariot–chariot, horse–horse, cannon–cannon) and \
-the target could legally take back, the ply offers a trade (đổi/thí, 兑): it is not a chase and \
+the target could legally take back, the ply offers a trade (đổi, 兑): it is not a chase and \
 may be repeated freely.
 • If the target cannot take back (its leg is blocked, it is pinned), it is a chase after all.
 • Vietnamese rules, games 16–17: a chariot that keeps offering itself to the enemy chariot is \

@@ -38,7 +38,7 @@ fn title(t: Topic) -> &'static str {
         Topic::Checkmate => "Chiếu bí",
         Topic::Stalemate => "Hết nước đi",
         Topic::Chase => "Đuổi (tróc)",
-        Topic::Trade => "Đổi quân (thí)",
+        Topic::Trade => "Đổi quân",
         Topic::Idle => "Nước nhàn (chờ, cản)",
         Topic::Kill => "Dọa chiếu bí (sát)",
         Topic::PerpetualCheck => "Chiếu dai",
@@ -127,7 +127,7 @@ hai tướng đối mặt là không hợp lệ.
 cột e.
 • Đây cũng là vũ khí: tướng khống chế cột trống như một xe, tướng địch không bước vào được; \
 tướng chỉ ăn lại được bằng cách đối mặt thì là căn giả.
-• Bot từ chối nước đi như vậy và nói rõ cột nào sẽ bị mở."
+• Máy từ chối nước đi như vậy và nói rõ cột nào sẽ bị mở."
         }
         Topic::Check => {
             "\
@@ -173,7 +173,7 @@ ghim. Mối dọa có sẵn từ trước thì không tính.
         Topic::Trade => {
             "\
 Khi quân dọa và quân bị dọa cùng loại (xe–xe, mã–mã, pháo–pháo) và quân bị dọa ăn lại hợp lệ \
-được, nước đó là đòi đổi (đổi/thí, 兑): không phải đuổi, lặp lại bao nhiêu cũng được.
+được, nước đó là đòi đổi (đổi, 兑): không phải đuổi, lặp lại bao nhiêu cũng được.
 • Nếu quân bị dọa không ăn lại được (bị cản chân, bị ghim) thì vẫn là đuổi.
 • Luật Việt Nam, Ván 16–17: xe cứ đòi đổi với xe địch là hợp lệ (hòa); hai xe thay nhau bắt \
 một xe bị ghim là đuổi (bị xử thua).
@@ -191,7 +191,7 @@ công. Nước dọa chiếu bí có tên riêng (/rules kill).
         Topic::Kill => {
             "\
 Dọa chiếu bí (sát, hăm bí, 杀) là nước không chiếu nhưng nếu bên vừa đi được đi tiếp ngay thì \
-sẽ có nước chiếu bí. Bot nhìn trước một nước để tìm nước chiếu bí đó.
+sẽ có nước chiếu bí. Máy nhìn trước một nước để tìm nước chiếu bí đó.
 • Dọa chiếu bí được phép, bao nhiêu lần cũng được: dọa bí mãi, một chiếu một hăm bí, dọa bí xen \
 nước nhàn đều xử hòa khi lặp thế cờ (luật châu Á AXF/WXF; luật Việt Nam, Ván 3–4).
 • Dọa chiếu bí không phải đuổi: quân phòng thủ bị chính nước dọa bí ghim vào tướng (hoặc tướng \
@@ -238,7 +238,7 @@ bên nhàn hoặc xen kẽ; hai bên cùng loại: hòa; chiếu dai gặp đu�
 • Bảng O (official): như bảng A, thêm: bên xen kẽ tấn công gặp bên chỉ đi nhàn thì thua (bên \
 tấn công phải đổi nước); cùng chiếu, cùng đuổi, cùng nhàn: hòa.
 • cxq không xử lặp thế: các giới hạn đếm và luật hòa quyết định.
-• Bot cảnh báo trước khi bạn đi nước sẽ thua theo cách này."
+• Máy cảnh báo trước khi bạn đi nước sẽ thua theo cách này."
         }
         Topic::NoProgress => {
             "\
@@ -258,12 +258,12 @@ Chỉ có trong cxq. Một nước là có hiệu lực khi nó không phải ch
 phải nước đáp lại nước chiếu hay đuổi đối phương vừa đi. Khi mỗi bên đã đi đủ 120 nước có hiệu \
 lực, ván cờ tự động hòa.
 • Đếm trên toàn ván: ăn quân không làm đếm lại.
-• Luật CXQ ghi \"tổng số nước đi là 120\"; bot hiểu là 120 nước cho mỗi bên."
+• Luật CXQ ghi \"tổng số nước đi là 120\"; máy hiểu là 120 nước cho mỗi bên."
         }
         Topic::MoveLimit => {
             "\
 Hai bộ luật dừng ván cờ quá dài và xử hòa:
-• official: khi ván cờ đạt tổng cộng 300 nước (bot hiểu \"300 nước đi\" của “Luật Thi Đấu Cờ Tướng” là \
+• official: khi ván cờ đạt tổng cộng 300 nước (máy hiểu \"300 nước đi\" của “Luật Thi Đấu Cờ Tướng” là \
 300 nước đơn, không phải 300 hiệp).
 • cxq: mỗi bên 300 nước, tức 600 nước.
 • asian, vietnam, casual: không giới hạn; luật lặp thế và luật không tiến triển kết thúc ván dài."
@@ -281,10 +281,10 @@ hai bên thỏa thuận hòa, hoặc luật không tiến triển sẽ kết th�
 Ván cờ hòa khi hai bên thỏa thuận (một bên đề nghị, bên kia đồng ý), khi xử lặp thế hay giới \
 hạn đếm ra hòa, hoặc theo một luật hòa (/rules no-progress, effective-moves, move-limit, \
 insufficient-material).
-• Chỉ bộ luật vietnam có xin hòa: đến lượt mình, gõ /draw. Bot chấp nhận khi đã qua 100 nước \
-(mỗi bên 50) không ăn quân, mỗi bên tính tối đa 5 nước chiếu; nếu chưa đủ, bot cho biết đã đếm \
+• Chỉ bộ luật vietnam có xin hòa: đến lượt mình, gõ /draw. Máy chấp nhận khi đã qua 100 nước \
+(mỗi bên 50) không ăn quân, mỗi bên tính tối đa 5 nước chiếu; nếu chưa đủ, máy cho biết đã đếm \
 được bao nhiêu.
-• Luật Việt Nam cộng 2 phút cho đối phương khi xin hòa sai; bot chỉ từ chối.
+• Luật Việt Nam cộng 2 phút cho đối phương khi xin hòa sai; máy chỉ từ chối.
 • Ở các bộ luật khác những trường hợp hòa này là tự động, không cần xin."
         }
         Topic::Enforcement => {
@@ -293,9 +293,9 @@ insufficient-material).
 lặp thế bị xử thua):
 • xử thua (forfeit: official, asian, vietnam, cxq): nước đó vẫn được đi, ván kết thúc và bên \
 vi phạm thua.
-• từ chối (refuse: casual): bot không nhận nước đó, nói rõ lý do, và bạn phải đi nước khác; nếu \
+• từ chối (refuse: casual): máy không nhận nước đó, nói rõ lý do, và bạn phải đi nước khác; nếu \
 mọi nước hợp lệ của bạn đều bị từ chối thì bạn thua.
-• Ở cả hai cách bot đều cảnh báo trước: khi nước chiếu hay đuổi tiếp theo của bạn sẽ vượt giới \
+• Ở cả hai cách máy đều cảnh báo trước: khi nước chiếu hay đuổi tiếp theo của bạn sẽ vượt giới \
 hạn đếm, và trước nước sẽ thua vì lặp thế.
 • Nước đi sai luật (đi sai cách, để tướng bị dọa, lộ mặt tướng) luôn bị từ chối, trong mọi bộ luật."
         }
