@@ -310,7 +310,12 @@ fn main() {
     );
     let mut waited = std::mem::take(&mut *waits.lock().expect("waits"));
     waited.sort_unstable();
-    let at = |q: f64| waited.get(((waited.len() as f64 * q) as usize).min(waited.len().saturating_sub(1))).copied().unwrap_or(0);
+    let at = |q: f64| {
+        waited
+            .get(((waited.len() as f64 * q) as usize).min(waited.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0)
+    };
     println!(
         "  delivered {} entries: commit to drawn and delivered p50 {} ms, p99 {} ms",
         waited.len(),

@@ -100,7 +100,10 @@ async fn replies_of_a_change_are_stored_with_it_and_drawn_again_after_a_restart(
         assert!(h.queued.is_some());
         let mut d = next(&mut rx).await;
         let img = d.replies[0].image.as_ref().expect("the first board");
-        assert!(img.bytes.is_empty(), "held as what to draw, drawn when sent");
+        assert!(
+            img.bytes.is_empty(),
+            "held as what to draw, drawn when sent"
+        );
         assert!(img.drawing.is_some(), "stored as what is needed to draw it");
         svc.ready(&d.key, &mut d.replies).await;
         let img = d.replies[0].image.as_ref().expect("the first board");
@@ -213,7 +216,11 @@ async fn changes(svc: &Service, n: usize, update: &mut u32) {
                 }
                 pick += 7;
                 let m = legal[pick % legal.len()];
-                let who = if p.turn() == Color::Red { "alice" } else { "bob" };
+                let who = if p.turn() == Color::Red {
+                    "alice"
+                } else {
+                    "bob"
+                };
                 (who, m.to_string())
             }
         };
@@ -232,7 +239,9 @@ async fn changes(svc: &Service, n: usize, update: &mut u32) {
         } else if let Some(p) = pos.as_mut() {
             let mv = xiangqi_bot::core::Move::parse_iccs(&text).expect("iccs");
             p.play(mv).expect("legal");
-            if said_text.contains("Game over") || svc.storage().active_games().expect("read").is_empty() {
+            if said_text.contains("Game over")
+                || svc.storage().active_games().expect("read").is_empty()
+            {
                 pos = None;
             }
         }
@@ -266,7 +275,11 @@ async fn a_long_queue_waits_in_storage_and_memory_holds_a_window_of_drawings() {
         changes(&svc, total, &mut update).await;
         assert_eq!(svc.storage().outbox("tg:").expect("read").len(), total);
         let held = taken(&mut rx);
-        assert_eq!(held.len(), OUTBOX_WINDOW, "a window handed over, the rest in storage");
+        assert_eq!(
+            held.len(),
+            OUTBOX_WINDOW,
+            "a window handed over, the rest in storage"
+        );
         assert_eq!(svc.outbox_held(), OUTBOX_WINDOW);
         let pictures: usize = held
             .iter()

@@ -163,7 +163,11 @@ async fn ten_reviews_of_one_game_give_one_review_and_pointers_to_it() {
     let storage: Arc<dyn Storage> = Arc::new(SledStorage::open(dir.path()).expect("sled"));
     let clock = Arc::new(AtomicU64::new(1_700_000_000_000));
     let c2 = Arc::clone(&clock);
-    let (svc, mut out, engine) = start_at(storage, Some(20), Arc::new(move || c2.load(Ordering::SeqCst)));
+    let (svc, mut out, engine) = start_at(
+        storage,
+        Some(20),
+        Arc::new(move || c2.load(Ordering::SeqCst)),
+    );
     let ch = "#reviews";
     ask(&svc, "alice", ch, "/play @bob red").await;
     ask(&svc, "bob", ch, "/accept").await;
@@ -186,14 +190,19 @@ async fn ten_reviews_of_one_game_give_one_review_and_pointers_to_it() {
     assert!(public[0].contains("Reviewing game #1"), "{public:?}");
     assert_eq!(private.len(), 9, "{private:?}");
     assert!(
-        private.iter().all(|t| t.contains("Game #1 is being reviewed")),
+        private
+            .iter()
+            .all(|t| t.contains("Game #1 is being reviewed")),
         "{private:?}"
     );
     // The review comes once.
     let posted = tokio::time::timeout(Duration::from_secs(120), async {
         loop {
             let o = out.recv().await.expect("the service is running");
-            if o.replies.iter().any(|r| r.text.contains("Review of game #1")) {
+            if o.replies
+                .iter()
+                .any(|r| r.text.contains("Review of game #1"))
+            {
                 return o;
             }
         }
@@ -206,24 +215,37 @@ async fn ten_reviews_of_one_game_give_one_review_and_pointers_to_it() {
     assert_eq!(again.len(), 1, "{again:?}");
     assert!(again[0].private);
     assert!(
-        again[0].text.contains("The review of game #1 was posted just above"),
+        again[0]
+            .text
+            .contains("The review of game #1 was posted just above"),
         "{again:?}"
     );
     clock.fetch_add(3 * 60_000, Ordering::SeqCst);
     let again = svc.handle(said("alice", ch, "/review")).await;
-    assert!(again[0].text.contains("posted above 3 min ago"), "{again:?}");
+    assert!(
+        again[0].text.contains("posted above 3 min ago"),
+        "{again:?}"
+    );
     // Long after, it has scrolled away: posted again, from storage, at once.
     clock.fetch_add(20 * 60_000, Ordering::SeqCst);
     let again = svc.handle(said("alice", ch, "/review 1")).await;
     assert!(
-        again.iter().any(|r| !r.private && r.text.contains("Review of game #1")),
+        again
+            .iter()
+            .any(|r| !r.private && r.text.contains("Review of game #1")),
         "{again:?}"
     );
     let soon = svc.handle(said("alice", ch, "/review 1")).await;
-    assert!(soon[0].private && soon[0].text.contains("just above"), "{soon:?}");
+    assert!(
+        soon[0].private && soon[0].text.contains("just above"),
+        "{soon:?}"
+    );
     let more = tokio::time::timeout(Duration::from_millis(300), async {
         while let Some(o) = out.recv().await {
-            if o.replies.iter().any(|r| r.text.contains("Review of game #1")) {
+            if o.replies
+                .iter()
+                .any(|r| r.text.contains("Review of game #1"))
+            {
                 return true;
             }
         }

@@ -58,11 +58,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
         }]);
     };
     match ctx.svc.storage().review(id)? {
-        Some(
-            mut asked @ ReviewRecord {
-                done: Some(_), ..
-            },
-        ) => {
+        Some(mut asked @ ReviewRecord { done: Some(_), .. }) => {
             let ago = asked.posted_ms.map(|at| ctx.now.saturating_sub(at));
             if let Some(ago) = ago.filter(|&ago| ago < REPOST_AFTER_MS) {
                 return Ok(vec![ctx.private_analysis(&AnalysisMsg::ReviewPosted {
@@ -89,9 +85,9 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
                 .due(Work::Review(ctx.inc.channel.clone(), id));
             // The "being reviewed" line was posted when it was asked for: the review follows
             // it, and only the one who asks again is told so.
-            Ok(vec![
-                ctx.private_analysis(&AnalysisMsg::ReviewRunning { game: id })
-            ])
+            Ok(vec![ctx.private_analysis(&AnalysisMsg::ReviewRunning {
+                game: id,
+            })])
         }
         None if ctx.svc.engine_pool().is_none() => {
             Ok(vec![ctx.private_analysis(&AnalysisMsg::NoEngine)])

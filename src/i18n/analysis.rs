@@ -262,7 +262,9 @@ fn zh(m: &AnalysisMsg) -> String {
             format!("正在复盘第 #{game} 局……约 20 秒后给出结果。")
         }
         AnalysisMsg::ReviewRunning { game } => format!("第 #{game} 局正在复盘，结果马上就到。"),
-        AnalysisMsg::ReviewPosted { game, minutes: 0 } => format!("第 {game} 局的复盘刚刚已发在上面。"),
+        AnalysisMsg::ReviewPosted { game, minutes: 0 } => {
+            format!("第 {game} 局的复盘刚刚已发在上面。")
+        }
         AnalysisMsg::ReviewPosted { game, minutes } => {
             format!("第 {game} 局的复盘已于 {minutes} 分钟前发在上面。")
         }
@@ -316,8 +318,14 @@ mod tests {
             },
             AnalysisMsg::ReviewQueued { game: 3 },
             AnalysisMsg::ReviewRunning { game: 3 },
-            AnalysisMsg::ReviewPosted { game: 3, minutes: 0 },
-            AnalysisMsg::ReviewPosted { game: 3, minutes: 4 },
+            AnalysisMsg::ReviewPosted {
+                game: 3,
+                minutes: 0,
+            },
+            AnalysisMsg::ReviewPosted {
+                game: 3,
+                minutes: 4,
+            },
             AnalysisMsg::GraphTitle,
             AnalysisMsg::ReviewButton,
         ];

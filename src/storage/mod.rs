@@ -675,7 +675,12 @@ impl Storage for SledStorage {
             return Ok(Vec::new());
         };
         let mut out = Vec::new();
-        for r in self.trees.outbox.range(key(first)..=key(u64::MAX)).take(limit) {
+        for r in self
+            .trees
+            .outbox
+            .range(key(first)..=key(u64::MAX))
+            .take(limit)
+        {
             let (k, v) = r.map_err(err)?;
             if let Some(key) = outbox_key_from(&k) {
                 out.push((key, v.to_vec()));
