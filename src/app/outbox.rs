@@ -447,7 +447,7 @@ impl Service {
             .iter_mut()
             .find(|s| key.channel.starts_with(s.prefix.as_str()))
         {
-            sink.delivered(key, self.storage());
+            sink.delivered(key, self.storage().as_ref());
         }
         drop(sinks);
         forgotten
