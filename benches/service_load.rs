@@ -173,12 +173,15 @@ fn main() {
     let renderer = Arc::new(Renderer::with_cache_bytes(cache));
     renderer.warm_up();
     let rss_start = rss_kb();
+    // From a reply's commit to its pictures drawn and its delivery (ms).
+    let waits: Arc<std::sync::Mutex<Vec<u64>>> = Arc::default();
     let (latencies, elapsed) = rt.block_on(async {
         let svcs: Vec<Arc<Service>> = (0..procs)
             .map(|_| service(&path, images, Arc::clone(&renderer)))
             .collect();
         let svc = Arc::clone(&svcs[0]);
-        // The platform's delivery worker: takes each stored reply and forgets it.
+        // The platform's delivery worker: takes each stored reply, draws it and forgets it.
+        let waits = Arc::clone(&waits);
         let deliveries: Vec<_> = svcs
             .iter()
             .map(|svc| {
@@ -186,11 +189,17 @@ fn main() {
                 let worker = Arc::clone(svc);
                 // Channels are delivered side by side, as the adapters' lanes do.
                 let lanes = Arc::new(tokio::sync::Semaphore::new(tasks));
+                let waits = Arc::clone(&waits);
                 tokio::spawn(async move {
-                    while let Some(d) = deliveries.recv().await {
+                    while let Some(mut d) = deliveries.recv().await {
                         let lane = Arc::clone(&lanes).acquire_owned().await;
                         let worker = Arc::clone(&worker);
+                        let waits = Arc::clone(&waits);
                         tokio::spawn(async move {
+                            // As a platform's worker does: draw just before sending.
+                            worker.ready(&d.key, &mut d.replies).await;
+                            let waited = now_ms().saturating_sub(d.created_ms);
+                            waits.lock().expect("waits").push(waited);
                             worker
                                 .delivered(&d.key)
                                 .await
@@ -269,6 +278,16 @@ fn main() {
             "  replies not yet delivered when the last move was answered: {}",
             svc.storage().outbox("bench:").map_or(0, |o| o.len())
         );
+        // Pictures are drawn as they are delivered: the run ends once every one went.
+        while svc.storage().outbox("bench:").map_or(0, |o| o.len()) > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let drained = t0.elapsed();
+        println!(
+            "  every reply drawn and delivered after {:.1} s = {:.0} moves/s delivered",
+            drained.as_secs_f64(),
+            (plies * games) as f64 / drained.as_secs_f64()
+        );
         // Stop the workers so the storage is closed before the restart below opens it.
         for delivery in deliveries {
             delivery.abort();
@@ -288,6 +307,20 @@ fn main() {
         percentile(&sorted, 0.50).as_secs_f64() * 1e3,
         percentile(&sorted, 0.99).as_secs_f64() * 1e3,
         sorted.last().copied().unwrap_or_default().as_secs_f64() * 1e3,
+    );
+    let mut waited = std::mem::take(&mut *waits.lock().expect("waits"));
+    waited.sort_unstable();
+    let at = |q: f64| {
+        waited
+            .get(((waited.len() as f64 * q) as usize).min(waited.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0)
+    };
+    println!(
+        "  delivered {} entries: commit to drawn and delivered p50 {} ms, p99 {} ms",
+        waited.len(),
+        at(0.50),
+        at(0.99)
     );
     let stats = renderer.cache_stats();
     println!(
@@ -349,4 +382,11 @@ fn walk(p: &std::path::Path) -> u64 {
             }
         })
         .sum()
+}
+
+/// The wall clock in epoch ms, as the service's own.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }

@@ -1,12 +1,16 @@
 //! The outbox, through the service on sled: what a change makes the service say is stored in
 //! the same transaction, handed to the open outbox, drawn again after a restart, forgotten
-//! once delivered; an event a platform delivers twice is handled once.
+//! once delivered; an event a platform delivers twice is handled once. A long queue is held
+//! in storage, and only a window of it in memory, as what to draw, not as pictures.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use xiangqi_bot::app::{Delivery, Handled, Incoming, Origin, Reply, Service, ServiceConfig};
+use xiangqi_bot::app::{
+    Delivery, Handled, Incoming, Origin, Reply, Service, ServiceConfig, OUTBOX_WINDOW,
+};
+use xiangqi_bot::core::{Color, Position};
 use xiangqi_bot::game::PlayerRef;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
@@ -94,10 +98,16 @@ async fn replies_of_a_change_are_stored_with_it_and_drawn_again_after_a_restart(
 
         let h = svc.handle_from(said("bob", "/accept"), from(3)).await;
         assert!(h.queued.is_some());
-        let d = next(&mut rx).await;
+        let mut d = next(&mut rx).await;
         let img = d.replies[0].image.as_ref().expect("the first board");
-        assert!(!img.bytes.is_empty(), "drawn while the change was flushed");
+        assert!(
+            img.bytes.is_empty(),
+            "held as what to draw, drawn when sent"
+        );
         assert!(img.drawing.is_some(), "stored as what is needed to draw it");
+        svc.ready(&d.key, &mut d.replies).await;
+        let img = d.replies[0].image.as_ref().expect("the first board");
+        assert!(!img.bytes.is_empty(), "drawn when it is made ready to send");
         first_board = img.bytes.clone();
         // Not delivered: the process "crashes" (the service is dropped with the entry stored).
         svc.storage().flush().await.expect("flush");
@@ -186,4 +196,161 @@ async fn the_timer_says_what_it_settled_through_the_outbox() {
     let stored = svc.storage().outbox("tg:-100").expect("read");
     assert_eq!(stored.len(), 1);
     assert_eq!(stored[0].0, d.key);
+}
+
+/// Make `n` changes in the channel (games started and played, moves picked from the legal
+/// ones), none delivered.
+async fn changes(svc: &Service, n: usize, update: &mut u32) {
+    let mut made = 0;
+    let mut pos = None::<Position>;
+    let mut pick = 0usize;
+    let mut refused = 0;
+    while made < n {
+        *update += 1;
+        let (who, text) = match &pos {
+            None => ("alice", "/play @bob red".to_string()),
+            Some(p) => {
+                let legal: Vec<_> = p.legal_moves().iter().copied().collect();
+                if legal.is_empty() {
+                    pos = None;
+                    continue;
+                }
+                pick += 7;
+                let m = legal[pick % legal.len()];
+                let who = if p.turn() == Color::Red {
+                    "alice"
+                } else {
+                    "bob"
+                };
+                (who, m.to_string())
+            }
+        };
+        let h = svc.handle_from(said(who, &text), from(*update)).await;
+        if h.queued.is_none() && pos.is_none() {
+            // A game left running by an earlier call: resigning it is a change too.
+            *update += 1;
+            let h = svc
+                .handle_from(said("alice", "/resign"), from(*update))
+                .await;
+            assert!(h.queued.is_some(), "{}", text_of(&h));
+            made += 1;
+            continue;
+        }
+        if h.queued.is_none() {
+            refused += 1;
+            assert!(
+                refused < 100,
+                "{text} refused again and again: {}",
+                text_of(&h)
+            );
+            continue; // refused (a repetition the rules forbid): another move
+        }
+        refused = 0;
+        made += 1;
+        let said_text = text_of(&h);
+        if text == "/play @bob red" {
+            *update += 1;
+            let h = svc.handle_from(said("bob", "/accept"), from(*update)).await;
+            assert!(h.queued.is_some(), "{}", text_of(&h));
+            made += 1;
+            pos = Some(Position::startpos());
+        } else if let Some(p) = pos.as_mut() {
+            let mv = xiangqi_bot::core::Move::parse_iccs(&text).expect("iccs");
+            p.play(mv).expect("legal");
+            if said_text.contains("Game over")
+                || svc.storage().active_games().expect("read").is_empty()
+            {
+                pos = None;
+            }
+        }
+    }
+}
+
+fn text_of(h: &Handled) -> String {
+    text(&h.replies)
+}
+
+/// Take what the outbox handed over so far, without waiting.
+fn taken(rx: &mut tokio::sync::mpsc::UnboundedReceiver<Delivery>) -> Vec<Delivery> {
+    let mut out = Vec::new();
+    while let Ok(d) = rx.try_recv() {
+        out.push(d);
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_long_queue_waits_in_storage_and_memory_holds_a_window_of_drawings() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let total = 3 * OUTBOX_WINDOW + 5;
+    let mut update = 0;
+    let mut seqs = Vec::new();
+    {
+        let svc = service(dir.path(), &clock, true);
+        let mut rx = svc.open_outbox("tg:").expect("outbox");
+        // A chat whose platform takes nothing for a while: every change waits.
+        changes(&svc, total, &mut update).await;
+        assert_eq!(svc.storage().outbox("tg:").expect("read").len(), total);
+        let held = taken(&mut rx);
+        assert_eq!(
+            held.len(),
+            OUTBOX_WINDOW,
+            "a window handed over, the rest in storage"
+        );
+        assert_eq!(svc.outbox_held(), OUTBOX_WINDOW);
+        let pictures: usize = held
+            .iter()
+            .flat_map(|d| &d.replies)
+            .filter_map(|r| r.image.as_ref())
+            .map(|i| i.bytes.len())
+            .sum();
+        assert_eq!(pictures, 0, "what to draw is held, not pictures");
+        // Half the window delivered: the next entries are read from storage, in order.
+        let mut queue: std::collections::VecDeque<Delivery> = held.into();
+        for _ in 0..OUTBOX_WINDOW {
+            let d = queue.pop_front().expect("held");
+            seqs.push(d.key.seq);
+            svc.delivered(&d.key).await.expect("forget");
+            queue.extend(taken(&mut rx));
+            assert!(svc.outbox_held() <= OUTBOX_WINDOW, "{}", svc.outbox_held());
+            assert_eq!(svc.outbox_held(), queue.len());
+        }
+        // More changes while entries wait in storage go behind them.
+        changes(&svc, 4, &mut update).await;
+        queue.extend(taken(&mut rx));
+        assert!(svc.outbox_held() <= OUTBOX_WINDOW);
+        // The process stops with the rest undelivered.
+        svc.storage().flush().await.expect("flush");
+    }
+    // After a restart every stored entry is delivered, a window at a time, in order.
+    let svc = service(dir.path(), &clock, true);
+    let mut rx = svc.open_outbox("tg:").expect("outbox");
+    let left = svc.storage().outbox("tg:").expect("read").len();
+    assert_eq!(left, total + 4 - OUTBOX_WINDOW);
+    let mut delivered = 0;
+    loop {
+        let held = taken(&mut rx);
+        if held.is_empty() {
+            break;
+        }
+        assert!(held.len() <= OUTBOX_WINDOW);
+        for mut d in held {
+            if delivered == 0 {
+                svc.ready(&d.key, &mut d.replies).await;
+                let img = d.replies.iter().find_map(|r| r.image.as_ref());
+                assert!(img.is_none_or(|i| !i.bytes.is_empty()), "drawn when sent");
+            }
+            seqs.push(d.key.seq);
+            svc.delivered(&d.key).await.expect("forget");
+            delivered += 1;
+        }
+    }
+    assert_eq!(delivered, left);
+    assert_eq!(svc.outbox_held(), 0);
+    assert!(svc.storage().outbox("tg:").expect("read").is_empty());
+    let mut sorted = seqs.clone();
+    sorted.sort_unstable();
+    sorted.dedup();
+    assert_eq!(seqs, sorted, "each once, in the order committed");
 }

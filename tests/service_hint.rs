@@ -2,6 +2,7 @@
 //! thread kept busy by another channel's hint, so that the move is certainly made while this
 //! channel's hint waits. The hint comes back stale and is dropped, never posted. And a hint
 //! whose storing fails once (sled with one write made to fail) is tried again on the timer.
+//! A review asked for again and again is made and posted once; the repeats are pointed to it.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -45,10 +46,19 @@ fn start(
     storage: Arc<dyn Storage>,
     cap: Option<u64>,
 ) -> (Arc<Service>, Receiver<Outgoing>, JoinHandle<()>) {
+    start_at(storage, cap, xiangqi_bot::app::system_now())
+}
+
+/// [`start`] on the clock `now`.
+fn start_at(
+    storage: Arc<dyn Storage>,
+    cap: Option<u64>,
+    now: xiangqi_bot::app::Now,
+) -> (Arc<Service>, Receiver<Outgoing>, JoinHandle<()>) {
     let svc = Arc::new(Service::new(
         storage,
         Arc::new(Renderer::new()),
-        xiangqi_bot::app::system_now(),
+        now,
         ServiceConfig {
             images: false,
             rate_burst: 100_000,
@@ -144,4 +154,104 @@ async fn a_hint_whose_storing_failed_is_tried_again_not_left_busy() {
     assert!(again.contains("Looking for the best move"), "{again}");
     engine.abort();
     timer.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_reviews_of_one_game_give_one_review_and_pointers_to_it() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let storage: Arc<dyn Storage> = Arc::new(SledStorage::open(dir.path()).expect("sled"));
+    let clock = Arc::new(AtomicU64::new(1_700_000_000_000));
+    let c2 = Arc::clone(&clock);
+    let (svc, mut out, engine) = start_at(
+        storage,
+        Some(20),
+        Arc::new(move || c2.load(Ordering::SeqCst)),
+    );
+    let ch = "#reviews";
+    ask(&svc, "alice", ch, "/play @bob red").await;
+    ask(&svc, "bob", ch, "/accept").await;
+    ask(&svc, "alice", ch, "h2e2").await;
+    let over = ask(&svc, "bob", ch, "/resign").await;
+    assert!(over.contains("Game over"), "{over}");
+    let mut public = Vec::new();
+    let mut private = Vec::new();
+    for n in 0..10 {
+        let who = if n % 2 == 0 { "alice" } else { "bob" };
+        for r in svc.handle(said(who, ch, "/review 1")).await {
+            if r.private {
+                private.push(r.text);
+            } else {
+                public.push(r.text);
+            }
+        }
+    }
+    assert_eq!(public.len(), 1, "one public line: {public:?}");
+    assert!(public[0].contains("Reviewing game #1"), "{public:?}");
+    assert_eq!(private.len(), 9, "{private:?}");
+    assert!(
+        private
+            .iter()
+            .all(|t| t.contains("Game #1 is being reviewed")),
+        "{private:?}"
+    );
+    // The review comes once.
+    let posted = tokio::time::timeout(Duration::from_secs(120), async {
+        loop {
+            let o = out.recv().await.expect("the service is running");
+            if o.replies
+                .iter()
+                .any(|r| r.text.contains("Review of game #1"))
+            {
+                return o;
+            }
+        }
+    })
+    .await
+    .expect("the review came");
+    assert!(posted.replies.iter().all(|r| !r.private));
+    // Asked again at once: a private pointer, not the review again.
+    let again = svc.handle(said("bob", ch, "/review 1")).await;
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert!(again[0].private);
+    assert!(
+        again[0]
+            .text
+            .contains("The review of game #1 was posted just above"),
+        "{again:?}"
+    );
+    clock.fetch_add(3 * 60_000, Ordering::SeqCst);
+    let again = svc.handle(said("alice", ch, "/review")).await;
+    assert!(
+        again[0].text.contains("posted above 3 min ago"),
+        "{again:?}"
+    );
+    // Long after, it has scrolled away: posted again, from storage, at once.
+    clock.fetch_add(20 * 60_000, Ordering::SeqCst);
+    let again = svc.handle(said("alice", ch, "/review 1")).await;
+    assert!(
+        again
+            .iter()
+            .any(|r| !r.private && r.text.contains("Review of game #1")),
+        "{again:?}"
+    );
+    let soon = svc.handle(said("alice", ch, "/review 1")).await;
+    assert!(
+        soon[0].private && soon[0].text.contains("just above"),
+        "{soon:?}"
+    );
+    let more = tokio::time::timeout(Duration::from_millis(300), async {
+        while let Some(o) = out.recv().await {
+            if o.replies
+                .iter()
+                .any(|r| r.text.contains("Review of game #1"))
+            {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert!(!matches!(more, Ok(true)), "the review was posted twice");
+    engine.abort();
 }

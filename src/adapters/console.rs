@@ -284,8 +284,7 @@ where
     unsolicited.abort();
 }
 
-/// The outbox task: print each entry (drawing its pictures again if it was stored before a
-/// restart), then forget it.
+/// The outbox task: print each entry once it is ready (its pictures drawn), then forget it.
 async fn deliver<W: AsyncWrite + Unpin + Send>(
     service: Arc<Service>,
     mut rx: tokio::sync::mpsc::UnboundedReceiver<Delivery>,
@@ -293,7 +292,7 @@ async fn deliver<W: AsyncWrite + Unpin + Send>(
     printed: tokio::sync::mpsc::UnboundedSender<OutboxKey>,
 ) {
     while let Some(mut d) = rx.recv().await {
-        service.draw(&mut d.replies).await;
+        service.ready(&d.key, &mut d.replies).await;
         printer
             .print(&d.key.channel, d.context.as_deref(), &d.replies)
             .await;

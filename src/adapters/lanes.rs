@@ -48,6 +48,11 @@ impl RetryPolicy {
     }
 }
 
+/// How many items a chat's lane takes in all before it refuses an answer that was not stored
+/// (a command that changed nothing): the outbox hands over at most
+/// [`crate::app::OUTBOX_WINDOW`] entries of a chat, so this leaves as many again for answers.
+pub const HELD_PER_LANE: usize = 2 * crate::app::OUTBOX_WINDOW;
+
 /// What a lane does with one item.
 pub type Work<T> = Arc<dyn Fn(T) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
 
@@ -67,12 +72,18 @@ impl<K, T> Clone for Lanes<K, T> {
 struct Inner<K, T> {
     work: Work<T>,
     idle: Duration,
-    queues: Mutex<HashMap<K, mpsc::UnboundedSender<T>>>,
+    queues: Mutex<HashMap<K, Queue<T>>>,
     workers: Mutex<Vec<JoinHandle<()>>>,
     /// Items pushed and not yet worked through.
     pending: AtomicUsize,
     settled: Notify,
     closed: AtomicBool,
+}
+
+/// One key's queue and how many of its items are not worked through yet.
+struct Queue<T> {
+    tx: mpsc::UnboundedSender<T>,
+    held: usize,
 }
 
 fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -105,15 +116,27 @@ where
     /// # Errors
     /// The item, when [`Lanes::drain`] has closed the lanes.
     pub fn push(&self, key: K, item: T) -> Result<(), T> {
+        self.push_within(key, item, usize::MAX)
+    }
+
+    /// [`Lanes::push`], unless `key` already has `cap` items not worked through.
+    ///
+    /// # Errors
+    /// The item, when the lanes are closed or `key`'s queue is full.
+    pub fn push_within(&self, key: K, item: T, cap: usize) -> Result<(), T> {
         let inner = &self.inner;
         if inner.closed.load(Ordering::SeqCst) {
             return Err(item);
         }
-        inner.pending.fetch_add(1, Ordering::SeqCst);
         let mut queues = locked(&inner.queues);
-        let item = match queues.get(&key) {
-            Some(tx) => match tx.send(item) {
-                Ok(()) => return Ok(()),
+        let item = match queues.get_mut(&key) {
+            Some(q) if q.held >= cap => return Err(item),
+            Some(q) => match q.tx.send(item) {
+                Ok(()) => {
+                    q.held += 1;
+                    inner.pending.fetch_add(1, Ordering::SeqCst);
+                    return Ok(());
+                }
                 Err(mpsc::error::SendError(item)) => item, // its worker just ended
             },
             None => item,
@@ -121,7 +144,8 @@ where
         let (tx, rx) = mpsc::unbounded_channel();
         // A fresh channel's receiver is alive: this cannot fail.
         let _ = tx.send(item);
-        queues.insert(key, tx);
+        inner.pending.fetch_add(1, Ordering::SeqCst);
+        queues.insert(key, Queue { tx, held: 1 });
         drop(queues);
         let handle = tokio::spawn(worker(Arc::clone(inner), key, rx));
         let mut workers = locked(&inner.workers);
@@ -190,6 +214,9 @@ where
             }
         };
         (inner.work)(item).await;
+        if let Some(q) = locked(&inner.queues).get_mut(&key) {
+            q.held = q.held.saturating_sub(1);
+        }
         inner.pending.fetch_sub(1, Ordering::SeqCst);
         inner.settled.notify_waiters();
     }
@@ -235,5 +262,31 @@ mod tests {
         assert_eq!(lanes.drain(Duration::from_secs(5)).await, 0);
         assert_eq!(locked(&log).last(), Some(&(1, 9)));
         assert!(lanes.push(1, (1, 10)).is_err(), "closed after draining");
+    }
+
+    #[tokio::test]
+    async fn a_lane_refuses_items_beyond_its_cap_and_takes_them_again_once_worked_through() {
+        let gate = Arc::new(tokio::sync::Semaphore::new(0));
+        let g2 = Arc::clone(&gate);
+        let work: Work<u32> = Arc::new(move |_| {
+            let gate = Arc::clone(&g2);
+            Box::pin(async move {
+                if let Ok(p) = gate.acquire().await {
+                    p.forget();
+                }
+            })
+        });
+        let lanes: Lanes<u8, u32> = Lanes::new(Duration::from_secs(5), work);
+        for n in 0..3 {
+            assert!(lanes.push_within(1, n, 3).is_ok());
+        }
+        assert_eq!(lanes.push_within(1, 3, 3), Err(3), "a full lane refuses");
+        assert!(lanes.push_within(2, 0, 3).is_ok(), "another key has room");
+        assert!(lanes.push(1, 4).is_ok(), "an uncapped push always goes");
+        gate.add_permits(6);
+        assert_eq!(lanes.settle(Duration::from_secs(5)).await, 0);
+        assert!(lanes.push_within(1, 5, 3).is_ok(), "room again");
+        gate.add_permits(1);
+        assert_eq!(lanes.drain(Duration::from_secs(5)).await, 0);
     }
 }

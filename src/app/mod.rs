@@ -35,7 +35,7 @@ use tokio::sync::{mpsc, Notify};
 
 pub use action::Action;
 pub use command::{parse_line, Cmd, Line, MAX_TEXT};
-pub use outbox::{Delivery, Drawing, Handled, Origin};
+pub use outbox::{Delivery, Drawing, Handled, Origin, WINDOW as OUTBOX_WINDOW};
 pub use pgn::{pgn, review_notes, write_annotated_pgn, write_pgn, PgnNote};
 
 use crate::game::{GameManager, PlayerRef, Storage, StorageError};

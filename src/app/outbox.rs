@@ -5,17 +5,20 @@
 //! * A command or timer event that changes something is committed here, once, at its end:
 //!   its changes, its replies (each picture as what is needed to draw it again, not as bytes)
 //!   under `channel ‖ sequence`, and the platform's id of the event (so a platform that
-//!   delivers the event again after a crash finds it handled). The pictures are drawn while
-//!   that transaction is flushed.
+//!   delivers the event again after a crash finds it handled). Nothing is drawn yet.
 //! * A command that changes nothing is not stored: its answer reports nothing new and can be
-//!   asked for again, so it is handed back to the adapter to deliver at once.
+//!   asked for again, so it is drawn and handed back to the adapter to deliver at once.
 //! * Each adapter opens the outbox for its channels ([`Service::open_outbox`]): it receives
-//!   every entry still stored (after a restart, with the pictures to draw again with
-//!   [`Service::draw`]), then each new one as it is committed, in order per channel, and
-//!   calls [`Service::delivered`] once the platform took it (or refused it for good).
+//!   every entry still stored (after a restart), then each new one as it is committed, in
+//!   order per channel, at most [`WINDOW`] of a channel at a time (the rest is read from
+//!   storage as those are delivered). Just before sending one it calls [`Service::ready`]
+//!   (which waits for the channel's earlier entries other processes deliver, and draws the
+//!   pictures), and [`Service::delivered`] once the platform took it (or refused it for
+//!   good). See `docs/delivery.md`.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
@@ -84,30 +87,123 @@ pub struct Drawing {
     pub arrows: Vec<(String, String)>,
 }
 
+/// How many entries of one channel a delivery worker holds in memory at most: the rest wait
+/// in storage, and are read as the ones held are delivered.
+pub const WINDOW: usize = 32;
+
+/// How long an entry waits for an earlier one of its channel that another process delivers
+/// (that process is alive, or its entries would be adopted): then it goes anyway.
+const TURN_WAIT: Duration = Duration::from_secs(30);
+
+/// How many channels' windows are kept before the idle ones are forgotten.
+const FORGET_IDLE_OVER: usize = 4096;
+
 /// A delivery worker of one platform.
 pub(super) struct Sink {
     prefix: String,
     tx: mpsc::UnboundedSender<Delivery>,
-    /// Stored entries handed over (when the outbox was opened, or adopted from a process
-    /// that stopped): not to be handed over twice.
-    loaded: HashSet<OutboxKey>,
+    /// The channels with entries handed over and not delivered yet.
+    channels: HashMap<String, Window>,
+}
+
+/// What a worker holds of one channel's outbox.
+#[derive(Debug, Default)]
+struct Window {
+    /// Entries handed over and not delivered yet (at most [`WINDOW`], adopted ones aside).
+    held: usize,
+    /// The highest number handed over: entries up to it are the worker's already.
+    last: u64,
+    /// Entries after `last` wait in storage: they are read as the held ones are delivered.
+    behind: bool,
 }
 
 impl Sink {
-    /// Hand the stored `entries` not handed over yet to the worker; how many went.
+    fn new(prefix: &str, tx: mpsc::UnboundedSender<Delivery>) -> Sink {
+        Sink {
+            prefix: prefix.to_string(),
+            tx,
+            channels: HashMap::new(),
+        }
+    }
+
+    /// Hand `d` to the worker and count it.
+    fn send(&mut self, d: Delivery) -> bool {
+        let w = self.channels.entry(d.key.channel.clone()).or_default();
+        w.held += 1;
+        w.last = w.last.max(d.key.seq);
+        self.tx.send(d).is_ok()
+    }
+
+    /// A committed entry: handed over if its channel's window has room and nothing of the
+    /// channel waits in storage before it; else it waits there too. False when the worker is
+    /// gone.
+    fn commit(&mut self, d: Delivery) -> bool {
+        let w = self.channels.entry(d.key.channel.clone()).or_default();
+        if d.key.seq <= w.last {
+            // Read from storage while it was being committed: handed over already.
+            return true;
+        }
+        if w.behind || w.held >= WINDOW {
+            w.behind = true;
+            return !self.tx.is_closed();
+        }
+        self.send(d)
+    }
+
+    /// Hand over stored entries (opening the outbox; a dead process's, adopted): up to a
+    /// window of each channel; the others wait in storage. How many went.
     fn hand_over(&mut self, entries: Vec<(OutboxKey, Vec<u8>)>) -> usize {
         let mut sent = 0;
         for (key, bytes) in entries {
-            if self.loaded.contains(&key) {
+            let w = self.channels.entry(key.channel.clone()).or_default();
+            // One numbered before what was handed over (adopted) could not be read later.
+            if (w.behind || w.held >= WINDOW) && key.seq > w.last {
+                w.behind = true;
                 continue;
             }
-            if let Some(d) = decode(key.clone(), &bytes) {
-                self.loaded.insert(key);
-                let _ = self.tx.send(d);
+            if let Some(d) = decode(key, &bytes) {
+                self.send(d);
                 sent += 1;
             }
         }
         sent
+    }
+
+    /// `key` was delivered: the channel's next entries waiting in storage are read into the
+    /// room it left.
+    fn delivered(&mut self, key: &OutboxKey, storage: &dyn crate::game::Storage) {
+        let Some(w) = self.channels.get_mut(&key.channel) else {
+            return;
+        };
+        w.held = w.held.saturating_sub(1);
+        if w.behind && w.held <= WINDOW / 2 {
+            let room = WINDOW - w.held;
+            match storage.outbox_of(&key.channel, w.last, room) {
+                Ok(rows) => {
+                    w.behind = rows.len() == room;
+                    if let Some((k, _)) = rows.last() {
+                        w.last = k.seq;
+                    }
+                    for (k, bytes) in rows {
+                        if let Some(d) = decode(k, &bytes) {
+                            self.send(d);
+                        }
+                    }
+                }
+                Err(e) => tracing::error!(channel = %key.channel, error = %e,
+                    "cannot read the outbox; the rest of this channel's replies wait"),
+            }
+        }
+        if self.channels.len() > FORGET_IDLE_OVER {
+            // `last` of an idle channel only guards against an entry read from storage
+            // while it was committed, a moment ago: idle channels are forgotten in bulk.
+            self.channels.retain(|_, w| w.held > 0 || w.behind);
+        }
+    }
+
+    /// Entries held in memory, of every channel.
+    fn held(&self) -> usize {
+        self.channels.values().map(|w| w.held).sum()
     }
 }
 
@@ -293,11 +389,7 @@ impl Service {
             .sinks
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut sink = Sink {
-            prefix: prefix.to_string(),
-            tx,
-            loaded: HashSet::new(),
-        };
+        let mut sink = Sink::new(prefix, tx);
         let sent = sink.hand_over(self.storage().outbox(prefix)?);
         if sent > 0 {
             tracing::info!(
@@ -336,7 +428,8 @@ impl Service {
     }
 
     /// Forget an outbox entry: the platform took it, or refused it for good (which the
-    /// delivery worker logged).
+    /// delivery worker logged). The channel's next entries waiting in storage, if any, are
+    /// handed over into the room it left.
     ///
     /// # Errors
     /// On a storage failure (the entry is then delivered again after a restart).
@@ -345,7 +438,60 @@ impl Service {
             delivered: vec![key.clone()],
             ..Changes::default()
         };
-        self.storage().persist(changes).await
+        let forgotten = self.storage().persist(changes).await;
+        let mut sinks = self
+            .sinks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(sink) = sinks
+            .iter_mut()
+            .find(|s| key.channel.starts_with(s.prefix.as_str()))
+        {
+            sink.delivered(key, self.storage().as_ref());
+        }
+        drop(sinks);
+        forgotten
+    }
+
+    /// Outbox entries handed to delivery workers and not delivered yet (each holds what to
+    /// draw, not pictures): at most [`WINDOW`] per channel, the rest waits in storage.
+    #[must_use]
+    pub fn outbox_held(&self) -> usize {
+        self.sinks
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .map(Sink::held)
+            .sum()
+    }
+
+    /// Make an outbox entry ready to send, just before its worker sends it: wait while
+    /// another process sharing the storage still has an earlier entry of the channel to
+    /// deliver (one channel's replies leave in the order they were committed, whichever
+    /// process made them), then draw its pictures.
+    pub async fn ready(&self, key: &OutboxKey, replies: &mut [Reply]) {
+        let mut pause = Duration::from_millis(5);
+        let give_up = tokio::time::Instant::now() + TURN_WAIT;
+        loop {
+            match self.storage().outbox_earlier_elsewhere(key) {
+                Ok(false) => break,
+                Ok(true) if tokio::time::Instant::now() < give_up => {
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_millis(100));
+                }
+                Ok(true) => {
+                    tracing::warn!(channel = %key.channel, seq = key.seq,
+                        "an earlier reply of this channel is still with another process; sending anyway");
+                    break;
+                }
+                Err(e) => {
+                    tracing::error!(channel = %key.channel, error = %e,
+                        "cannot read the outbox; sending without waiting for earlier replies");
+                    break;
+                }
+            }
+        }
+        self.draw(replies).await;
     }
 
     /// Draw every picture of `replies` that is described but not drawn yet (replies from the
@@ -409,11 +555,11 @@ impl Service {
     }
 
     /// End an event: write `changes` with the replies they produced and the event's id in
-    /// one transaction while the pictures are drawn, then hand the replies to the channel's
-    /// delivery worker. With no changes nothing is written and the replies go back to the
-    /// caller. The caller holds the channel's lock, so entries are handed over in order;
-    /// `lease` (the other processes kept out of the channel) is let go as soon as the
-    /// transaction ends, before the drawing does.
+    /// one transaction, then hand the replies, pictures undrawn, to the channel's delivery
+    /// worker (which draws them when it sends). With no changes nothing is written and the
+    /// replies go back to the caller, drawn (as they do when no worker takes them). The
+    /// caller holds the channel's lock, so entries are handed over in order; `lease` (the
+    /// other processes kept out of the channel) is let go as soon as the transaction ends.
     pub(super) async fn commit(
         &self,
         mut changes: Changes,
@@ -443,16 +589,14 @@ impl Service {
             changes.seen.push((event.clone(), now));
         }
         let wake = !changes.add_deadlines.is_empty();
-        let save = async {
-            let saved = self.storage().persist(changes).await;
-            drop(lease);
-            saved
-        };
-        let (saved, ()) = tokio::join!(save, self.draw(&mut replies));
+        let saved = self.storage().persist(changes).await;
+        drop(lease);
         saved?;
         if wake {
             self.timer_wake.notify_one();
         }
+        // Handed over as what to draw: the worker draws just before sending, so what waits
+        // in memory is small, and what waits in storage is read back as it was.
         let handed = !replies.is_empty()
             && self.hand_over(Delivery {
                 key: key.clone(),
@@ -460,6 +604,9 @@ impl Service {
                 context: origin.context.clone(),
                 replies: replies.clone(),
             });
+        if !handed {
+            self.draw(&mut replies).await;
+        }
         Ok(Handled {
             replies,
             queued: handed.then_some(key),
@@ -523,8 +670,9 @@ impl Service {
         }
     }
 
-    /// Give a committed entry to the worker of its channel's platform; false when no worker
-    /// took it (none opened the outbox for that platform: the entry waits in storage).
+    /// Give a committed entry to the worker of its channel's platform (or leave it in
+    /// storage, to be read when the channel's window has room); false when no worker took
+    /// it (none opened the outbox for that platform: the entry waits in storage).
     fn hand_over(&self, d: Delivery) -> bool {
         let mut sinks = self
             .sinks
@@ -536,11 +684,7 @@ impl Service {
         else {
             return false;
         };
-        if sink.loaded.remove(&d.key) {
-            // Committed while the outbox was being opened: already handed over from storage.
-            return true;
-        }
-        sink.tx.send(d).is_ok()
+        sink.commit(d)
     }
 }
 

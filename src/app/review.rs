@@ -4,7 +4,8 @@
 //! annotated with evaluations, glyphs and better lines.
 //!
 //! A review is computed once and stored with the game ([`ReviewRecord`]); asking again posts
-//! the stored one at once. The request is stored before the engine starts, so a restart while
+//! the stored one at once, or, within minutes of its posting, points to it privately (as it
+//! points to a review still running: the public "being reviewed" line is said once). The request is stored before the engine starts, so a restart while
 //! it runs finds it and runs it again ([`super::analysis`]).
 
 use std::sync::Arc;
@@ -27,6 +28,10 @@ use crate::render::chart::{line_chart, Chart, Mark, MarkKind};
 
 /// Judged moves listed in the message (all of them are in the annotated PGN).
 const LISTED: usize = 12;
+
+/// How long after a review was posted asking for it again gets a pointer to it instead
+/// (it is still on the screen); later it is posted again.
+const REPOST_AFTER_MS: u64 = 10 * 60_000;
 
 /// `/review [N]`.
 pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
@@ -53,16 +58,36 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
         }]);
     };
     match ctx.svc.storage().review(id)? {
-        Some(ReviewRecord {
-            done: Some(data), ..
-        }) => Ok(replies(ctx.lang, ctx.notation, &record, &data)),
+        Some(mut asked @ ReviewRecord { done: Some(_), .. }) => {
+            let ago = asked.posted_ms.map(|at| ctx.now.saturating_sub(at));
+            if let Some(ago) = ago.filter(|&ago| ago < REPOST_AFTER_MS) {
+                return Ok(vec![ctx.private_analysis(&AnalysisMsg::ReviewPosted {
+                    game: id,
+                    minutes: ago / 60_000,
+                })]);
+            }
+            asked.posted_ms = Some(ctx.now);
+            let out = asked
+                .done
+                .as_ref()
+                .map(|data| replies(ctx.lang, ctx.notation, &record, data))
+                .unwrap_or_default();
+            ctx.persist(Changes {
+                reviews: vec![asked],
+                ..Changes::default()
+            })
+            .await?;
+            Ok(out)
+        }
         Some(_) => {
             ctx.svc
                 .analysis
                 .due(Work::Review(ctx.inc.channel.clone(), id));
-            Ok(vec![
-                ctx.say_analysis(&AnalysisMsg::ReviewRunning { game: id })
-            ])
+            // The "being reviewed" line was posted when it was asked for: the review follows
+            // it, and only the one who asks again is told so.
+            Ok(vec![ctx.private_analysis(&AnalysisMsg::ReviewRunning {
+                game: id,
+            })])
         }
         None if ctx.svc.engine_pool().is_none() => {
             Ok(vec![ctx.private_analysis(&AnalysisMsg::NoEngine)])
@@ -76,6 +101,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
                     notation: ctx.notation.name().to_string(),
                     asked_ms: ctx.now,
                     done: None,
+                    posted_ms: None,
                 }],
                 ..Changes::default()
             })
@@ -147,6 +173,7 @@ impl Service {
         };
         let data = stored(&review);
         asked.done = Some(data.clone());
+        asked.posted_ms = Some(self.now());
         let mut slot = self.manager.lock(channel).await?;
         let inc = Incoming {
             channel: channel.to_string(),

@@ -39,6 +39,10 @@ pub struct ReviewRecord {
     pub asked_ms: u64,
     /// The review, once done; `None` while it runs.
     pub done: Option<ReviewData>,
+    /// When the review was last posted in its channel (epoch ms): asked again soon after,
+    /// it is pointed to instead of posted again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub posted_ms: Option<u64>,
 }
 
 /// What a review found.

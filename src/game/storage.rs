@@ -347,6 +347,23 @@ pub trait Storage: Send + Sync + 'static {
     /// # Errors
     /// On a storage failure.
     fn outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError>;
+    /// The outbox entries of `channel` exactly that this process delivers, numbered after
+    /// `after`, in order, at most `limit` (the next part of a channel's queue that waited in
+    /// storage while the part before was delivered).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn outbox_of(
+        &self,
+        channel: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
+        let mut rows = self.outbox(channel)?;
+        rows.retain(|(k, _)| k.channel == channel && k.seq > after);
+        rows.truncate(limit);
+        Ok(rows)
+    }
     /// Whether an incoming event with this id was handled (see [`Changes::seen`]).
     ///
     /// # Errors
@@ -420,6 +437,17 @@ pub trait Storage: Send + Sync + 'static {
     fn adopt_outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
         let _ = prefix;
         Ok(Vec::new())
+    }
+
+    /// Whether another live process still has to deliver an entry of `key`'s channel stored
+    /// before `key`: the replies of one channel leave in their order whichever process made
+    /// them, so this one waits (a storage no other process shares: never).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn outbox_earlier_elsewhere(&self, key: &OutboxKey) -> Result<bool, StorageError> {
+        let _ = key;
+        Ok(false)
     }
 }
 

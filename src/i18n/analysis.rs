@@ -66,6 +66,13 @@ pub enum AnalysisMsg {
         /// The game's number.
         game: u64,
     },
+    /// A review was posted here a moment ago: it is pointed to, not posted again.
+    ReviewPosted {
+        /// The game's number.
+        game: u64,
+        /// How long ago, in whole minutes.
+        minutes: u64,
+    },
     /// The review's heading.
     ReviewHeading {
         /// The game's number.
@@ -175,6 +182,8 @@ fn en(m: &AnalysisMsg) -> String {
         AnalysisMsg::ReviewNotFound { asked } => format!("Game {asked} is not a finished game of this channel. /games lists your games with their numbers."),
         AnalysisMsg::ReviewQueued { game } => format!("Reviewing game #{game}… the review follows in about 20 seconds."),
         AnalysisMsg::ReviewRunning { game } => format!("Game #{game} is being reviewed; the review follows shortly."),
+        AnalysisMsg::ReviewPosted { game, minutes: 0 } => format!("The review of game #{game} was posted just above."),
+        AnalysisMsg::ReviewPosted { game, minutes } => format!("The review of game #{game} was posted above {minutes} min ago."),
         AnalysisMsg::ReviewHeading { game, red, black } => format!("📊 Review of game #{game}: {red} vs {black}"),
         AnalysisMsg::PlayerSummary { player, accuracy, inaccuracies, mistakes, blunders } => format!("{player}: accuracy {} · inaccuracies {inaccuracies} · mistakes {mistakes} · blunders {blunders}", pct(*accuracy)),
         AnalysisMsg::Flaw { number, mv, severity: s, better } => match better {
@@ -208,6 +217,8 @@ fn vi(m: &AnalysisMsg) -> String {
         AnalysisMsg::ReviewNotFound { asked } => format!("Ván {asked} không phải ván đã kết thúc của kênh này. /games liệt kê các ván của bạn kèm số ván."),
         AnalysisMsg::ReviewQueued { game } => format!("Đang phân tích ván #{game}… kết quả có sau khoảng 20 giây."),
         AnalysisMsg::ReviewRunning { game } => format!("Ván #{game} đang được phân tích, kết quả sắp có."),
+        AnalysisMsg::ReviewPosted { game, minutes: 0 } => format!("Phân tích ván #{game} vừa được gửi ngay phía trên."),
+        AnalysisMsg::ReviewPosted { game, minutes } => format!("Phân tích ván #{game} đã được gửi phía trên cách đây {minutes} phút."),
         AnalysisMsg::ReviewHeading { game, red, black } => format!("📊 Phân tích ván #{game}: {red} – {black}"),
         AnalysisMsg::PlayerSummary { player, accuracy, inaccuracies, mistakes, blunders } => format!("{player}: độ chính xác {} · nước chưa chính xác {inaccuracies} · nước sai {mistakes} · nước hớ nặng {blunders}", pct(*accuracy)),
         AnalysisMsg::Flaw { number, mv, severity: s, better } => match better {
@@ -251,6 +262,12 @@ fn zh(m: &AnalysisMsg) -> String {
             format!("正在复盘第 {game} 局……约 20 秒后给出结果。")
         }
         AnalysisMsg::ReviewRunning { game } => format!("第 {game} 局正在复盘，结果马上就到。"),
+        AnalysisMsg::ReviewPosted { game, minutes: 0 } => {
+            format!("第 {game} 局的复盘刚刚已发在上面。")
+        }
+        AnalysisMsg::ReviewPosted { game, minutes } => {
+            format!("第 {game} 局的复盘已于 {minutes} 分钟前发在上面。")
+        }
         AnalysisMsg::ReviewHeading { game, red, black } => {
             format!("📊 第 {game} 局复盘：{red} 对 {black}")
         }
@@ -300,6 +317,15 @@ mod tests {
                 iccs: "h2e2".into(),
             },
             AnalysisMsg::ReviewQueued { game: 3 },
+            AnalysisMsg::ReviewRunning { game: 3 },
+            AnalysisMsg::ReviewPosted {
+                game: 3,
+                minutes: 0,
+            },
+            AnalysisMsg::ReviewPosted {
+                game: 3,
+                minutes: 4,
+            },
             AnalysisMsg::GraphTitle,
             AnalysisMsg::ReviewButton,
         ];

@@ -858,6 +858,36 @@ impl Storage for SledStorage {
         Ok(out)
     }
 
+    fn outbox_of(
+        &self,
+        channel: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
+        let key = |seq| {
+            outbox_key(&OutboxKey {
+                channel: channel.to_string(),
+                seq,
+            })
+        };
+        let Some(first) = after.checked_add(1) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for r in self
+            .trees
+            .outbox
+            .range(key(first)..=key(u64::MAX))
+            .take(limit)
+        {
+            let (k, v) = r.map_err(err)?;
+            if let Some(key) = outbox_key_from(&k) {
+                out.push((key, v.to_vec()));
+            }
+        }
+        Ok(out)
+    }
+
     fn seen(&self, id: &str) -> Result<bool, StorageError> {
         self.trees.seen.contains_key(id.as_bytes()).map_err(err)
     }

@@ -73,6 +73,7 @@ fn review(game: u64) -> ReviewRecord {
         notation: "wxf".into(),
         asked_ms: 7,
         done: None,
+        posted_ms: None,
     }
 }
 

@@ -28,7 +28,7 @@ use super::rest::{File, Rest, Route};
 use super::retry::{classify, Next};
 use super::send::{permission_hint, posts, Post};
 use super::tracking;
-use crate::adapters::lanes::{Lanes, RetryPolicy, Work};
+use crate::adapters::lanes::{Lanes, RetryPolicy, Work, HELD_PER_LANE};
 use crate::app::{Delivery, Reply, Service};
 use crate::game::OutboxKey;
 use crate::i18n::Lang;
@@ -140,8 +140,11 @@ impl Deliverer {
             ack: Some(ack),
             replies,
         };
-        if self.lanes.push(channel, job).is_err() {
-            tracing::warn!(channel, "stopping: an answer is not sent");
+        if self.lanes.push_within(channel, job, HELD_PER_LANE).is_err() {
+            tracing::warn!(
+                channel,
+                "a channel's send queue is full (or stopping): an answer that changed nothing is not sent"
+            );
         }
     }
 
@@ -447,7 +450,10 @@ fn where_to(way: Way) -> &'static str {
 
 impl Shared {
     async fn work(&self, mut job: Job) {
-        self.service.draw(&mut job.replies).await;
+        match &job.key {
+            Some(key) => self.service.ready(key, &mut job.replies).await,
+            None => self.service.draw(&mut job.replies).await,
+        }
         self.send_all(&job).await;
         if let Some(key) = &job.key {
             if let Err(e) = self.service.delivered(key).await {

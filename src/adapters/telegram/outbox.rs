@@ -6,8 +6,8 @@
 //!
 //! A lane carries two kinds of work: single calls (answers to commands that changed nothing)
 //! and outbox entries (what a change made the service say, stored with it). An entry's calls
-//! are made in order, its pictures drawn again if it was stored before a restart, and it is
-//! forgotten once every call went through or was given up.
+//! are made in order once the service made it ready (its turn in the channel, its pictures
+//! drawn), and it is forgotten once every call went through or was given up.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,7 +18,7 @@ use teloxide::ApiError;
 use super::api::{Api, Failure};
 use super::ops::{reply_jobs, retire_ops, Answering, Job, Op, Target};
 use super::press::press_jobs;
-use crate::adapters::lanes::{Lanes, Work};
+use crate::adapters::lanes::{Lanes, Work, HELD_PER_LANE};
 use crate::app::{Delivery, ImageKind, Reply, Service};
 
 pub use crate::adapters::lanes::RetryPolicy;
@@ -241,14 +241,18 @@ impl Outbox {
         }
     }
 
-    /// Queue `job` behind the chat's earlier ones.
+    /// Queue `job` (an answer that was not stored) behind the chat's earlier ones, unless the
+    /// chat's queue is full ([`HELD_PER_LANE`]): then it is dropped, and said so in the log.
     pub fn push(&self, job: Job) {
         let (chat, method) = (job.target.chat.0, op_name(&job.op));
-        if self.lanes.push(job.target.chat, Item::Call(job)).is_err() {
+        let pushed = self
+            .lanes
+            .push_within(job.target.chat, Item::Call(job), HELD_PER_LANE);
+        if pushed.is_err() {
             tracing::error!(
                 chat,
                 method,
-                "a message came after shutdown and is not sent"
+                "a chat's send queue is full (or stopping): an answer that changed nothing is not sent"
             );
         }
     }
@@ -291,7 +295,7 @@ async fn work(shared: &Shared, item: Item) {
             send(shared, job).await;
         }
         Item::Entry(mut d) => {
-            shared.service.draw(&mut d.replies).await;
+            shared.service.ready(&d.key, &mut d.replies).await;
             match Target::from_channel(&d.key.channel) {
                 Some(mut target) => {
                     for mut job in entry_jobs(target, &d) {

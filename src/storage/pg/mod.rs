@@ -742,6 +742,40 @@ impl Storage for PgStorage {
         )
     }
 
+    fn outbox_of(
+        &self,
+        channel: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
+        self.outbox_rows(
+            "SELECT channel, seq, reply FROM outbox WHERE channel = $1 AND seq > $2 AND owner = $3
+             ORDER BY seq LIMIT $4",
+            params![
+                channel.to_string(),
+                i64::try_from(after).unwrap_or(i64::MAX),
+                self.me(),
+                i64::try_from(limit).unwrap_or(i64::MAX)
+            ],
+        )
+    }
+
+    fn outbox_earlier_elsewhere(&self, key: &OutboxKey) -> Result<bool, StorageError> {
+        // Entries of processes that died are not waited for: they are adopted, perhaps by
+        // this process, behind the entry that would wait.
+        Ok(self
+            .one::<i32>(
+                "SELECT 1 FROM outbox WHERE channel = $1 AND seq < $2 AND owner <> $3
+                   AND owner IN (SELECT id FROM live_processes) LIMIT 1",
+                params![
+                    key.channel.clone(),
+                    i64::try_from(key.seq).unwrap_or(i64::MAX),
+                    self.me()
+                ],
+            )?
+            .is_some())
+    }
+
     fn seen(&self, id: &str) -> Result<bool, StorageError> {
         Ok(self
             .one::<i32>("SELECT 1 FROM seen WHERE id = $1", params![id.to_string()])?
