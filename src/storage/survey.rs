@@ -155,7 +155,10 @@ fn rating_record(k: &[u8], v: &[u8]) -> Result<(), String> {
             Entry::decode(String::new(), v).is_some(),
             "a leaderboard entry that does not read",
         ),
-        Some(keys::BAND) => ok(v.len() % 8 == 0, "a leaderboard band that does not read"),
+        Some(keys::BAND) => ok(
+            v.len().is_multiple_of(8),
+            "a leaderboard band that does not read",
+        ),
         Some(keys::COMMUNITY) => ok(
             v.len() >= 9 && v.first().and_then(|&f| Family::from_index(f)).is_some(),
             "a community record that does not read",

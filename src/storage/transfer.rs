@@ -131,9 +131,9 @@ fn read_items(
                 let checksum = u32::from_be_bytes(r.exact::<4>()?);
                 let crc = r.crc.clone().finalize();
                 let mut tail = [0u8; 4];
-                r.inner
-                    .read_exact(&mut tail)
-                    .map_err(|e| format!("the file is damaged or cut short: it ends too soon ({e})"))?;
+                r.inner.read_exact(&mut tail).map_err(|e| {
+                    format!("the file is damaged or cut short: it ends too soon ({e})")
+                })?;
                 if u32::from_be_bytes(tail) != crc {
                     return Err("the file is damaged (its checksum does not match)".into());
                 }
