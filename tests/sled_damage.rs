@@ -9,7 +9,7 @@ mod console;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use console::Console;
 use xiangqi_bot::game::Storage;
@@ -27,15 +27,9 @@ struct Run {
 
 /// Run `xiangqi-bot ARGS` with DATA_DIR=`data`, standard input closed at once.
 fn run(data: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"))
+    let out = console::binary(data)
         .args(args)
-        .env("DATA_DIR", data)
-        .env("USER", "alice")
-        .env("RUST_LOG", "warn")
         .env("BOARD_IMAGES", "off")
-        .env_remove("TELEGRAM_BOT_TOKEN")
-        .env_remove("DISCORD_TOKEN")
-        .env_remove("DATABASE_URL")
         .env_remove("RUST_BACKTRACE")
         .stdin(Stdio::null())
         .output()

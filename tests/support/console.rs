@@ -22,20 +22,26 @@ pub struct Console {
     pub data_dir: PathBuf,
 }
 
+/// The bot's binary on `data_dir` as user alice, with no platform token and sled in the data
+/// directory (no `DATABASE_URL`) unless the caller sets them again.
+pub fn binary(data_dir: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"));
+    cmd.env("DATA_DIR", data_dir)
+        .env("USER", "alice")
+        .env("RUST_LOG", "warn")
+        .env_remove("TELEGRAM_BOT_TOKEN")
+        .env_remove("DISCORD_TOKEN")
+        .env_remove("DATABASE_URL");
+    cmd
+}
+
 impl Console {
     /// Start `xiangqi-bot console` on `data_dir` with the given extra environment.
     pub fn start(data_dir: &Path, env: &[(&str, &str)]) -> Console {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"));
+        let mut cmd = binary(data_dir);
         cmd.arg("console")
-            .env("DATA_DIR", data_dir)
-            .env("USER", "alice")
-            .env("RUST_LOG", "warn")
             // Scripts type faster than people; the rate limit has its own tests.
             .env("RATE_LIMIT_BURST", "100000")
-            .env_remove("TELEGRAM_BOT_TOKEN")
-            .env_remove("DISCORD_TOKEN")
-            // sled in DATA_DIR unless a test asks for PostgreSQL.
-            .env_remove("DATABASE_URL")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
