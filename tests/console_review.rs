@@ -60,8 +60,7 @@ fn hints_between_people_wait_for_the_channel_and_draw_an_arrow() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut c = Console::start(dir.path(), &ENV);
     c.ask("@alice /play @bob red", "alice challenges bob");
-    let start_board = picture(&c.ask("@bob /accept", "board: "));
-    c.expect("Game #1 begins");
+    c.ask("@bob /accept", "Game #1 begins");
     // Off by default between people; only the player to move may ask.
     c.ask(
         "@alice /hint",
@@ -69,10 +68,19 @@ fn hints_between_people_wait_for_the_channel_and_draw_an_arrow() {
     );
     c.ask("@bob /hint", "Only the player to move can ask for a hint");
     c.ask("@carol /hint", "Only the players of this game");
-    c.ask("@bob /hints on", "Hints are now allowed");
+    // Turned on during a game: the running game keeps what its players started with.
+    c.ask("@bob /hints on", "Hints are now allowed in new games");
+    c.ask(
+        "@alice /hint",
+        "Hints are off for games between people here",
+    );
+    c.ask("@alice /resign", "Game over");
+    c.ask("@alice /play @bob red", "alice challenges bob");
+    let start_board = picture(&c.ask("@bob /accept", "board: "));
+    c.expect("Game #2 begins");
     c.ask("@alice /hint", "Looking for the best move");
     let board = c.expect("board: ");
-    assert!(board.contains("hint-1-0.png"), "{board}");
+    assert!(board.contains("hint-2-0.png"), "{board}");
     let hint_board = picture(&board);
     let line = c.expect("Hint for alice: ");
     let mv = hinted(&line);
@@ -94,9 +102,17 @@ fn hints_between_people_wait_for_the_channel_and_draw_an_arrow() {
     assert!(changed > 500, "only {changed} pixels differ");
     // The hint is playable as given, in the player's notation and in ICCS.
     c.ask(&format!("@alice {mv}"), "1. alice");
-    // Off again: refused again.
-    c.ask("@alice /hints off", "Hints are now off");
-    c.ask("@bob /hint", "Hints are off for games between people here");
+    // Off again: this game keeps its hints; the next one has none.
+    c.ask("@alice /hints off", "Hints are now off for new games");
+    c.ask("@bob /hint", "Looking for the best move");
+    c.expect("Hint for bob: ");
+    c.ask("@bob /resign", "Game over");
+    c.ask("@alice /play @bob red", "alice challenges bob");
+    c.ask("@bob /accept", "Game #3 begins");
+    c.ask(
+        "@alice /hint",
+        "Hints are off for games between people here",
+    );
     c.finish();
 }
 

@@ -63,6 +63,8 @@ fn by(user: &str, lang: Option<Lang>, channel: &str, text: &str) -> Incoming {
         handle: Some(user.to_lowercase()),
         text: text.to_string(),
         lang_hint: lang,
+        // As for an administrator (the platform's check is the adapter's).
+        may_configure: Some(true),
         ..Incoming::default()
     }
 }
@@ -506,4 +508,64 @@ async fn a_refused_request_is_answered_to_its_asker_alone_in_their_language() {
     let replies = f.say("bob", "/review 7").await;
     assert!(replies.len() == 1 && replies[0].private, "{replies:?}");
     assert!(replies[0].text.contains('7'), "{}", replies[0].text);
+}
+
+#[tokio::test]
+async fn only_those_the_platform_names_change_a_channels_settings() {
+    let f = fixture();
+    let as_member = |user: &str, channel: &str, text: &str, may: Option<bool>| Incoming {
+        may_configure: may,
+        ..by(user, None, channel, text)
+    };
+    let group = "tg:-100777";
+    let server = "dc:4242";
+    for (channel, may, expect) in [
+        (group, Some(false), "Only this group's administrators"),
+        (
+            server,
+            Some(false),
+            "Only members who can manage this channel",
+        ),
+        (server, None, "use the slash command /takebacks"),
+    ] {
+        let r = f
+            .svc
+            .handle(as_member("carol", channel, "/takebacks on", may))
+            .await;
+        assert!(r.iter().all(|r| r.private), "{r:?}");
+        assert!(joined(&r).contains(expect), "{}", joined(&r));
+        // Asking what a setting is, or setting what it already is, needs no right.
+        let r = joined(
+            &f.svc
+                .handle(as_member("carol", channel, "/takebacks off", may))
+                .await,
+        );
+        assert!(r.contains("Takebacks are now off"), "{r}");
+        for text in [
+            "/hints on",
+            "/lang vi",
+            "/ruleset asian",
+            "/puzzle daily on 9",
+        ] {
+            let r = f.svc.handle(as_member("carol", channel, text, may)).await;
+            assert!(
+                r.iter().all(|r| r.private) && joined(&r).contains("Only "),
+                "{text}: {r:?}"
+            );
+        }
+    }
+    // Nothing changed: the group still plays the default rules in English, no hints.
+    let r = joined(
+        &f.svc
+            .handle(as_member("carol", group, "/ruleset", Some(false)))
+            .await,
+    );
+    assert!(r.contains("played under official rules"), "{r}");
+    // An administrator may.
+    let r = joined(
+        &f.svc
+            .handle(as_member("dan", group, "/takebacks on", Some(true)))
+            .await,
+    );
+    assert!(r.contains("Takebacks are now allowed"), "{r}");
 }

@@ -327,6 +327,7 @@ async fn a_group_that_becomes_a_supergroup_keeps_its_game() {
     let (alice, bob) = (alice(), bob());
     let bot = Running::start(&fake, dir.path()).await;
     start_game(&fake, &group, None, &alice, &bob).await;
+    fake.make_admin(&group, &alice);
     say(&fake, &group, None, &alice, "/lang vi", |c| {
         c.is("sendMessage")
     })

@@ -55,6 +55,7 @@ async fn questions_tapped_by_their_asker_are_refused_privately_and_stay() {
     let bot = Running::start(&fake, dir.path()).await;
     let group = FakeChat::group(-4_100_000_001, "Club");
     let (alice, bob) = (user(1101, "Alice", "en"), user(1102, "Bob", "en"));
+    fake.make_admin(&group, &alice);
     say(&fake, &group, None, &alice, "/takebacks on", |c| {
         c.is("sendMessage")
     })
@@ -318,4 +319,85 @@ async fn a_game_speaks_its_language_and_ends_with_one_headline() {
     assert_eq!(labels, ["Chơi lại"], "{:?}", end.buttons());
     bot.stop().await;
     check_every_call(&fake.sent());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_a_groups_administrators_change_its_settings() {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bot = Running::start(&fake, dir.path()).await;
+    let group = FakeChat::group(-4_100_000_031, "Club");
+    let (owner, admin, member) = (
+        user(1131, "Owner", "en"),
+        user(1132, "Admin", "en"),
+        user(1133, "Member", "en"),
+    );
+    fake.make_owner(&group, &owner);
+    fake.make_admin(&group, &admin);
+    let asked = |fake: &FakeTelegram, mark: u64| {
+        since(fake, mark)
+            .iter()
+            .filter(|c| c.is("getChatMember"))
+            .count()
+    };
+    // A bystander's /hints on is refused, as an answer to their message; nothing changes.
+    let mark = fake.mark();
+    let refused = say(&fake, &group, None, &member, "/hints on", |c| {
+        c.is("sendMessage")
+    })
+    .await;
+    assert!(
+        said(&refused).contains("Only this group's administrators"),
+        "{}",
+        said(&refused)
+    );
+    assert!(
+        refused.params.get("reply_parameters").is_some(),
+        "a refusal answers its message: {refused:?}"
+    );
+    for text in [
+        "/lang vi",
+        "/ruleset asian",
+        "/takebacks on",
+        "/puzzle daily on 9",
+    ] {
+        let r = say(&fake, &group, None, &member, text, |c| c.is("sendMessage")).await;
+        assert!(
+            said(&r).contains("Only this group's administrators"),
+            "{text}: {}",
+            said(&r)
+        );
+    }
+    // Asked once for the burst: the answer is kept a minute.
+    assert_eq!(asked(&fake, mark), 1);
+    // Commands that change nothing never ask.
+    let mark = fake.mark();
+    say(&fake, &group, None, &member, "/ruleset", |c| {
+        said(c).contains("official rules")
+    })
+    .await;
+    say(&fake, &group, None, &member, "/help", |c| {
+        c.is("sendMessage")
+    })
+    .await;
+    assert_eq!(asked(&fake, mark), 0);
+    // The owner and an administrator may.
+    say(&fake, &group, None, &owner, "/takebacks on", |c| {
+        said(c).contains("Takebacks are now allowed")
+    })
+    .await;
+    say(&fake, &group, None, &admin, "/ruleset asian", |c| {
+        said(c).contains("Asian")
+    })
+    .await;
+    // In a private chat its user decides, without asking.
+    let dm = FakeChat::private(&member);
+    let mark = fake.mark();
+    say(&fake, &dm, None, &member, "/lang vi", |c| {
+        c.is("sendMessage")
+    })
+    .await;
+    assert_eq!(asked(&fake, mark), 0);
+    check_every_call(&fake.sent());
+    bot.stop().await;
 }

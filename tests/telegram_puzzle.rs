@@ -131,6 +131,7 @@ async fn a_daily_puzzle_due_while_the_bot_was_down_is_posted_when_it_is_back() {
     let group = FakeChat::group(-4_000_000_302, "Daily club");
     let alice = user(1001, "Alice");
     let running = Running::start_with(&fake, dir.path(), config()).await;
+    fake.make_owner(&group, &alice);
     say(&fake, &group, None, &alice, "/puzzle daily on 7", |c| {
         said(c).contains("every day at 07:00 UTC")
     })

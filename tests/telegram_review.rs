@@ -43,6 +43,7 @@ async fn a_hint_and_a_review_arrive_as_pictures() {
         "{}",
         said(&refused)
     );
+    fake.make_admin(&group, &an);
     say(&fake, &group, None, &an, "/hints on", |c| {
         said(c).contains("Hints are now allowed")
     })

@@ -260,6 +260,8 @@ where
             lang_hint: None,
             // Each console channel is a group of its own (its own leaderboard).
             community: Some(channel.clone()),
+            // The console's user is its operator.
+            may_configure: Some(true),
         };
         let origin = Origin {
             event: None,

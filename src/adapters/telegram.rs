@@ -22,6 +22,7 @@
 //! * With `TELEGRAM_WEBHOOK_URL` set, updates arrive by webhook instead ([`webhook`]), so
 //!   several processes can serve one bot; each is answered once handled, in the same way.
 
+mod admins;
 mod api;
 mod commands;
 mod listen;
@@ -143,6 +144,8 @@ struct Adapter {
     /// Whether an update the storage failed on is delivered again when told so (a webhook):
     /// then its failure is not answered in the chat, the update is tried again instead.
     redelivered: bool,
+    /// Groups' administrators, as last asked.
+    admins: admins::Admins,
 }
 
 impl Adapter {
@@ -218,6 +221,7 @@ async fn run_receiving(
         username,
         bot_id: me.id.0,
         redelivered: webhook.is_some(),
+        admins: admins::Admins::default(),
     });
     let handle = move |update| on_update(Arc::clone(&adapter), update);
     let received = match webhook {
@@ -392,6 +396,11 @@ async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) ->
     let (text, mut mentions) = with_mentions(&msg, raw);
     mentions.extend(self_mentions(&text, &tg.username));
     let user = player(from);
+    // Settings are a group's administrators' to change; the platform is asked only when a
+    // line would change one.
+    let may_configure = msg.chat.is_private()
+        || (crate::app::parse_line(&text).configures()
+            && tg.admins.may_configure(&tg.bot, msg.chat.id, from.id).await);
     let inc = Incoming {
         channel: target.channel(),
         user: user.clone(),
@@ -401,6 +410,7 @@ async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) ->
         mentions,
         lang_hint: lang_of(from),
         community: target.community(),
+        may_configure: Some(may_configure),
     };
     let answering = Answering {
         user: from.id.0,
@@ -456,6 +466,8 @@ async fn on_callback(q: CallbackQuery, update: u32, tg: &Adapter) -> Outcome {
         mentions: Vec::new(),
         lang_hint: lang,
         community: target.community(),
+        // No button changes a setting.
+        may_configure: Some(message.chat().is_private()),
     };
     let kind = pressed_kind(regular);
     let name = player(&q.from).name;

@@ -464,6 +464,7 @@ async fn start_game(
             time_control,
             start,
             takebacks: slot.record.settings.takebacks,
+            hints: slot.record.settings.hints,
             rated,
             community: ctx.inc.community.clone(),
             // The challenge's language (the channel's, else the challenger's) from now on.

@@ -130,6 +130,25 @@ pub enum Line {
     Text(String),
 }
 
+impl Line {
+    /// Whether the line may change the channel's settings (`/hints on`, `/lang vi`,
+    /// `/ruleset asian`, `/takebacks off`, `/puzzle daily on`): an adapter asks the platform
+    /// who the sender is (a Telegram group's administrators) only for these.
+    #[must_use]
+    pub fn configures(&self) -> bool {
+        match self {
+            Line::Command(Cmd::Hints | Cmd::Lang | Cmd::Ruleset | Cmd::Takebacks, args) => {
+                !args.is_empty()
+            }
+            Line::Command(Cmd::Puzzle, args) => args
+                .split_whitespace()
+                .next()
+                .is_some_and(|w| super::puzzle::is_daily_word(&w.to_lowercase())),
+            _ => false,
+        }
+    }
+}
+
 /// Read one chat line. Commands may carry a bot suffix as Telegram sends them in groups
 /// (`/play@XiangqiBot`).
 #[must_use]
@@ -187,6 +206,20 @@ mod tests {
             Line::Command(Cmd::Help, String::new())
         );
         assert_eq!(parse_line("/xyz 1"), Line::Unknown("/xyz".into()));
+        for (line, configures) in [
+            ("/hints on", true),
+            ("/hints", false),
+            ("/lang vi", true),
+            ("/ruleset asian", true),
+            ("/takebacks off", true),
+            ("/puzzle daily on 9", true),
+            ("/puzzle Daily", true),
+            ("/puzzle next", false),
+            ("/play @bob", false),
+            ("h2e2", false),
+        ] {
+            assert_eq!(parse_line(line).configures(), configures, "{line}");
+        }
         assert_eq!(parse_line("炮二平五"), Line::Text("炮二平五".into()));
         for (c, n) in Cmd::ALL {
             assert_eq!(

@@ -96,6 +96,25 @@ impl<'a> Ctx<'a> {
         Reply::text(text(&m, self.lang))
     }
 
+    /// The private refusal of a change to the channel's settings (`/hints`, `/lang`,
+    /// `/ruleset`, `/takebacks`, `/puzzle daily`) by someone the platform does not name as
+    /// allowed to make it; `None` when they may. `slash` is the command, named in the
+    /// refusal when the platform could not tell (typed text on Discord).
+    pub(crate) fn may_not_configure(&self, slash: &str) -> Option<Reply> {
+        let discord = self.inc.channel.starts_with("dc:");
+        match self.inc.may_configure {
+            Some(true) => None,
+            Some(false) => Some(self.private(Msg::AdminsOnly {
+                discord,
+                slash: None,
+            })),
+            None => Some(self.private(Msg::AdminsOnly {
+                discord,
+                slash: Some(slash.to_string()),
+            })),
+        }
+    }
+
     /// A notice only the acting user sees, in their language.
     pub(crate) fn private(&self, m: Msg) -> Reply {
         Reply::private(text(&m, self.reader))

@@ -43,7 +43,9 @@ pub(crate) async fn hint(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
     if game.record.rated {
         return Ok(vec![private(ctx, &AnalysisMsg::HintRated)]);
     }
-    if bot_side(game).is_none() && !slot.record.settings.hints {
+    // Fixed at the game's start; records from before that follow the channel.
+    let allowed = game.record.hints.unwrap_or(slot.record.settings.hints);
+    if bot_side(game).is_none() && !allowed {
         return Ok(vec![private(ctx, &AnalysisMsg::HintsOffHere)]);
     }
     if ctx.svc.engine_pool().is_none() {
@@ -79,6 +81,9 @@ pub(crate) async fn hints(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResu
         _ => slot.record.settings.hints,
     };
     if on != slot.record.settings.hints {
+        if let Some(refusal) = ctx.may_not_configure("/hints") {
+            return Ok(vec![refusal]);
+        }
         let game = slot.game.clone();
         let mut record = slot.record.clone();
         record.settings.hints = on;

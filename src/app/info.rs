@@ -255,6 +255,15 @@ async fn ruleset(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Re
             name: arg.chars().take(24).collect(),
         })]);
     };
+    if name == current {
+        return Ok(vec![ctx.say(Msg::RulesetSet {
+            name: ruleset_name(name, ctx.lang),
+            game_running: slot.game.is_some(),
+        })]);
+    }
+    if let Some(refusal) = ctx.may_not_configure("/ruleset") {
+        return Ok(vec![refusal]);
+    }
     let mut record = slot.record.clone();
     record.settings.ruleset = Some(name.as_str().into());
     save_channel(ctx, slot, record).await?;
@@ -305,6 +314,11 @@ async fn lang(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply
             name: arg.chars().take(24).collect(),
         })]);
     };
+    if slot.record.settings.lang.as_deref() != Some(l.code()) {
+        if let Some(refusal) = ctx.may_not_configure("/lang") {
+            return Ok(vec![refusal]);
+        }
+    }
     // The channel's setting, and also the language of its game and challenge, if any.
     let mut record = slot.record.clone();
     record.settings.lang = Some(l.code().into());
@@ -337,6 +351,9 @@ async fn takebacks(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<
         _ => slot.record.settings.takebacks,
     };
     if on != slot.record.settings.takebacks {
+        if let Some(refusal) = ctx.may_not_configure("/takebacks") {
+            return Ok(vec![refusal]);
+        }
         let mut record = slot.record.clone();
         record.settings.takebacks = on;
         save_channel(ctx, slot, record).await?;

@@ -65,6 +65,12 @@ pub struct Incoming {
     /// Discord server, `tg:CHAT` for a Telegram group and all its topics, the channel itself
     /// in the console); none for private chats.
     pub community: Option<String>,
+    /// Whether the sender may change the channel's settings, as the platform tells: a
+    /// Telegram group's administrators, a Discord member with Manage Channels (or
+    /// Administrator), anyone in a private chat or the console. `None` when the platform did
+    /// not say (a typed message on a Discord server): settings are then refused with a pointer
+    /// to the slash command, which carries the member's permissions.
+    pub may_configure: Option<bool>,
 }
 
 /// Whether an image is a board (PNG) or a replay (GIF).

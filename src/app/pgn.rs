@@ -293,6 +293,7 @@ mod tests {
             idle_after_ms: None,
             turn_since_ms: None,
             bot_memory: None,
+            hints: None,
         };
         let p = pgn(&rec, "console");
         assert!(p.contains("[Game \"Chinese Chess\"]"));

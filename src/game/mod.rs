@@ -74,6 +74,8 @@ pub struct GameSetup {
     pub start: Option<Position>,
     /// Whether takebacks may be asked for.
     pub takebacks: bool,
+    /// Whether hints may be asked for (games between people).
+    pub hints: bool,
     /// Whether the game is rated (both players agreed).
     pub rated: bool,
     /// The server or group it is played in (a leaderboard scope), if any.
@@ -97,6 +99,7 @@ impl Game {
             time_control,
             start,
             takebacks,
+            hints,
             rated,
             community,
             lang,
@@ -127,6 +130,7 @@ impl Game {
             idle_after_ms: idle_after_ms.filter(|_| time_control == TimeControl::None),
             turn_since_ms: Some(now_ms),
             bot_memory: None,
+            hints: Some(hints),
         };
         Game {
             arbiter: Arbiter::new(pos, Ruleset::preset(ruleset)),

@@ -139,6 +139,12 @@ pub struct GameRecord {
     /// rest on it), stored with each of its moves so a restart does not forget it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bot_memory: Option<BotMemory>,
+    /// Whether the players may ask for engine hints (games between people): the channel's
+    /// `/hints` at the start, fixed for the game so that a later change (by an administrator)
+    /// never hands one player hints the other did not agree to. `None` in records from before
+    /// it was kept: those follow the channel's setting.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hints: Option<bool>,
 }
 
 /// One of the bot's evaluations, from its own side.

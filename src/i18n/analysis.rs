@@ -176,8 +176,8 @@ fn en(m: &AnalysisMsg) -> String {
         AnalysisMsg::HintBusy => "A hint is already being looked for; it comes in a moment.".into(),
         AnalysisMsg::Hint { player, mv, iccs } => format!("💡 Hint for {player}: {mv} ({iccs})"),
         AnalysisMsg::HintNone => "The engine found no move to suggest here.".into(),
-        AnalysisMsg::HintsSet { on: true } => "Hints are now allowed in games between people here (never in rated games).".into(),
-        AnalysisMsg::HintsSet { on: false } => "Hints are now off for games between people here (games against the bot keep them).".into(),
+        AnalysisMsg::HintsSet { on: true } => "Hints are now allowed in new games between people here (never in rated games).".into(),
+        AnalysisMsg::HintsSet { on: false } => "Hints are now off for new games between people here (games against the bot keep them).".into(),
         AnalysisMsg::ReviewNoGame => "There is no finished game here to review.".into(),
         AnalysisMsg::ReviewNotFound { asked } => format!("Game {asked} is not a finished game of this channel. /games lists your games with their numbers."),
         AnalysisMsg::ReviewQueued { game } => format!("Reviewing game #{game}… the review follows in about 20 seconds."),
@@ -211,8 +211,8 @@ fn vi(m: &AnalysisMsg) -> String {
         AnalysisMsg::HintBusy => "Đang tìm gợi ý rồi, chờ một chút.".into(),
         AnalysisMsg::Hint { player, mv, iccs } => format!("💡 Gợi ý cho {player}: {mv} ({iccs})"),
         AnalysisMsg::HintNone => "Máy cờ không tìm được nước nào để gợi ý.".into(),
-        AnalysisMsg::HintsSet { on: true } => "Từ giờ ván giữa người với người ở đây được xin gợi ý (trừ ván tính điểm).".into(),
-        AnalysisMsg::HintsSet { on: false } => "Từ giờ ván giữa người với người ở đây không được xin gợi ý (ván với máy vẫn được).".into(),
+        AnalysisMsg::HintsSet { on: true } => "Từ giờ các ván mới giữa người với người ở đây được xin gợi ý (trừ ván tính điểm).".into(),
+        AnalysisMsg::HintsSet { on: false } => "Từ giờ các ván mới giữa người với người ở đây không được xin gợi ý (ván với máy vẫn được).".into(),
         AnalysisMsg::ReviewNoGame => "Ở đây chưa có ván nào đã kết thúc để phân tích.".into(),
         AnalysisMsg::ReviewNotFound { asked } => format!("Ván {asked} không phải ván đã kết thúc của kênh này. /games liệt kê các ván của bạn kèm số ván."),
         AnalysisMsg::ReviewQueued { game } => format!("Đang phân tích ván #{game}… kết quả có sau khoảng 20 giây."),
@@ -249,10 +249,10 @@ fn zh(m: &AnalysisMsg) -> String {
         AnalysisMsg::Hint { player, mv, iccs } => format!("💡 给{player}的提示：{mv}（{iccs}）"),
         AnalysisMsg::HintNone => "引擎找不到可以提示的着法。".into(),
         AnalysisMsg::HintsSet { on: true } => {
-            "本频道的真人对局现在可以请求提示（等级分对局除外）。".into()
+            "本频道今后开始的真人对局可以请求提示（等级分对局除外）。".into()
         }
         AnalysisMsg::HintsSet { on: false } => {
-            "本频道的真人对局现在不能请求提示（与电脑对局仍可）。".into()
+            "本频道今后开始的真人对局不能请求提示（与电脑对局仍可）。".into()
         }
         AnalysisMsg::ReviewNoGame => "这里还没有已结束的对局可以复盘。".into(),
         AnalysisMsg::ReviewNotFound { asked } => {

@@ -944,6 +944,7 @@ mod tests {
             idle_after_ms: None,
             turn_since_ms: None,
             bot_memory: None,
+            hints: None,
         }
     }
 

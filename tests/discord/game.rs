@@ -1,7 +1,7 @@
 //! Games on Discord: every way to move, every button, a restart, a thread per game (and none
 //! left behind when the game is refused).
 
-use crate::discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
+use crate::discord_fake::{permissions, CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use crate::harness::{
     board_text, button, check_every_attachment, fake, latest_board, message_of, new_game,
     pick_move, service_config, slash_move, start, table, Ledger, CHASE_FEN, WAIT,
@@ -247,6 +247,7 @@ async fn a_whole_game_to_a_perpetual_chase() {
 async fn buttons_for_draws_takebacks_flip_and_resignation() {
     let (fake, _dir, bot, log) = table().await;
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
+    fake.grant(alice.id, permissions::ADMINISTRATOR);
     log.answers(
         &fake,
         FakeInteraction::slash("takebacks")
@@ -547,6 +548,64 @@ async fn a_play_over_the_rate_limit_opens_no_thread() {
     assert!(answer.is_ephemeral(), "only alice sees it");
     assert!(answer.content.contains("too fast"), "{}", answer.content);
     assert_eq!(opened(&fake), 1, "{:?}", fake.threads());
+    log.check(&fake).await;
+    bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn only_members_who_manage_the_channel_change_its_settings() {
+    let (fake, _dir, bot, log) = table().await;
+    let (mod_, carol) = (fake.add_user("moderator"), fake.add_user("carol"));
+    fake.grant(mod_.id, permissions::MANAGE_CHANNELS);
+    // carol may not: told only her, in the response itself.
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::slash("hints")
+                .option(CmdOpt::string("allow", "on"))
+                .by(&carol),
+            &[Callback(4)],
+        )
+        .await;
+    let note = message_of(&fake, &r[0]);
+    assert!(note.is_ephemeral());
+    assert_eq!(
+        note.content,
+        "Only members who can manage this channel can change its settings."
+    );
+    // Typed, the command carries no permissions: pointed to the slash command.
+    let posted = fake.calls_matching("POST /channels/*/messages").len();
+    fake.push_message_create(fake.channel_id(), &carol, "/takebacks on");
+    let call = fake
+        .wait_for_call("POST /channels/*/messages", posted + 1, WAIT)
+        .await
+        .expect("the refusal of a typed setting");
+    let content = call
+        .json
+        .as_ref()
+        .and_then(|j| j["content"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        content.contains("use the slash command /takebacks"),
+        "{content}"
+    );
+    // The moderator may; the setting is then the channel's.
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::slash("hints")
+                .option(CmdOpt::string("allow", "on"))
+                .by(&mod_),
+            &[Callback(5), EditOriginal],
+        )
+        .await;
+    let set = message_of(&fake, &r[1]);
+    assert!(
+        set.content.starts_with("Hints are now allowed"),
+        "{}",
+        set.content
+    );
     log.check(&fake).await;
     bot.stop(&fake).await;
 }

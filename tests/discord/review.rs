@@ -8,7 +8,9 @@ use xiangqi_bot::app::bot::ThinkingPool;
 use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::uci::player::Player;
 
-use crate::discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, FakeMessage, ResponseKind};
+use crate::discord_fake::{
+    permissions, CmdOpt, FakeDiscord, FakeInteraction, FakeMessage, ResponseKind,
+};
 use crate::harness::{
     button, check_every_attachment, decode_png, fake, new_game, service_config, slash_move, start,
     Ledger, WAIT,
@@ -57,6 +59,7 @@ async fn a_hint_and_a_review_arrive_as_pictures() {
     let engine = tokio::spawn(Arc::clone(&bot.service).run_bot());
     let log = Ledger::default();
     let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
+    fake.grant(alice.id, permissions::MANAGE_CHANNELS);
     log.answers(
         &fake,
         FakeInteraction::slash("hints")

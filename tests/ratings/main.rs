@@ -94,6 +94,7 @@ pub fn incoming(t: Table, user: &str, text: &str) -> Incoming {
         handle: Some(user.to_string()),
         text: text.to_string(),
         community: t.community.map(str::to_string),
+        may_configure: Some(true),
         ..Incoming::default()
     }
 }

@@ -97,6 +97,8 @@ pub mod permissions {
     pub const CREATE_PUBLIC_THREADS: u64 = 1 << 35;
     pub const CREATE_PRIVATE_THREADS: u64 = 1 << 36;
     pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
+    pub const ADMINISTRATOR: u64 = 1 << 3;
+    pub const MANAGE_CHANNELS: u64 = 1 << 4;
     /// What `@everyone` may do in the fake guild.
     pub const EVERYONE: u64 = ADD_REACTIONS
         | VIEW_CHANNEL
@@ -661,6 +663,12 @@ impl FakeDiscord {
         self.st().guild_id
     }
 
+    /// Gives member `user` the permission `bits` (see [`permissions`]) on top of
+    /// `@everyone`'s, as a role would; interactions then carry them.
+    pub fn grant(&self, user: u64, bits: u64) {
+        *self.st().granted.entry(user).or_insert(0) |= bits;
+    }
+
     /// The guild's `#general` text channel.
     pub fn channel_id(&self) -> u64 {
         self.st().general_id
@@ -1177,6 +1185,8 @@ struct State_ {
     dispatched: Vec<SentDispatch>,
     gateway_received: Vec<Value>,
     shard_state: shards::ShardState,
+    /// Permission bits granted to members beyond `@everyone` (a role of their own).
+    granted: HashMap<u64, u64>,
 }
 
 type ApiResult = Result<(u16, Value), ApiError>;
@@ -1353,6 +1363,7 @@ impl State_ {
             bot_id: 0,
             app_id: 0,
             owner_id: 0,
+            granted: HashMap::new(),
             tester_id: 0,
             guild_id: 0,
             bot_role_id: 0,
@@ -1484,7 +1495,7 @@ impl State_ {
         } else if user_id == self.bot_id {
             permissions::BOT_ROLE
         } else {
-            permissions::EVERYONE
+            permissions::EVERYONE | self.granted.get(&user_id).copied().unwrap_or(0)
         }
     }
 

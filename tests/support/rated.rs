@@ -48,6 +48,7 @@ pub fn rated(
         idle_after_ms: None,
         turn_since_ms: None,
         bot_memory: None,
+        hints: None,
     }
 }
 

@@ -11,6 +11,8 @@ pub fn said(user: &str, channel: &str, text: &str) -> Incoming {
         user: PlayerRef::new(format!("console:{user}"), user),
         handle: Some(user.to_string()),
         text: text.to_string(),
+        // As the console adapter says: its user is its operator.
+        may_configure: Some(true),
         ..Incoming::default()
     }
 }

@@ -101,6 +101,7 @@ const METHODS: &[&str] = &[
     "deleteMyCommands",
     "sendChatAction",
     "getChat",
+    "getChatMember",
     "getFile",
     "setMyDescription",
     "setMyShortDescription",
@@ -529,6 +530,23 @@ impl FakeTelegram {
         self.lock().bot.clone()
     }
 
+    /// Makes `user` an administrator of `chat` (as `getChatMember` then says).
+    pub fn make_admin(&self, chat: &FakeChat, user: &FakeUser) {
+        self.set_status(chat, user, "administrator");
+    }
+
+    /// Makes `user` the creator (owner) of `chat`.
+    pub fn make_owner(&self, chat: &FakeChat, user: &FakeUser) {
+        self.set_status(chat, user, "creator");
+    }
+
+    fn set_status(&self, chat: &FakeChat, user: &FakeUser, status: &'static str) {
+        let mut st = self.lock();
+        st.chats.insert(chat.id, chat.clone());
+        st.members
+            .insert((chat.id, user.id), (user.clone(), status));
+    }
+
     /// Makes a chat known without an update from it, so the bot may send to it.
     pub fn register_chat(&self, chat: &FakeChat) {
         self.lock().chats.insert(chat.id, chat.clone());
@@ -546,6 +564,7 @@ impl FakeTelegram {
     ) -> i32 {
         let mut st = self.lock();
         st.chats.insert(chat.id, chat.clone());
+        st.seen_member(chat, from);
         let message_id = st.next_message_id(chat.id);
         let entities = command_entity(text);
         let msg = Msg {
@@ -616,6 +635,7 @@ impl FakeTelegram {
     ) -> String {
         let mut st = self.lock();
         st.chats.insert(chat.id, chat.clone());
+        st.seen_member(chat, from);
         st.next_callback += 1;
         let query_id = format!("{}", 4_242_000_000_000_000_000u64 + st.next_callback);
         let message = match st.messages.get(&(chat.id, message_id)) {
@@ -1008,6 +1028,9 @@ struct FakeState {
     answered: Vec<AnsweredCallback>,
     files: HashMap<String, FileEntry>,
     next_file: u64,
+    /// Who has been seen in each chat (chat id, user id) and their status there:
+    /// `member`, `administrator` or `creator`, as `getChatMember` reports it.
+    members: HashMap<(i64, i64), (FakeUser, &'static str)>,
 }
 
 /// Request parameters, whatever the encoding.
@@ -1263,6 +1286,7 @@ impl FakeState {
             bot,
             shutdown: false,
             chats: HashMap::new(),
+            members: HashMap::new(),
             migrated: HashMap::new(),
             messages: BTreeMap::new(),
             last_message_id: HashMap::new(),
@@ -1509,6 +1533,7 @@ impl FakeState {
                     .ok_or_else(|| bad("chat not found"))?;
                 Ok(chat.full_info_json())
             }
+            "getChatMember" => self.chat_member(p),
             "getFile" => {
                 let file_id = p.string("file_id")?.unwrap_or_default();
                 let file = self
@@ -1840,6 +1865,57 @@ impl FakeState {
     }
 
     // --- helpers ------------------------------------------------------------------------------
+
+    /// A user who wrote or pressed in `chat` is a member there (private chats: the user and
+    /// the bot only); an administrator's status is kept.
+    fn seen_member(&mut self, chat: &FakeChat, from: &FakeUser) {
+        let status = if chat.chat_type == ChatType::Private {
+            "creator"
+        } else {
+            "member"
+        };
+        self.members
+            .entry((chat.id, from.id))
+            .or_insert_with(|| (from.clone(), status));
+    }
+
+    /// `getChatMember`: as Telegram, `chat_id` and `user_id` are required, an unknown chat is
+    /// "chat not found", a user never seen there "user not found" (400); administrators come
+    /// with their rights, the creator with `is_anonymous`.
+    fn chat_member(&self, p: &Params) -> Result<Value, ApiErr> {
+        let chat_id = self.resolve_chat(p)?;
+        let user_id = p
+            .int("user_id")
+            .map_err(|_| bad("invalid user_id specified"))?
+            .ok_or_else(|| bad("user_id is empty"))?;
+        let Some((user, status)) = self.members.get(&(chat_id, user_id)) else {
+            return Err(bad("user not found"));
+        };
+        let mut member = json!({ "status": status, "user": user.to_json() });
+        match *status {
+            "creator" => member["is_anonymous"] = json!(false),
+            "administrator" => {
+                for right in [
+                    "can_be_edited",
+                    "can_manage_chat",
+                    "can_delete_messages",
+                    "can_manage_video_chats",
+                    "can_restrict_members",
+                    "can_promote_members",
+                    "can_change_info",
+                    "can_invite_users",
+                    "can_post_stories",
+                    "can_edit_stories",
+                    "can_delete_stories",
+                    "is_anonymous",
+                ] {
+                    member[right] = json!(right != "is_anonymous" && right != "can_be_edited");
+                }
+            }
+            _ => {}
+        }
+        Ok(member)
+    }
 
     fn resolve_chat(&self, p: &Params) -> Result<i64, ApiErr> {
         let id = match p.get("chat_id") {

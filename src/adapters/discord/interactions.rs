@@ -166,6 +166,7 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         mentions,
         lang_hint: lang,
         community: cmd.guild_id.map(super::community_key),
+        may_configure: Some(cmd.guild_id.is_none() || manages(cmd.member.as_deref())),
     };
     let channel = inc.channel.clone();
     let from = origin(&answering);
@@ -312,6 +313,7 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
         mentions: Vec::new(),
         lang_hint: lang,
         community: comp.guild_id.map(super::community_key),
+        may_configure: Some(comp.guild_id.is_none() || manages(comp.member.as_ref())),
     };
     let handled = h.service.handle_from(inc, origin(&answering)).await;
     if handled.queued.is_none() {
@@ -395,6 +397,9 @@ pub(super) async fn on_message(h: &Handler, msg: &Message) {
         mentions,
         lang_hint: None,
         community: msg.guild_id.map(super::community_key),
+        // A message does not carry the member's permissions: on a server a setting is
+        // refused with a pointer to the slash command, which does.
+        may_configure: msg.guild_id.is_none().then_some(true),
     };
     let handled = h.service.handle_from(inc, origin(&answering)).await;
     // Ordinary conversation gets no answer.
@@ -406,4 +411,14 @@ pub(super) async fn on_message(h: &Handler, msg: &Message) {
             handled.replies,
         );
     }
+}
+
+/// Whether an interaction's member may change the channel's settings: Manage Channels or
+/// Administrator in the channel (Discord sends the member's permissions there, overwrites
+/// applied).
+fn manages(member: Option<&serenity::model::guild::Member>) -> bool {
+    use serenity::model::Permissions;
+    member
+        .and_then(|m| m.permissions)
+        .is_some_and(|p| p.intersects(Permissions::MANAGE_CHANNELS | Permissions::ADMINISTRATOR))
 }

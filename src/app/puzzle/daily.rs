@@ -59,6 +59,9 @@ pub(super) async fn configure(
     if parts.next().is_some() {
         return Ok(vec![ctx.say_puzzle(&PuzzleMsg::DailyUsage)]);
     }
+    if let Some(refusal) = ctx.may_not_configure("/puzzle daily") {
+        return Ok(vec![refusal]);
+    }
     let channel = &ctx.inc.channel;
     let mut changes = Changes::default();
     if let Some(old) = slot.record.settings.puzzle_daily {

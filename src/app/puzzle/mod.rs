@@ -103,7 +103,7 @@ fn ask(args: &str) -> Ask<'_> {
             Ask::Solution
         }
         "stats" | "thốngkê" | "thongke" | "统计" | "統計" => Ask::Stats,
-        "daily" | "hằngngày" | "hangngay" | "每日" => Ask::Daily(rest),
+        w if is_daily_word(w) => Ask::Daily(rest),
         _ => Ask::New(args),
     }
 }
@@ -458,4 +458,9 @@ impl Ctx<'_> {
     pub(crate) fn private_puzzle(&self, m: &PuzzleMsg) -> Reply {
         Reply::private(crate::i18n::puzzle::text(m, self.reader))
     }
+}
+
+/// The word that makes `/puzzle` about the daily puzzle (`/puzzle daily on`), lower case.
+pub(crate) fn is_daily_word(w: &str) -> bool {
+    matches!(w, "daily" | "hằngngày" | "hangngay" | "每日")
 }

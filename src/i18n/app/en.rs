@@ -105,6 +105,13 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BotName { level } => format!("Bot (level {level})"),
         Msg::BadBotLevel { text } => format!("The bot plays at levels 1 to 8, not \"{text}\". Example: /play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("You are already playing the bot in {max} games, as many as one may at once. Finish or resign one of them first."),
+        Msg::AdminsOnly { discord, slash } => {
+            let who = if *discord { "Only members who can manage this channel can change its settings." } else { "Only this group's administrators can change its settings." };
+            match slash {
+                Some(cmd) => format!("{who} A typed command does not tell me who you are on this server: use the slash command {cmd}."),
+                None => who.to_string(),
+            }
+        }
         Msg::BotUnavailable => "The bot cannot play here right now. Challenge a person with /play.".into(),
         Msg::BadTimeControl { text } => format!("I cannot read the time control \"{text}\". Use none, 10+5 (minutes + seconds), 20m/1m, 10m+3x30s or 1d."),
         Msg::BadStart { detail } => format!("That start position cannot be played: {detail}"),

@@ -402,6 +402,15 @@ pub enum Msg {
         /// Games against the bot one may play at once.
         max: usize,
     },
+    /// Someone who may not change the chat's settings tried to (said privately).
+    AdminsOnly {
+        /// A Discord channel (members with Manage Channels) rather than a Telegram group
+        /// (its administrators).
+        discord: bool,
+        /// Discord tells who may manage a channel only with a slash command: the one to use,
+        /// when a typed command could not be checked.
+        slash: Option<String>,
+    },
     /// A time control could not be read.
     BadTimeControl {
         /// What was typed.

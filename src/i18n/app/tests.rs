@@ -191,6 +191,14 @@ fn samples() -> Vec<Msg> {
         Msg::BadBotLevel { text: "9".into() },
         Msg::BotUnavailable,
         Msg::TooManyBotGames { max: 3 },
+        Msg::AdminsOnly {
+            discord: false,
+            slash: None,
+        },
+        Msg::AdminsOnly {
+            discord: true,
+            slash: Some("/hints".into()),
+        },
     ]
 }
 
@@ -280,10 +288,11 @@ fn index(m: &Msg) -> usize {
         Msg::BadBotLevel { .. } => 81,
         Msg::BotUnavailable => 82,
         Msg::TooManyBotGames { .. } => 83,
+        Msg::AdminsOnly { .. } => 84,
     }
 }
 
-const VARIANTS: usize = 84;
+const VARIANTS: usize = 85;
 
 #[test]
 fn durations_read_naturally() {

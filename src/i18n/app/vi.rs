@@ -105,6 +105,13 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BotName { level } => format!("Máy (cấp {level})"),
         Msg::BadBotLevel { text } => format!("Máy chơi ở cấp 1 đến 8, không có cấp \"{text}\". Ví dụ: /play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("Bạn đang chơi với máy {max} ván cùng lúc, mức tối đa. Hãy kết thúc hoặc xin thua một ván trước."),
+        Msg::AdminsOnly { discord, slash } => {
+            let who = if *discord { "Chỉ thành viên có quyền quản lý kênh này mới đổi được cài đặt của kênh." } else { "Chỉ quản trị viên của nhóm mới đổi được cài đặt của nhóm." };
+            match slash {
+                Some(cmd) => format!("{who} Lệnh gõ tay không cho biết quyền của bạn trong máy chủ: hãy dùng lệnh gạch chéo {cmd}."),
+                None => who.to_string(),
+            }
+        }
         Msg::BotUnavailable => "Hiện không chơi với máy được ở đây. Hãy thách đấu một người bằng /play.".into(),
         Msg::BadTimeControl { text } => format!("Tôi không đọc được thời gian \"{text}\". Dùng none, 10+5 (phút + giây), 20m/1m, 10m+3x30s hoặc 1d."),
         Msg::BadStart { detail } => format!("Không chơi được từ thế cờ này: {detail}"),

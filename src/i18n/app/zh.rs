@@ -106,6 +106,13 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BotName { level } => format!("电脑（{level}级）"),
         Msg::BadBotLevel { text } => format!("电脑等级为 1 到 8，没有“{text}”。例如：/play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("你已同时与电脑下{max}盘棋，已达上限。请先下完或认输其中一盘。"),
+        Msg::AdminsOnly { discord, slash } => {
+            let who = if *discord { "只有能管理本频道的成员才能更改本频道的设置。" } else { "只有本群管理员才能更改本群的设置。" };
+            match slash {
+                Some(cmd) => format!("{who}手动输入的命令无法表明你在本服务器的权限，请使用斜杠命令 {cmd}。"),
+                None => who.to_string(),
+            }
+        }
         Msg::BotUnavailable => "这里暂时不能与电脑对弈。请用 /play 向别人挑战。".into(),
         Msg::BadTimeControl { text } => format!("看不懂用时“{text}”。请用 none、10+5（分钟+秒）、20m/1m、10m+3x30s 或 1d。"),
         Msg::BadStart { detail } => format!("无法从这个局面开始：{detail}"),
