@@ -3,6 +3,8 @@
 //! the next goes out; a refused photo becomes text; what was not delivered before a stop goes
 //! out after the restart.
 
+#[path = "support/faulty.rs"]
+mod faulty;
 #[path = "support/telegram_fake.rs"]
 mod telegram_fake;
 #[path = "support/telegram_harness.rs"]
@@ -10,6 +12,7 @@ mod telegram_harness;
 
 use std::time::Duration;
 
+use faulty::Faulty;
 use telegram_fake::{FakeChat, FakeTelegram, FakeUser, SentCall};
 use telegram_harness::{
     board_after, check_every_call, expect_call, said, say, start_game, Running, TOKEN, WAIT,
@@ -204,4 +207,101 @@ async fn a_board_not_delivered_before_a_stop_goes_out_after_the_restart() {
     outbox_empties(&bot).await;
     bot.stop().await;
     check_every_call(&fake.sent());
+}
+
+/// The bot on sled in `dir`, where every write of Alice's private chat (its record) waits
+/// `delay` first.
+async fn start_with_slow_alice(
+    fake: &FakeTelegram,
+    dir: &std::path::Path,
+    delay: Duration,
+) -> Running {
+    let storage = Faulty::open(dir);
+    storage.slow(|c| c.channels.iter().any(|(k, _)| k == "tg:2001"), delay);
+    Running::start_on(fake, storage, telegram_harness::busy_config(), None).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_chat_does_not_hold_back_the_others() {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (slow, quick) = (alice(), bob());
+    let (slow_dm, quick_dm) = (FakeChat::private(&slow), FakeChat::private(&quick));
+    let group = FakeChat::group(-4_000_000_020, "Busy club");
+    // Each of the slow chat's settings takes 2 s to store.
+    let bot = start_with_slow_alice(&fake, dir.path(), Duration::from_secs(2)).await;
+    for on in ["on", "off", "on"] {
+        fake.push_message(&slow_dm, &slow, &format!("/takebacks {on}"), None);
+    }
+    // More than one window of updates (Telegram hands out 100 at a time) from a busy group,
+    // then a question in another chat.
+    for i in 0..150 {
+        fake.push_message(&group, &quick, &format!("nice move {i}"), None);
+    }
+    let mark = fake.mark();
+    fake.push_message(&quick_dm, &quick, "/help", None);
+    let answer = expect_call(&fake, mark, "the quick chat's answer", |c| {
+        c.chat_id == Some(quick_dm.id) && c.is("sendMessage")
+    })
+    .await;
+    // Answered before the slow chat's first setting was even stored.
+    let slow_first = sent_with(&fake, "sendMessage", &slow_dm, "Takebacks");
+    assert!(
+        slow_first.iter().all(|c| c.seq > answer.seq),
+        "the quick chat waited for the slow one"
+    );
+    // The slow chat is answered in full, in order.
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while sent_with(&fake, "sendMessage", &slow_dm, "Takebacks").len() < 3 {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the slow chat was not answered"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let order: Vec<bool> = sent_with(&fake, "sendMessage", &slow_dm, "Takebacks")
+        .iter()
+        .map(|c| said(c).contains("allowed"))
+        .collect();
+    assert_eq!(order, [true, false, true]);
+    assert!(bot
+        .service
+        .storage()
+        .inbox("tg:")
+        .expect("inbox")
+        .is_empty());
+    bot.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn updates_confirmed_but_not_handled_are_handled_after_a_restart() {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let alice = alice();
+    let dm = FakeChat::private(&alice);
+    {
+        // Longer than the adapter waits when stopping (10 s): the setting is never stored.
+        let bot = start_with_slow_alice(&fake, dir.path(), Duration::from_secs(60)).await;
+        fake.push_message(&dm, &alice, "/takebacks on", None);
+        // Telegram is told it was received while it is still being handled.
+        assert!(fake.wait_updates_confirmed(WAIT).await, "not confirmed");
+        assert_eq!(bot.service.storage().inbox("tg:").expect("inbox").len(), 1);
+        bot.stop().await;
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(sent_with(&fake, "sendMessage", &dm, "Takebacks").is_empty());
+    assert_eq!(fake.pending_updates(), 0, "Telegram holds nothing more");
+    let mark = fake.mark();
+    let bot = Running::start(&fake, dir.path()).await;
+    expect_call(&fake, mark, "the setting, from the inbox", |c| {
+        c.chat_id == Some(dm.id) && said(c).contains("Takebacks are now allowed")
+    })
+    .await;
+    assert!(bot
+        .service
+        .storage()
+        .inbox("tg:")
+        .expect("inbox")
+        .is_empty());
+    bot.stop().await;
 }

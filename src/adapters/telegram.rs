@@ -17,8 +17,10 @@
 //!   for that chat only, server and network errors retried with backoff. What a change made
 //!   the service say comes from the service's outbox (stored with the change), and is
 //!   delivered again after a restart if it was not delivered before.
-//! * Updates are confirmed to Telegram only once handled ([`polling`]), so an update a crash
-//!   interrupted comes again; one whose changes were stored is recognised by its id.
+//! * Updates are stored (an inbox) before they are confirmed to Telegram ([`polling`]), and
+//!   each chat's are handled in its own lane, so one slow chat holds back no other; what a
+//!   crash interrupted is handled from the inbox at the next start, and one whose changes
+//!   were stored is recognised by its id.
 //! * With `TELEGRAM_WEBHOOK_URL` set, updates arrive by webhook instead ([`webhook`]), so
 //!   several processes can serve one bot; each is answered once handled, in the same way.
 
@@ -214,6 +216,10 @@ async fn run_receiving(
             None
         }
     };
+    let inbox = polling::Inbox {
+        storage: Arc::clone(service.storage()),
+        prefix: format!("tg:{}:", me.id.0),
+    };
     let adapter = Arc::new(Adapter {
         service,
         bot: bot.clone(),
@@ -231,7 +237,7 @@ async fn run_receiving(
                 retry: options.retry,
                 finish: options.drain_timeout,
             };
-            polling::poll(&bot, poll_options, handle, stop).await;
+            polling::poll(&bot, inbox, poll_options, handle, stop).await;
             Ok(())
         }
         Some(config) => {

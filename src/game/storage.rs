@@ -60,6 +60,12 @@ pub struct Changes {
     pub puzzle_players: Vec<(String, PuzzlePlayer)>,
     /// Puzzles' own ratings to write, by puzzle id.
     pub puzzle_standings: Vec<(String, PuzzleStanding)>,
+    /// Incoming events to keep until handled (the inbox), by a key that orders them
+    /// (`tg:BOT:00000000123`), as the platform sent them: a platform told "received" sends
+    /// them no more, so they are kept before it is told.
+    pub inbox: Vec<(String, Vec<u8>)>,
+    /// Inbox entries handled, to forget.
+    pub inbox_done: Vec<String>,
 }
 
 impl Changes {
@@ -79,6 +85,8 @@ impl Changes {
             && self.reviews.is_empty()
             && self.puzzle_players.is_empty()
             && self.puzzle_standings.is_empty()
+            && self.inbox.is_empty()
+            && self.inbox_done.is_empty()
     }
 
     /// Whether the state of games, channels, users or deadlines changes (the outbox and the
@@ -115,7 +123,11 @@ impl Changes {
             reviews,
             puzzle_players,
             puzzle_standings,
+            inbox,
+            inbox_done,
         } = later;
+        self.inbox.extend(inbox);
+        self.inbox_done.extend(inbox_done);
         // Records are written in order, so the later one wins; drop the earlier copies anyway.
         self.games
             .retain(|g| !games.iter().any(|later| later.id == g.id));
@@ -364,6 +376,12 @@ pub trait Storage: Send + Sync + 'static {
         rows.truncate(limit);
         Ok(rows)
     }
+    /// The inbox entries whose key starts with `prefix`, in key order (see
+    /// [`Changes::inbox`]).
+    ///
+    /// # Errors
+    /// On a storage failure.
+    fn inbox(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StorageError>;
     /// Whether an incoming event with this id was handled (see [`Changes::seen`]).
     ///
     /// # Errors

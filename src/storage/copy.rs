@@ -12,8 +12,8 @@ pub type KeyValues = Vec<(Vec<u8>, Vec<u8>)>;
 /// Everything a sled database holds.
 #[derive(Debug, Default)]
 pub struct Dump {
-    /// Games, channels, users, deadlines, handles, the outbox, handled events, reviews, puzzle
-    /// records and the game-number counter, as one set of changes.
+    /// Games, channels, users, deadlines, handles, the outbox, the inbox, handled events,
+    /// reviews, puzzle records and the game-number counter, as one set of changes.
     pub changes: Changes,
     /// Metadata values.
     pub meta: Vec<(String, u64)>,
@@ -30,14 +30,15 @@ impl Dump {
         let c = &self.changes;
         format!(
             "{} games, {} channels, {} users, {} deadlines, {} handles, {} replies waiting, \
-             {} handled events, {} reviews, {} rating records, {} puzzle solvers, {} rated \
-             puzzles, {} metadata values",
+             {} events waiting, {} handled events, {} reviews, {} rating records, {} puzzle \
+             solvers, {} rated puzzles, {} metadata values",
             c.games.len(),
             c.channels.len(),
             c.users.len(),
             c.add_deadlines.len(),
             c.aliases.len(),
             c.outbox.len(),
+            c.inbox.len(),
             c.seen.len(),
             c.reviews.len(),
             self.ratings.len(),
@@ -84,6 +85,10 @@ impl SledStorage {
             if let Some(key) = outbox_key_from(&k) {
                 d.changes.outbox.push((key, v.to_vec()));
             }
+        }
+        for kv in t.inbox.iter() {
+            let (k, v) = kv.map_err(err)?;
+            d.changes.inbox.push((text(&k), v.to_vec()));
         }
         for kv in t.seen.iter() {
             let (k, v) = kv.map_err(err)?;
@@ -181,6 +186,9 @@ pub fn verify(dump: &Dump, copy: &super::PgStorage) -> Result<(), String> {
     }
     if copy.outbox("").map_err(e)? != c.outbox {
         return differs("the outbox".into());
+    }
+    if copy.inbox("").map_err(e)? != c.inbox {
+        return differs("the inbox".into());
     }
     for (id, _) in &c.seen {
         if !copy.seen(id).map_err(e)? {

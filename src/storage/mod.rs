@@ -73,6 +73,8 @@ struct Trees {
     user_games: sled::Tree,
     outbox: sled::Tree,
     seen: sled::Tree,
+    /// Incoming events kept until handled (see [`Changes::inbox`]).
+    inbox: sled::Tree,
     meta: sled::Tree,
     ratings: sled::Tree,
     /// Game reviews by game id.
@@ -326,6 +328,7 @@ impl Trees {
             user_games: t("user_games")?,
             outbox: t("outbox")?,
             seen: t("seen")?,
+            inbox: t("inbox")?,
             meta,
             ratings: t("ratings")?,
             reviews: t("reviews")?,
@@ -444,7 +447,23 @@ impl Trees {
         }
     }
 
-    fn commit(&self, changes: Changes) -> Result<(), StorageError> {
+    fn commit(&self, mut changes: Changes) -> Result<(), StorageError> {
+        let (inbox, inbox_done) = (
+            std::mem::take(&mut changes.inbox),
+            std::mem::take(&mut changes.inbox_done),
+        );
+        if !inbox.is_empty() || !inbox_done.is_empty() {
+            // The inbox is a tree of its own that nothing else refers to: a batch there, made
+            // durable by the group's flush like the rest.
+            let mut batch = sled::Batch::default();
+            for (k, v) in inbox {
+                batch.insert(k.as_bytes(), v);
+            }
+            for k in inbox_done {
+                batch.remove(k.as_bytes());
+            }
+            self.inbox.apply_batch(batch).map_err(err)?;
+        }
         if changes.is_empty() {
             return Ok(());
         }
@@ -883,6 +902,18 @@ impl Storage for SledStorage {
             let (k, v) = r.map_err(err)?;
             if let Some(key) = outbox_key_from(&k) {
                 out.push((key, v.to_vec()));
+            }
+        }
+        Ok(out)
+    }
+
+    fn inbox(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StorageError> {
+        let mut out = Vec::new();
+        for r in self.trees.inbox.scan_prefix(prefix.as_bytes()) {
+            let (k, v) = r.map_err(err)?;
+            match String::from_utf8(k.to_vec()) {
+                Ok(key) => out.push((key, v.to_vec())),
+                Err(_) => tracing::error!(key = ?k, "an inbox key that cannot be read; skipped"),
             }
         }
         Ok(out)

@@ -232,6 +232,10 @@ pub(super) fn survey(t: &Trees) -> Survey {
     walk(&mut s, &t.seen, "handled events", |_, _, v| {
         ok(v.len() == 8, "a time that does not read")
     });
+    walk(&mut s, &t.inbox, "events waiting (inbox)", |_, k, v| {
+        ok(std::str::from_utf8(k).is_ok(), "a key that does not read")?;
+        json::<IgnoredAny>(v).map(|_| ())
+    });
     walk(&mut s, &t.meta, "metadata values", meta);
     s
 }

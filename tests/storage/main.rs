@@ -309,6 +309,57 @@ async fn handled_events_are_remembered_until_forgotten() {
 }
 
 #[tokio::test]
+async fn the_inbox_keeps_events_until_they_are_handled() {
+    for place in places("inbox") {
+        let name = place.name();
+        let s = place.open();
+        let event = |n: u32| format!(r#"{{"update_id":{n}}}"#).into_bytes();
+        s.persist(Changes {
+            inbox: vec![
+                ("tg:7:0000000012".into(), event(12)),
+                ("tg:7:0000000009".into(), event(9)),
+                ("tg:8:0000000001".into(), event(1)),
+            ],
+            ..Changes::default()
+        })
+        .await
+        .expect("persist");
+        let keys = |s: &dyn Storage, prefix: &str| -> Vec<String> {
+            s.inbox(prefix)
+                .expect("inbox")
+                .into_iter()
+                .map(|(k, _)| k)
+                .collect()
+        };
+        assert_eq!(
+            keys(&*s, "tg:7:"),
+            ["tg:7:0000000009", "tg:7:0000000012"],
+            "{name}: in key order, this bot's only"
+        );
+        assert_eq!(s.inbox("tg:7:").expect("inbox")[0].1, event(9), "{name}");
+        // Handled: taken out, together with a change of state or alone.
+        s.persist(Changes {
+            inbox_done: vec!["tg:7:0000000009".into()],
+            channels: vec![("tg:1".into(), ChannelRecord::default())],
+            ..Changes::default()
+        })
+        .await
+        .expect("persist");
+        s.persist(Changes {
+            inbox_done: vec!["tg:8:0000000001".into()],
+            ..Changes::default()
+        })
+        .await
+        .expect("persist");
+        assert_eq!(keys(&*s, "tg:"), ["tg:7:0000000012"], "{name}");
+        // Kept across a reopen.
+        drop(s);
+        let s = place.open();
+        assert_eq!(keys(&*s, "tg:"), ["tg:7:0000000012"], "{name}");
+    }
+}
+
+#[tokio::test]
 async fn game_numbers_count_up_without_gaps_and_ids_never_repeat() {
     for place in places("numbers") {
         let name = place.name();

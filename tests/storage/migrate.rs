@@ -50,6 +50,7 @@ async fn a_sled_database_is_copied_whole_and_checked() {
                 b"{}".to_vec(),
             )],
             seen: vec![("dc:e:1".into(), 3)],
+            inbox: vec![("tg:7:0000000042".into(), br#"{"update_id":42}"#.to_vec())],
             reviews: vec![review(900)],
             puzzle_players: vec![("dc:a".into(), solver.clone())],
             puzzle_standings: vec![("jh-001".into(), standing)],
@@ -86,6 +87,13 @@ async fn a_sled_database_is_copied_whole_and_checked() {
         Some("dc:a")
     );
     assert_eq!(pg.meta("alive").expect("meta"), Some(77));
+    assert_eq!(
+        pg.inbox("tg:").expect("inbox"),
+        [(
+            "tg:7:0000000042".to_string(),
+            br#"{"update_id":42}"#.to_vec()
+        )]
+    );
     drop(pg);
     // Into a database in use: refused, and nothing changes.
     let (ok, said) = migrate(dir.path(), &db.url);

@@ -1,9 +1,11 @@
 //! The real sled storage with one fault on demand: [`Faulty::fail_once`] makes the next write
 //! whose changes match a test fail (nothing of it written), as a full disk or a lost
-//! database connection would; every other call goes to sled unchanged.
+//! database connection would; [`Faulty::slow`] makes matching writes wait first, as a
+//! loaded disk would; every other call goes to sled unchanged.
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
 use xiangqi_bot::game::{
     BoxFuture, Changes, ChannelRecord, Deadline, GameRecord, OutboxKey, PuzzlePlayer,
@@ -19,6 +21,7 @@ pub struct Faulty {
     inner: SledStorage,
     armed: Mutex<Option<Matcher>>,
     failed: Mutex<usize>,
+    slowed: Mutex<Option<(Matcher, Duration)>>,
 }
 
 impl Faulty {
@@ -28,15 +31,34 @@ impl Faulty {
             inner: SledStorage::open(path).expect("sled"),
             armed: Mutex::new(None),
             failed: Mutex::new(0),
+            slowed: Mutex::new(None),
         })
     }
 
     /// The next write whose changes `matches` fails, once.
+    #[allow(dead_code)]
     pub fn fail_once(&self, matches: impl Fn(&Changes) -> bool + Send + Sync + 'static) {
         *self.armed.lock().unwrap_or_else(PoisonError::into_inner) = Some(Box::new(matches));
     }
 
+    /// From now on every write whose changes `matches` waits `delay` before it is made.
+    #[allow(dead_code)]
+    pub fn slow(
+        &self,
+        matches: impl Fn(&Changes) -> bool + Send + Sync + 'static,
+        delay: Duration,
+    ) {
+        *self.slowed.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some((Box::new(matches), delay));
+    }
+
+    fn delay(&self, changes: &Changes) -> Option<Duration> {
+        let slowed = self.slowed.lock().unwrap_or_else(PoisonError::into_inner);
+        slowed.as_ref().filter(|(m, _)| m(changes)).map(|&(_, d)| d)
+    }
+
     /// How many writes failed so far.
+    #[allow(dead_code)]
     pub fn failures(&self) -> usize {
         *self.failed.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -56,6 +78,12 @@ impl Storage for Faulty {
     fn persist(&self, changes: Changes) -> BoxFuture<'_, Result<(), StorageError>> {
         if self.trips(&changes) {
             return Box::pin(async { Err(StorageError("injected write failure".into())) });
+        }
+        if let Some(delay) = self.delay(&changes) {
+            return Box::pin(async move {
+                tokio::time::sleep(delay).await;
+                self.inner.persist(changes).await
+            });
         }
         self.inner.persist(changes)
     }
@@ -161,6 +189,9 @@ impl Storage for Faulty {
     }
     fn outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
         self.inner.outbox(prefix)
+    }
+    fn inbox(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StorageError> {
+        self.inner.inbox(prefix)
     }
     fn seen(&self, id: &str) -> Result<bool, StorageError> {
         self.inner.seen(id)

@@ -83,6 +83,15 @@ pub fn options() -> TelegramOptions {
     }
 }
 
+/// The service settings the harness runs with: no rate limit in the way of a test's burst.
+#[allow(dead_code)]
+pub fn busy_config() -> ServiceConfig {
+    ServiceConfig {
+        rate_burst: 1000,
+        ..ServiceConfig::default()
+    }
+}
+
 impl Running {
     /// Open the database in `dir` (as after a restart: `recover` first) and start the adapter.
     pub async fn start(fake: &FakeTelegram, dir: &Path) -> Running {

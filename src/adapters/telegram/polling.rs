@@ -1,12 +1,20 @@
-//! Reading updates: long polling that confirms an update to Telegram only once it was handled.
+//! Reading updates: long polling through a durable inbox.
 //!
 //! `getUpdates` confirms every update below the `offset` it is given, and Telegram never
-//! delivers a confirmed update again. So the offset given is the lowest update still being
-//! handled (or one past the highest handled): an update whose handling a crash cut short is
-//! delivered again at the next start, and handled then — unless its changes were stored, in
-//! which case the service recognises its id and skips it (see `app::Origin::event`). Updates
-//! of one chat are handled one after another, chats side by side; an update Telegram sends
-//! again while it is still being handled is not started twice.
+//! delivers a confirmed update again. So each batch is stored first (the inbox, see
+//! [`crate::game::Changes::inbox`]), and only then confirmed by the next call's offset, one
+//! past the highest update stored. Each chat's updates are then handled one after another in
+//! its own lane, chats side by side, and an update is taken out of the inbox once handled.
+//! A chat whose queue is always behind holds back nothing but itself: the window Telegram
+//! hands out moves on as soon as a batch is stored.
+//!
+//! After a crash the inbox holds what was confirmed but not handled; those updates are
+//! handled first at the next start. One that was handled but not yet taken out is recognised
+//! by its id when it changed something (see `app::Origin::event`) and skipped. An update
+//! Telegram sends again because its confirmation was lost is not started twice.
+//!
+//! At most [`IN_HAND`] updates are held (queued or being handled): past that the poller waits
+//! for some to finish, so a flood is read only as fast as it is handled.
 
 use std::collections::BTreeSet;
 use std::future::Future;
@@ -24,6 +32,10 @@ use super::outbox::redacted;
 use super::webhook::{allowed_updates, Outcome};
 use super::RetryPolicy;
 use crate::adapters::lanes::{Lanes, Work};
+use crate::game::{Changes, Storage};
+
+/// Most updates held at once (queued in lanes or being handled).
+pub(super) const IN_HAND: usize = 5000;
 
 /// Which updates are in hand.
 #[derive(Default)]
@@ -34,9 +46,9 @@ pub(super) struct Tracker {
 
 #[derive(Default)]
 struct Tracked {
-    /// The highest update id started.
+    /// The highest update id stored.
     highest: Option<u32>,
-    /// Updates started and not finished.
+    /// Updates stored and not handled yet.
     in_flight: BTreeSet<u32>,
 }
 
@@ -45,26 +57,23 @@ impl Tracker {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The `offset` for the next `getUpdates`: everything below it is handled.
+    /// The `offset` for the next `getUpdates`: everything below it is stored.
     pub(super) fn offset(&self) -> Option<i32> {
-        let st = self.lock();
-        let next = match st.in_flight.first() {
-            Some(&first) => first,
-            None => st.highest?.checked_add(1)?,
-        };
+        let next = self.lock().highest?.checked_add(1)?;
         i32::try_from(next).ok()
     }
 
-    /// Start update `id`; false if it was started before (Telegram sent it again because it
-    /// is not confirmed yet).
-    pub(super) fn start(&self, id: u32) -> bool {
+    /// Whether update `id` is new: not stored before (Telegram sends an update again when
+    /// its confirmation was lost).
+    pub(super) fn is_new(&self, id: u32) -> bool {
+        self.lock().highest.is_none_or(|h| id > h)
+    }
+
+    /// Update `id` is stored and to be handled.
+    pub(super) fn start(&self, id: u32) {
         let mut st = self.lock();
-        if st.highest.is_some_and(|h| id <= h) {
-            return false;
-        }
-        st.highest = Some(id);
+        st.highest = Some(st.highest.map_or(id, |h| h.max(id)));
         st.in_flight.insert(id);
-        true
     }
 
     /// Update `id` is handled.
@@ -79,6 +88,67 @@ impl Tracker {
     }
 }
 
+/// Where the inbox is kept: the storage, and the prefix of this bot's keys.
+#[derive(Clone)]
+pub(super) struct Inbox {
+    /// The service's storage.
+    pub storage: Arc<dyn Storage>,
+    /// `tg:{bot id}:`: update ids are the bot's own.
+    pub prefix: String,
+}
+
+impl Inbox {
+    /// The key of update `id`: ordered as the ids are.
+    fn key(&self, id: u32) -> String {
+        format!("{}{id:010}", self.prefix)
+    }
+
+    /// Store `updates` (all or none).
+    async fn keep(&self, updates: &[Update]) -> Result<(), String> {
+        let mut changes = Changes::default();
+        for u in updates {
+            let bytes = serde_json::to_vec(u).map_err(|e| e.to_string())?;
+            changes.inbox.push((self.key(u.id.0), bytes));
+        }
+        self.storage
+            .persist(changes)
+            .await
+            .map_err(|e| e.to_string())
+    }
+
+    /// Update `id` is handled: take it out.
+    async fn forget(&self, id: u32) {
+        let changes = Changes {
+            inbox_done: vec![self.key(id)],
+            ..Changes::default()
+        };
+        if let Err(e) = self.storage.persist(changes).await {
+            // Handled again at the next start, and then recognised if it changed anything.
+            tracing::warn!(error = %e, update = id, "cannot take a handled update out of the inbox");
+        }
+    }
+
+    /// What the inbox holds from before, oldest first; entries that do not read are dropped.
+    fn leftovers(&self) -> Vec<Update> {
+        let rows = match self.storage.inbox(&self.prefix) {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read the inbox; updates left from before wait");
+                return Vec::new();
+            }
+        };
+        rows.into_iter()
+            .filter_map(|(key, bytes)| match serde_json::from_slice::<Update>(&bytes) {
+                Ok(u) => Some(u),
+                Err(e) => {
+                    tracing::error!(key = %key, error = %e, "an update in the inbox does not read; dropped");
+                    None
+                }
+            })
+            .collect()
+    }
+}
+
 /// How to poll.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PollOptions {
@@ -90,10 +160,12 @@ pub(super) struct PollOptions {
     pub finish: Duration,
 }
 
-/// Poll until `stop` completes, handing each update to `handle` (one chat's updates in
-/// order); then finish the updates in hand and confirm them.
+/// Poll until `stop` completes, keeping each batch in `inbox` before confirming it and
+/// handing each update to `handle` (one chat's updates in order); then finish the updates in
+/// hand for a while (the rest stay in the inbox) and confirm what was stored.
 pub(super) async fn poll<H, F>(
     bot: &Bot,
+    inbox: Inbox,
     options: PollOptions,
     handle: H,
     stop: impl Future<Output = ()> + Send,
@@ -104,23 +176,47 @@ pub(super) async fn poll<H, F>(
     tokio::pin!(stop);
     let tracker = Arc::new(Tracker::default());
     let handle = Arc::new(handle);
-    let t = Arc::clone(&tracker);
+    let (t, kept) = (Arc::clone(&tracker), inbox.clone());
     let work: Work<Update> = Arc::new(move |update: Update| {
-        let (tracker, handle) = (Arc::clone(&t), Arc::clone(&handle));
+        let (tracker, handle, kept) = (Arc::clone(&t), Arc::clone(&handle), kept.clone());
         Box::pin(async move {
             let id = update.id.0;
             // A storage failure was answered in the chat: the update is done with.
             let _ = handle(update).await;
+            kept.forget(id).await;
             tracker.done(id);
         })
     });
     let lanes: Lanes<ChatId, Update> = Lanes::new(options.retry.idle, work);
+    let hand_over = |u: Update| {
+        tracker.start(u.id.0);
+        let chat = u.chat().map_or(ChatId(0), |c| c.id);
+        lanes.push(chat, u).is_ok()
+    };
+    let left = inbox.leftovers();
+    if !left.is_empty() {
+        tracing::info!(
+            updates = left.len(),
+            "handling the updates received before the stop"
+        );
+    }
+    for u in left {
+        hand_over(u);
+    }
     let mut backoff = options.retry.first_backoff;
     // Polling and a webhook exclude each other: a webhook set before (by webhook mode) is
     // removed, keeping the updates it holds for `getUpdates`.
     remove_webhook(bot).await;
     let secs = u32::try_from(options.timeout.as_secs()).unwrap_or(u32::MAX);
     loop {
+        while tracker.busy() >= IN_HAND {
+            let finished = tracker.changed.notified();
+            tokio::select! {
+                () = finished => {}
+                () = tokio::time::sleep(Duration::from_millis(200)) => {}
+                () = &mut stop => return finish(bot, &lanes, &tracker, options).await,
+            }
+        }
         let mut req = bot
             .get_updates()
             .timeout(secs)
@@ -132,29 +228,26 @@ pub(super) async fn poll<H, F>(
             r = req.send() => r,
             () = &mut stop => break,
         };
-        match got {
+        let failed = match got {
             Ok(updates) => {
-                backoff = options.retry.first_backoff;
-                let mut fresh = 0;
-                let old = updates.len();
-                for u in updates {
-                    if !tracker.start(u.id.0) {
-                        continue;
+                let fresh: Vec<Update> = updates
+                    .into_iter()
+                    .filter(|u| tracker.is_new(u.id.0))
+                    .collect();
+                match inbox.keep(&fresh).await {
+                    Ok(()) => {
+                        backoff = options.retry.first_backoff;
+                        for u in fresh {
+                            if !hand_over(u) {
+                                break;
+                            }
+                        }
+                        false
                     }
-                    fresh += 1;
-                    let chat = u.chat().map_or(ChatId(0), |c| c.id);
-                    if lanes.push(chat, u).is_err() {
-                        break;
-                    }
-                }
-                if fresh == 0 && old > 0 {
-                    // Only updates still in hand came back: wait for one to finish rather
-                    // than ask again at once.
-                    let finished = tracker.changed.notified();
-                    tokio::select! {
-                        () = finished => {}
-                        () = tokio::time::sleep(Duration::from_millis(200)) => {}
-                        () = &mut stop => break,
+                    Err(e) => {
+                        // Not confirmed: Telegram hands the same updates out again.
+                        tracing::error!(error = %e, "cannot keep received updates; asking again");
+                        true
                     }
                 }
             }
@@ -163,22 +256,30 @@ pub(super) async fn poll<H, F>(
                 if e.to_string().contains("webhook is active") {
                     remove_webhook(bot).await;
                 }
-                tokio::select! {
-                    () = tokio::time::sleep(backoff) => {}
-                    () = &mut stop => break,
-                }
-                backoff = (backoff * 2).min(options.retry.max_backoff);
+                true
             }
+        };
+        if failed {
+            tokio::select! {
+                () = tokio::time::sleep(backoff) => {}
+                () = &mut stop => break,
+            }
+            backoff = (backoff * 2).min(options.retry.max_backoff);
         }
     }
+    finish(bot, &lanes, &tracker, options).await;
+}
+
+/// Work through the updates in hand for at most `options.finish`, then confirm everything
+/// stored (what was not handled stays in the inbox for the next start).
+async fn finish(bot: &Bot, lanes: &Lanes<ChatId, Update>, tracker: &Tracker, options: PollOptions) {
     let left = lanes.drain(options.finish).await;
     if left > 0 || tracker.busy() > 0 {
         tracing::warn!(
             unfinished = left,
-            "stopping with updates not handled: Telegram sends them again at the next start"
+            "stopping with updates not handled: they wait in the inbox for the next start"
         );
     }
-    // Confirm what was handled (one update past it may come back: it is left for next time).
     if let Some(offset) = tracker.offset() {
         let confirm = bot.get_updates().offset(offset).timeout(0).limit(1);
         if let Err(e) = confirm.send().await {
@@ -199,25 +300,51 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_offset_stays_at_the_oldest_update_in_hand() {
+    fn the_offset_is_one_past_the_highest_update_stored() {
         let t = Tracker::default();
         assert_eq!(
             t.offset(),
             None,
             "nothing read yet: Telegram starts after the last confirmed"
         );
-        assert!(t.start(7) && t.start(8) && t.start(9));
-        assert!(!t.start(8), "sent again while in hand");
-        assert_eq!(t.offset(), Some(7));
+        for id in [7, 8, 9] {
+            assert!(t.is_new(id));
+            t.start(id);
+        }
+        assert!(!t.is_new(8), "sent again while in hand");
+        assert_eq!(t.offset(), Some(10), "stored is confirmed, handled or not");
         t.done(8);
-        assert_eq!(t.offset(), Some(7), "8 is done but 7 is not");
+        assert_eq!(t.busy(), 2);
         t.done(7);
-        assert_eq!(t.offset(), Some(9));
         t.done(9);
         assert_eq!((t.offset(), t.busy()), (Some(10), 0));
         assert!(
-            !t.start(9),
+            !t.is_new(9),
             "a handled update sent again is not started twice"
         );
+        // Leftovers from the inbox come in id order, but a lower one never lowers the mark.
+        t.start(5);
+        assert_eq!(t.offset(), Some(10));
+    }
+
+    #[test]
+    fn an_update_reads_back_as_it_was_stored() {
+        let json = serde_json::json!({
+            "update_id": 4242,
+            "message": {
+                "message_id": 17,
+                "date": 1_700_000_000,
+                "chat": { "id": -4_000_000_001i64, "type": "group", "title": "Club" },
+                "from": { "id": 1001, "is_bot": false, "first_name": "An", "language_code": "vi" },
+                "text": "/play @binh",
+                "entities": [{ "type": "bot_command", "offset": 0, "length": 5 }]
+            }
+        });
+        // As from Telegram: from text (teloxide's flattened kinds do not read from a `Value`).
+        let u: Update = serde_json::from_str(&json.to_string()).expect("an update");
+        let back: Update =
+            serde_json::from_slice(&serde_json::to_vec(&u).expect("to json")).expect("reads");
+        assert_eq!(back, u);
+        assert_eq!(back.chat().map(|c| c.id), Some(ChatId(-4_000_000_001)));
     }
 }

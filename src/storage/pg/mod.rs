@@ -42,6 +42,7 @@ const MIGRATIONS: &[(i32, &str)] = &[
     (1, include_str!("../../../migrations/0001_initial.sql")),
     (2, include_str!("../../../migrations/0002_puzzles.sql")),
     (3, include_str!("../../../migrations/0003_processes.sql")),
+    (4, include_str!("../../../migrations/0004_inbox.sql")),
 ];
 
 /// The storage's connections to the database.
@@ -774,6 +775,17 @@ impl Storage for PgStorage {
                 ],
             )?
             .is_some())
+    }
+
+    fn inbox(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StorageError> {
+        self.bridge
+            .query(
+                "SELECT key, event FROM inbox WHERE starts_with(key, $1) ORDER BY key",
+                params![prefix.to_string()],
+            )?
+            .iter()
+            .map(|row| Ok((row.try_get(0).map_err(err)?, row.try_get(1).map_err(err)?)))
+            .collect()
     }
 
     fn seen(&self, id: &str) -> Result<bool, StorageError> {

@@ -38,6 +38,8 @@ struct Encoded {
     puzzle_players: Vec<(String, Vec<u8>)>,
     puzzle_standings: Vec<(String, Vec<u8>)>,
     game_number: Option<i64>,
+    inbox: Vec<(String, Vec<u8>)>,
+    inbox_done: Vec<String>,
 }
 
 fn json(v: &impl serde::Serialize) -> Result<Vec<u8>, StorageError> {
@@ -70,6 +72,8 @@ fn encode(c: &Changes) -> Result<Encoded, StorageError> {
         reviews: _,
         puzzle_players: _,
         puzzle_standings: _,
+        inbox: _,
+        inbox_done: _,
     } = c;
     let deadline = |d: &crate::game::Deadline| -> Result<(i64, i64, i16), StorageError> {
         Ok((big(d.at_ms)?, big(d.id)?, i16::from(d.kind as u8)))
@@ -126,6 +130,8 @@ fn encode(c: &Changes) -> Result<Encoded, StorageError> {
         puzzle_players: keyed(&c.puzzle_players)?,
         puzzle_standings: keyed(&c.puzzle_standings)?,
         game_number: c.game_number.map(big).transpose()?,
+        inbox: c.inbox.clone(),
+        inbox_done: c.inbox_done.clone(),
     })
 }
 
@@ -323,6 +329,19 @@ async fn write_rows<C: GenericClient + Sync>(
         tx,
         "DELETE FROM outbox WHERE channel = $1 AND seq = $2",
         rows.delivered.iter().map(|(c, seq)| row![c, seq]).collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "INSERT INTO inbox (key, event) VALUES ($1, $2)
+         ON CONFLICT (key) DO UPDATE SET event = EXCLUDED.event",
+        rows.inbox.iter().map(|(k, v)| row![k, v]).collect(),
+    )
+    .await?;
+    each(
+        tx,
+        "DELETE FROM inbox WHERE key = $1",
+        rows.inbox_done.iter().map(|k| row![k]).collect(),
     )
     .await?;
     each(
