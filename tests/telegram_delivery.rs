@@ -209,6 +209,11 @@ async fn a_board_not_delivered_before_a_stop_goes_out_after_the_restart() {
     check_every_call(&fake.sent());
 }
 
+/// Updates waiting in the bot's inbox.
+fn waiting(bot: &Running) -> usize {
+    bot.service.storage().inbox("tg:").expect("inbox").len()
+}
+
 /// The bot on sled in `dir`, where every write of Alice's private chat (its record) waits
 /// `delay` first.
 async fn start_with_slow_alice(
@@ -264,12 +269,7 @@ async fn a_slow_chat_does_not_hold_back_the_others() {
         .map(|c| said(c).contains("allowed"))
         .collect();
     assert_eq!(order, [true, false, true]);
-    assert!(bot
-        .service
-        .storage()
-        .inbox("tg:")
-        .expect("inbox")
-        .is_empty());
+    assert_eq!(waiting(&bot), 0, "the inbox is empty again");
     bot.stop().await;
 }
 
@@ -285,7 +285,7 @@ async fn updates_confirmed_but_not_handled_are_handled_after_a_restart() {
         fake.push_message(&dm, &alice, "/takebacks on", None);
         // Telegram is told it was received while it is still being handled.
         assert!(fake.wait_updates_confirmed(WAIT).await, "not confirmed");
-        assert_eq!(bot.service.storage().inbox("tg:").expect("inbox").len(), 1);
+        assert_eq!(waiting(&bot), 1);
         bot.stop().await;
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -297,11 +297,6 @@ async fn updates_confirmed_but_not_handled_are_handled_after_a_restart() {
         c.chat_id == Some(dm.id) && said(c).contains("Takebacks are now allowed")
     })
     .await;
-    assert!(bot
-        .service
-        .storage()
-        .inbox("tg:")
-        .expect("inbox")
-        .is_empty());
+    assert_eq!(waiting(&bot), 0, "the inbox is empty again");
     bot.stop().await;
 }
