@@ -16,6 +16,9 @@ A puzzle is kept when, at every one of the solver's turns of its listed line, Fa
   scripts/puzzles_trim.py trim --drop fsf.txt --drop ours.txt FILE...
       rewrites each FILE without the puzzles that any report says `id: ...` about; comments
       and the order of the kept lines stay as they are (ids never change)
+  scripts/puzzles_trim.py trim --drop fsf-300.txt,fsf-3000.txt --drop ours.txt FILE...
+      reports joined by commas are one check run again: for an id a later one names (`id ok`
+      or `id: ...`), its verdict replaces the earlier ones' (a re-check at a longer budget)
 
 Standard library only; the engine is Debian's /usr/games/fairy-stockfish (or $FSF).
 """
@@ -161,14 +164,34 @@ def check(args):
     )
 
 
-def trim(args):
+def verdicts(report):
+    """{id: True when the report says `id ok`, False when it says `id: why not`}."""
+    out = {}
+    with open(report, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            head = line.split(":", 1)[0].strip()
+            if ":" in line and " " not in head:
+                out[head] = False
+            elif line.split()[1:] == ["ok"]:
+                out[line.split()[0]] = True
+    return out
+
+
+def dropped(checks):
+    """The ids to drop: those the last report naming them, in any one check, rejects."""
     drop = set()
-    for report in args.drop:
-        with open(report, encoding="utf-8") as f:
-            for line in f:
-                head = line.split(":", 1)[0].strip()
-                if ":" in line and not line.startswith("#") and " " not in head:
-                    drop.add(head)
+    for check in checks:
+        verdict = {}
+        for report in check.split(","):
+            verdict.update(verdicts(report))
+        drop |= {pid for pid, ok in verdict.items() if not ok}
+    return drop
+
+
+def trim(args):
+    drop = dropped(args.drop)
     for path in args.files:
         with open(path, encoding="utf-8") as f:
             text = f.readlines()
@@ -192,7 +215,7 @@ def main():
     c.add_argument("--margin", type=int, default=200, help="least gap in material puzzles (cp)")
     c.add_argument("files", nargs="+")
     t = sub.add_parser("trim", help="drop the puzzles the reports reject")
-    t.add_argument("--drop", action="append", default=[], help="a report (repeatable)")
+    t.add_argument("--drop", action="append", default=[], help="a report, or re-checks joined by commas (repeatable)")
     t.add_argument("files", nargs="+")
     args = ap.parse_args()
     check(args) if args.cmd == "check" else trim(args)

@@ -20,9 +20,10 @@ const NODES: u64 = 10_000;
 fn every_shipped_line_reads_and_no_puzzle_is_shipped_twice() {
     let endgames = parse_set(ENDGAMES).expect("the endgames read");
     let tactics = parse_set(TACTICS).expect("the tactics read");
-    assert!(endgames.len() >= 110, "{} endgames", endgames.len());
+    // Floors under the set trimmed for issue 31 (24 endgames, 213 tactics; docs/puzzles.md).
+    assert!(endgames.len() >= 20, "{} endgames", endgames.len());
     assert!(
-        endgames.len() + tactics.len() >= 1000,
+        endgames.len() + tactics.len() >= 200,
         "{} puzzles",
         endgames.len() + tactics.len()
     );
@@ -74,7 +75,7 @@ fn every_shipped_puzzle_with_a_short_line_is_confirmed_by_the_engine() {
             failures.push(format!("{}: {e}", p.id));
         }
     }
-    assert!(checked >= 400, "{checked} checked");
+    assert!(checked >= 150, "{checked} checked");
     assert!(failures.is_empty(), "{failures:#?}");
 }
 

@@ -22,7 +22,7 @@ pub enum PuzzleLabel {
 pub enum PuzzleMsg {
     /// The caption of a posted puzzle.
     Posted {
-        /// Its id in the set (`sqyq-015`).
+        /// Its id in the set (`sqyq-164`).
         id: String,
         /// Its theme.
         theme: Theme,

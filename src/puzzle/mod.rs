@@ -10,7 +10,7 @@
 //!
 //! ```
 //! let set = xiangqi_bot::puzzle::shipped();
-//! assert!(set.len() >= 500);
+//! assert!(set.len() >= 200);
 //! let p = &set[0];
 //! assert_eq!(p.solution.len() % 2, 1); // the line ends on the solver's move
 //! ```
@@ -97,7 +97,7 @@ impl fmt::Display for Theme {
 /// One puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
-    /// Stable id (`sqyq-015`, `jh-118`, `t1-00042`).
+    /// Stable id (`sqyq-164`, `jh-118`, `t1-00209`).
     pub id: String,
     /// The start; its side to move is the solver.
     pub position: Position,
