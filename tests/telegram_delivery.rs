@@ -300,3 +300,42 @@ async fn updates_confirmed_but_not_handled_are_handled_after_a_restart() {
     assert_eq!(waiting(&bot), 0, "the inbox is empty again");
     bot.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_send_queue_says_it_skipped_answers() {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bot = Running::start(&fake, dir.path()).await;
+    let alice = alice();
+    let dm = FakeChat::private(&alice);
+    // The chat's first answer meets a 429: its queue waits 3 s, and fills meanwhile.
+    fake.fail_next("sendMessage", 429, Some(3));
+    for _ in 0..100 {
+        fake.push_message(&dm, &alice, "/help", None);
+    }
+    let notice = "I skipped some answers";
+    let told = fake
+        .wait_for(
+            |c| c.chat_id == Some(dm.id) && said(c).contains(notice),
+            WAIT,
+        )
+        .await;
+    assert!(told.is_some(), "the chat was not told");
+    // Everything queued goes out; the notice once.
+    assert!(fake.wait_updates_confirmed(WAIT).await);
+    bot.stop().await;
+    let texts: Vec<String> = fake
+        .sent_of("sendMessage")
+        .iter()
+        .filter(|c| c.chat_id == Some(dm.id))
+        .map(said)
+        .collect();
+    let notices = texts.iter().filter(|t| t.contains(notice)).count();
+    let answers = texts.len() - notices;
+    assert_eq!(notices, 1, "{texts:?}");
+    assert!((60..100).contains(&answers), "{answers} answers");
+    // With room again, the next question is answered as usual.
+    let bot = Running::start(&fake, dir.path()).await;
+    say(&fake, &dm, None, &alice, "/help", |c| c.is("sendMessage")).await;
+    bot.stop().await;
+}

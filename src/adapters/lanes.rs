@@ -3,7 +3,7 @@
 //! while without work and is started again by the next item. The adapters use lanes for the
 //! updates they read and for the replies they send.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::hash::Hash;
 use std::pin::Pin;
@@ -52,6 +52,33 @@ impl RetryPolicy {
 /// (a command that changed nothing): the outbox hands over at most
 /// [`crate::app::OUTBOX_WINDOW`] entries of a chat, so this leaves as many again for answers.
 pub const HELD_PER_LANE: usize = 2 * crate::app::OUTBOX_WINDOW;
+
+/// The lanes whose queue refused an answer since they last told their chat so: a full lane
+/// gets one notice (see [`crate::app::Service::queue_full_notice`]), queued past the cap,
+/// and no other until that one is sent.
+pub struct Skipped<K> {
+    told: Mutex<HashSet<K>>,
+}
+
+impl<K> Default for Skipped<K> {
+    fn default() -> Self {
+        Skipped {
+            told: Mutex::new(HashSet::new()),
+        }
+    }
+}
+
+impl<K: Eq + Hash> Skipped<K> {
+    /// An answer for `key` was refused: whether its chat is to be told (not told already).
+    pub fn first(&self, key: K) -> bool {
+        locked(&self.told).insert(key)
+    }
+
+    /// `key`'s notice was sent: a later refusal is told again.
+    pub fn told(&self, key: &K) {
+        locked(&self.told).remove(key);
+    }
+}
 
 /// What a lane does with one item.
 pub type Work<T> = Arc<dyn Fn(T) -> Pin<Box<dyn Future<Output = ()> + Send>> + Send + Sync>;
@@ -282,6 +309,12 @@ mod tests {
         }
         assert_eq!(lanes.push_within(1, 3, 3), Err(3), "a full lane refuses");
         assert!(lanes.push_within(2, 0, 3).is_ok(), "another key has room");
+        let skipped = Skipped::default();
+        assert!(skipped.first(1), "the first refusal is told");
+        assert!(!skipped.first(1), "not twice before the notice is sent");
+        assert!(skipped.first(2), "each key on its own");
+        skipped.told(&1);
+        assert!(skipped.first(1), "told again after its notice went out");
         assert!(lanes.push(1, 4).is_ok(), "an uncapped push always goes");
         gate.add_permits(6);
         assert_eq!(lanes.settle(Duration::from_secs(5)).await, 0);

@@ -370,12 +370,7 @@ pub trait Storage: Send + Sync + 'static {
         channel: &str,
         after: u64,
         limit: usize,
-    ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
-        let mut rows = self.outbox(channel)?;
-        rows.retain(|(k, _)| k.channel == channel && k.seq > after);
-        rows.truncate(limit);
-        Ok(rows)
-    }
+    ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError>;
     /// The inbox entries whose key starts with `prefix`, in key order (see
     /// [`Changes::inbox`]).
     ///

@@ -190,6 +190,14 @@ impl Storage for Faulty {
     fn outbox(&self, prefix: &str) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
         self.inner.outbox(prefix)
     }
+    fn outbox_of(
+        &self,
+        channel: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
+        self.inner.outbox_of(channel, after, limit)
+    }
     fn inbox(&self, prefix: &str) -> Result<Vec<(String, Vec<u8>)>, StorageError> {
         self.inner.inbox(prefix)
     }

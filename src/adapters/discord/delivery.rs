@@ -28,7 +28,7 @@ use super::rest::{File, Rest, Route};
 use super::retry::{classify, Next};
 use super::send::{permission_hint, posts, Post};
 use super::tracking;
-use crate::adapters::lanes::{Lanes, RetryPolicy, Work, HELD_PER_LANE};
+use crate::adapters::lanes::{Lanes, RetryPolicy, Skipped, Work, HELD_PER_LANE};
 use crate::app::{Delivery, Reply, Service};
 use crate::game::OutboxKey;
 use crate::i18n::Lang;
@@ -48,6 +48,8 @@ struct Job {
     /// How the interaction was acknowledged, if known; else its gate is asked.
     ack: Option<Ack>,
     replies: Vec<Reply>,
+    /// The notice that answers were skipped (its text made when sent).
+    skipped: bool,
 }
 
 /// The delivery lanes of the Discord adapter.
@@ -62,6 +64,8 @@ struct Shared {
     service: Arc<Service>,
     gates: Gates,
     policy: RetryPolicy,
+    /// Channels whose queue refused answers and that are still to be told.
+    skipped: Skipped<u64>,
 }
 
 /// On Discord, a menu is only for the player who opened it (nobody else may use it anyway).
@@ -77,6 +81,7 @@ impl Deliverer {
             service,
             gates: Gates::default(),
             policy,
+            skipped: Skipped::default(),
         });
         let s2 = Arc::clone(&shared);
         let work: Work<Job> = Arc::new(move |job| {
@@ -115,6 +120,7 @@ impl Deliverer {
             ack: answering.as_ref().and_then(|a| a.ack),
             answering,
             replies: d.replies,
+            skipped: false,
         };
         if let Err(job) = self.lanes.push(channel.get(), job) {
             tracing::info!(
@@ -139,12 +145,25 @@ impl Deliverer {
             answering: Some(answering),
             ack: Some(ack),
             replies,
+            skipped: false,
         };
         if self.lanes.push_within(channel, job, HELD_PER_LANE).is_err() {
             tracing::warn!(
                 channel,
                 "a channel's send queue is full (or stopping): an answer that changed nothing is not sent"
             );
+            if self.shared.skipped.first(channel) {
+                // Past the cap: one short notice in the channel per full queue.
+                let notice = Job {
+                    key: None,
+                    channel,
+                    answering: None,
+                    ack: None,
+                    replies: Vec::new(),
+                    skipped: true,
+                };
+                let _ = self.lanes.push(channel, notice);
+            }
         }
     }
 
@@ -450,6 +469,11 @@ fn where_to(way: Way) -> &'static str {
 
 impl Shared {
     async fn work(&self, mut job: Job) {
+        if job.skipped {
+            let key = super::channel_key(serenity::all::ChannelId::new(job.channel));
+            job.replies = vec![Reply::text(self.service.queue_full_notice(&key))];
+            self.skipped.told(&job.channel);
+        }
         match &job.key {
             Some(key) => self.service.ready(key, &mut job.replies).await,
             None => self.service.draw(&mut job.replies).await,

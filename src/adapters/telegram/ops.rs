@@ -120,6 +120,18 @@ pub struct Job {
     pub track: Option<Track>,
 }
 
+impl Job {
+    /// `op` in `target`, with nothing to tell the service once shown.
+    #[must_use]
+    pub fn untracked(target: Target, op: Op) -> Job {
+        Job {
+            target,
+            op,
+            track: None,
+        }
+    }
+}
+
 /// A one-time question or picker the service wants to know the message of
 /// ([`crate::app::Service::shown`]).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -18,7 +18,7 @@ use teloxide::ApiError;
 use super::api::{Api, Failure};
 use super::ops::{reply_jobs, retire_ops, Answering, Job, Op, Target};
 use super::press::press_jobs;
-use crate::adapters::lanes::{Lanes, Work, HELD_PER_LANE};
+use crate::adapters::lanes::{Lanes, Skipped, Work, HELD_PER_LANE};
 use crate::app::{Delivery, ImageKind, Reply, Service};
 
 pub use crate::adapters::lanes::RetryPolicy;
@@ -29,18 +29,23 @@ enum Item {
     Call(Job),
     /// An outbox entry: its calls, then it is forgotten.
     Entry(Delivery),
+    /// The chat's queue refused answers: say so.
+    Skipped(Target),
 }
 
 /// The per-chat send queues.
 #[derive(Clone)]
 pub struct Outbox {
     lanes: Lanes<ChatId, Item>,
+    shared: Arc<Shared>,
 }
 
 struct Shared {
     api: Api,
     service: Arc<Service>,
     policy: RetryPolicy,
+    /// Chats whose queue refused answers and that are still to be told.
+    skipped: Skipped<ChatId>,
 }
 
 /// What to do after a failed call.
@@ -231,29 +236,37 @@ impl Outbox {
             api: Api::new(bot),
             service,
             policy,
+            skipped: Skipped::default(),
         });
+        let worker = Arc::clone(&shared);
         let work: Work<Item> = Arc::new(move |item| {
-            let shared = Arc::clone(&shared);
+            let shared = Arc::clone(&worker);
             Box::pin(async move { work(&shared, item).await })
         });
         Outbox {
             lanes: Lanes::new(policy.idle, work),
+            shared,
         }
     }
 
     /// Queue `job` (an answer that was not stored) behind the chat's earlier ones, unless the
-    /// chat's queue is full ([`HELD_PER_LANE`]): then it is dropped, and said so in the log.
+    /// chat's queue is full ([`HELD_PER_LANE`]): then it is dropped, and the chat is told that
+    /// answers were skipped (once, until that notice is sent).
     pub fn push(&self, job: Job) {
-        let (chat, method) = (job.target.chat.0, op_name(&job.op));
+        let (target, method) = (job.target, op_name(&job.op));
         let pushed = self
             .lanes
-            .push_within(job.target.chat, Item::Call(job), HELD_PER_LANE);
+            .push_within(target.chat, Item::Call(job), HELD_PER_LANE);
         if pushed.is_err() {
-            tracing::error!(
-                chat,
+            tracing::warn!(
+                chat = target.chat.0,
                 method,
                 "a chat's send queue is full (or stopping): an answer that changed nothing is not sent"
             );
+            if self.shared.skipped.first(target.chat) {
+                // Past the cap: one short notice per full queue.
+                let _ = self.lanes.push(target.chat, Item::Skipped(target));
+            }
         }
     }
 
@@ -294,6 +307,16 @@ async fn work(shared: &Shared, item: Item) {
         Item::Call(job) => {
             send(shared, job).await;
         }
+        Item::Skipped(target) => {
+            let text = shared.service.queue_full_notice(&target.channel());
+            let op = Op::Text {
+                text,
+                keyboard: None,
+                reply_to: None,
+            };
+            shared.skipped.told(&target.chat);
+            send(shared, Job::untracked(target, op)).await;
+        }
         Item::Entry(mut d) => {
             shared.service.ready(&d.key, &mut d.replies).await;
             match Target::from_channel(&d.key.channel) {
@@ -333,15 +356,7 @@ async fn send(shared: &Shared, job: Job) -> Target {
             )
             .await;
         for op in retire_ops(&retired, None) {
-            deliver(
-                shared,
-                Job {
-                    target,
-                    op,
-                    track: None,
-                },
-            )
-            .await;
+            deliver(shared, Job::untracked(target, op)).await;
         }
     }
     target

@@ -105,6 +105,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BotName { level } => format!("Bot (level {level})"),
         Msg::BadBotLevel { text } => format!("The bot plays at levels 1 to 8, not \"{text}\". Example: /play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("You are already playing the bot in {max} games, as many as one may at once. Finish or resign one of them first."),
+        Msg::QueueFull => "Too much is being asked here at once: I skipped some answers. Ask again in a moment.".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "Only members who can manage this channel can change its settings." } else { "Only this group's administrators can change its settings." };
             match slash {

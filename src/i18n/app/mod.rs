@@ -402,6 +402,9 @@ pub enum Msg {
         /// Games against the bot one may play at once.
         max: usize,
     },
+    /// A chat's send queue was full: some answers (to commands that changed nothing) were
+    /// not sent.
+    QueueFull,
     /// Someone who may not change the chat's settings tried to (said privately).
     AdminsOnly {
         /// A Discord channel (members with Manage Channels) rather than a Telegram group

@@ -191,6 +191,7 @@ fn samples() -> Vec<Msg> {
         Msg::BadBotLevel { text: "9".into() },
         Msg::BotUnavailable,
         Msg::TooManyBotGames { max: 3 },
+        Msg::QueueFull,
         Msg::AdminsOnly {
             discord: false,
             slash: None,
@@ -289,10 +290,11 @@ fn index(m: &Msg) -> usize {
         Msg::BotUnavailable => 82,
         Msg::TooManyBotGames { .. } => 83,
         Msg::AdminsOnly { .. } => 84,
+        Msg::QueueFull => 85,
     }
 }
 
-const VARIANTS: usize = 85;
+const VARIANTS: usize = 86;
 
 #[test]
 fn durations_read_naturally() {

@@ -105,6 +105,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BotName { level } => format!("Máy (cấp {level})"),
         Msg::BadBotLevel { text } => format!("Máy chơi ở cấp 1 đến 8, không có cấp \"{text}\". Ví dụ: /play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("Bạn đang chơi với máy {max} ván cùng lúc, mức tối đa. Hãy kết thúc hoặc xin thua một ván trước."),
+        Msg::QueueFull => "Ở đây đang có quá nhiều yêu cầu cùng lúc nên tôi đã bỏ qua vài câu trả lời. Bạn hãy hỏi lại sau giây lát.".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "Chỉ thành viên có quyền quản lý kênh này mới đổi được cài đặt của kênh." } else { "Chỉ quản trị viên của nhóm mới đổi được cài đặt của nhóm." };
             match slash {

@@ -106,6 +106,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BotName { level } => format!("电脑（{level}级）"),
         Msg::BadBotLevel { text } => format!("电脑等级为 1 到 8，没有“{text}”。例如：/play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("你已同时与电脑下{max}盘棋，已达上限。请先下完或认输其中一盘。"),
+        Msg::QueueFull => "这里同时收到的请求太多，我跳过了一些回复。请稍后再问一次。".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "只有能管理本频道的成员才能更改本频道的设置。" } else { "只有本群管理员才能更改本群的设置。" };
             match slash {
