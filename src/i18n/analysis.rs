@@ -332,6 +332,7 @@ mod tests {
         for m in &all {
             let (v, e, z) = (text(m, Lang::Vi), text(m, Lang::En), text(m, Lang::Zh));
             assert!(v != e && e != z && v != z, "{m:?}");
+            crate::i18n::lint::assert_zh_punctuation(&z, &format!("{m:?}"));
         }
     }
 }

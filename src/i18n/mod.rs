@@ -4,6 +4,8 @@ pub mod analysis;
 pub mod app;
 pub mod arbiter;
 pub mod commands;
+#[cfg(test)]
+pub(crate) mod lint;
 pub mod notation;
 pub mod puzzle;
 pub mod ratings;

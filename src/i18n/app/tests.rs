@@ -325,6 +325,23 @@ fn every_message_in_every_language() {
     }
 }
 
+/// Chinese lines take full-width punctuation (issue 31: "长将.", "将军:", ASCII quotes).
+#[test]
+fn chinese_messages_use_full_width_punctuation() {
+    for m in samples() {
+        if matches!(m, Msg::Raw(_) | Msg::NotAMove { .. } | Msg::Help) {
+            continue;
+        }
+        crate::i18n::lint::assert_zh_punctuation(&text(&m, Lang::Zh), &format!("{m:?}"));
+    }
+    for l in Label::ALL {
+        crate::i18n::lint::assert_zh_punctuation(
+            &text(&Msg::Label(l), Lang::Zh),
+            &format!("{l:?}"),
+        );
+    }
+}
+
 /// Words that must not come back (issue 31): a trade is "đổi" not "thí", the bot is "Máy" and
 /// 电脑, 等级分对局 not 计分对局, game numbers without "#" in Chinese.
 #[test]

@@ -426,6 +426,13 @@ mod tests {
     }
 
     #[test]
+    fn chinese_messages_use_full_width_punctuation() {
+        for m in samples() {
+            crate::i18n::lint::assert_zh_punctuation(&text(&m, Lang::Zh), &format!("{m:?}"));
+        }
+    }
+
+    #[test]
     fn numbers_as_players_read_them() {
         assert_eq!(signed(12), "+12");
         assert_eq!(signed(-12), "−12");

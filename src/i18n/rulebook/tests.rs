@@ -24,6 +24,7 @@ fn every_topic_has_a_distinct_text_in_every_language() {
         assert_ne!(texts[0], texts[1], "{t}: vi = en");
         assert_ne!(texts[0], texts[2], "{t}: vi = zh");
         assert_ne!(texts[1], texts[2], "{t}: en = zh");
+        crate::i18n::lint::assert_zh_punctuation(&texts[2], &t.to_string());
     }
 }
 
