@@ -83,7 +83,7 @@ async fn a_bot_game_by_command_in_a_group_and_by_mentioning_the_bot() {
     // Alice's move is answered at once; the bot's follows as a board of its own, and while
     // the bot is to move nobody is offered the move picker.
     let mark = fake.mark();
-    let mine = play(&fake, &group, &alice, "h2e2", "1. Alice: |(h2e2)").await;
+    let mine = play(&fake, &group, &alice, "h2e2", "1. Alice: h2e2\n").await;
     assert!(
         !has_action(&mine, |a| matches!(a, Action::Pick { .. })),
         "no picker while the bot thinks: {:?}",

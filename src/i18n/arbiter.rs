@@ -128,13 +128,7 @@ pub fn reason_text(r: Reason, lang: Lang) -> &'static str {
 /// full-width brackets: `炮二平五（h2e2）`.
 #[must_use]
 pub fn move_text(before: &Position, m: Move, notation: Notation, lang: Lang) -> String {
-    if notation == Notation::Iccs {
-        m.to_string()
-    } else if lang == Lang::Zh {
-        format!("{}（{m}）", format_move(before, m, notation))
-    } else {
-        format!("{} ({m})", format_move(before, m, notation))
-    }
+    super::with_iccs(&format_move(before, m, notation), &m.to_string(), lang)
 }
 
 fn victim_desc(after: &Position, id: PieceId, protected: bool, lang: Lang) -> String {

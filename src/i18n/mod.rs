@@ -78,6 +78,20 @@ pub fn piece_name(p: crate::core::Piece, lang: Lang) -> String {
     }
 }
 
+/// A move as written (`written`) with its ICCS beside it: `C2.5 (h2e2)`, in Chinese with
+/// full-width brackets (`炮二平五（h2e2）`), and once only when it is written in ICCS already
+/// (`h2e2`, never `h2e2 (h2e2)`).
+#[must_use]
+pub fn with_iccs(written: &str, iccs: &str, lang: Lang) -> String {
+    if written == iccs {
+        written.to_string()
+    } else if lang == Lang::Zh {
+        format!("{written}（{iccs}）")
+    } else {
+        format!("{written} ({iccs})")
+    }
+}
+
 /// A language the bot speaks.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Lang {

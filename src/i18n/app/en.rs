@@ -1,6 +1,7 @@
 //! English.
 
 use super::{Label, Msg};
+use crate::i18n::{with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
@@ -40,7 +41,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeCancelled => "The challenge was withdrawn.".into(),
         Msg::ChallengeExpired { challenger } => format!("{challenger}'s challenge was not accepted in time and has lapsed."),
         Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Game #{id} begins: {red} (Red) vs {black} (Black), time {time_control}, {ruleset}."),
-        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {text} ({iccs})"),
+        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {}", with_iccs(text, iccs, Lang::En)),
         Msg::ToMove { player, color } => format!("{player} ({color}) to move."),
         Msg::Check { player } => format!("Check! {player}'s general is attacked."),
         Msg::Clocks { red, black } => format!("⏱ Red {red} · Black {black}"),

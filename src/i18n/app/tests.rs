@@ -325,6 +325,32 @@ fn every_message_in_every_language() {
     }
 }
 
+/// A move typed in ICCS is echoed once ("f9f8", not "f9f8 (f9f8)"); another notation gets its
+/// ICCS beside it (issue 31).
+#[test]
+fn a_move_in_iccs_is_echoed_once() {
+    for lang in Lang::ALL {
+        let typed = |written: &str| {
+            text(
+                &Msg::Moved {
+                    ply: 6,
+                    player: "Bo".into(),
+                    text: written.into(),
+                    iccs: "f9f8".into(),
+                },
+                lang,
+            )
+        };
+        let once = typed("f9f8");
+        assert_eq!(once.matches("f9f8").count(), 1, "{lang}: {once}");
+        let both = typed("K6+1");
+        assert!(
+            both.contains("K6+1") && both.contains("f9f8"),
+            "{lang}: {both}"
+        );
+    }
+}
+
 /// Chinese lines take full-width punctuation (issue 31: "长将.", "将军:", ASCII quotes).
 #[test]
 fn chinese_messages_use_full_width_punctuation() {

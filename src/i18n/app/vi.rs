@@ -1,6 +1,7 @@
 //! Tiếng Việt.
 
 use super::{Label, Msg};
+use crate::i18n::{with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
@@ -40,7 +41,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeCancelled => "Lời thách đã được rút.".into(),
         Msg::ChallengeExpired { challenger } => format!("Lời thách của {challenger} không ai nhận kịp và đã hết hạn."),
         Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Ván #{id} bắt đầu: {red} (Đỏ) gặp {black} (Đen), thời gian {time_control}, {ruleset}."),
-        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {text} ({iccs})"),
+        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {}", with_iccs(text, iccs, Lang::Vi)),
         Msg::ToMove { player, color } => format!("Đến lượt {player} ({color})."),
         Msg::Check { player } => format!("Chiếu! Tướng của {player} đang bị chiếu."),
         Msg::Clocks { red, black } => format!("⏱ Đỏ {red} · Đen {black}"),

@@ -1,6 +1,7 @@
 //! 中文（简体）。
 
 use super::{Label, Msg};
+use crate::i18n::{with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
@@ -41,7 +42,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeCancelled => "挑战已撤回。".into(),
         Msg::ChallengeExpired { challenger } => format!("{challenger}的挑战无人及时接受，已失效。"),
         Msg::GameStarted { red, black, time_control, ruleset, id } => format!("第{id}局开始：{red}（红）对{black}（黑），用时{time_control}，{ruleset}。"),
-        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}：{text}（{iccs}）"),
+        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}：{}", with_iccs(text, iccs, Lang::Zh)),
         Msg::ToMove { player, color } => format!("轮到{player}（{color}）走棋。"),
         Msg::Check { player } => format!("将军！{player}的将（帅）被攻击。"),
         Msg::Clocks { red, black } => format!("⏱ 红 {red} · 黑 {black}"),
