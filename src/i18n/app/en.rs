@@ -103,7 +103,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::PgnCaption => "The game record (PGN):".into(),
         Msg::GifCaption { plies } => format!("Replay of the game ({plies} plies)"),
         Msg::NotAMove { detail } => detail.clone(),
-        Msg::BotName { level } => format!("Bot (level {level})"),
+        Msg::BotName { level } => format!("Bot level {level}"),
         Msg::BadBotLevel { text } => format!("The bot plays at levels 1 to 8, not \"{text}\". Example: /play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("You are already playing the bot in {max} games, as many as one may at once. Finish or resign one of them first."),
         Msg::BotUnavailable => "The bot cannot play here right now. Challenge a person with /play.".into(),

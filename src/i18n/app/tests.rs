@@ -325,6 +325,25 @@ fn every_message_in_every_language() {
     }
 }
 
+/// The bot's name takes no brackets of its own: beside its colour it reads "Máy cấp 2 (Đen)",
+/// not "Máy (cấp 2) (Đen)" (issue 31).
+#[test]
+fn the_bot_and_its_colour_take_one_pair_of_brackets() {
+    for lang in Lang::ALL {
+        let name = text(&Msg::BotName { level: 2 }, lang);
+        assert!(name.contains('2'), "{lang}: {name}");
+        let line = text(
+            &Msg::ToMove {
+                player: name,
+                color: crate::i18n::side_name(crate::core::Color::Black, lang).into(),
+            },
+            lang,
+        );
+        let brackets = line.matches(['(', '（']).count();
+        assert_eq!(brackets, 1, "{lang}: {line}");
+    }
+}
+
 /// A move typed in ICCS is echoed once ("f9f8", not "f9f8 (f9f8)"); another notation gets its
 /// ICCS beside it (issue 31).
 #[test]

@@ -103,7 +103,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::PgnCaption => "Biên bản ván cờ (PGN):".into(),
         Msg::GifCaption { plies } => format!("Xem lại ván cờ ({plies} nước)"),
         Msg::NotAMove { detail } => detail.clone(),
-        Msg::BotName { level } => format!("Máy (cấp {level})"),
+        Msg::BotName { level } => format!("Máy cấp {level}"),
         Msg::BadBotLevel { text } => format!("Máy chơi ở cấp 1 đến 8, không có cấp \"{text}\". Ví dụ: /play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("Bạn đang chơi với máy {max} ván cùng lúc, mức tối đa. Hãy kết thúc hoặc xin thua một ván trước."),
         Msg::BotUnavailable => "Hiện không chơi với máy được ở đây. Hãy thách đấu một người bằng /play.".into(),

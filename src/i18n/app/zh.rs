@@ -104,7 +104,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::PgnCaption => "棋谱（PGN）：".into(),
         Msg::GifCaption { plies } => format!("对局回放（{plies}步）"),
         Msg::NotAMove { detail } => detail.clone(),
-        Msg::BotName { level } => format!("电脑（{level}级）"),
+        Msg::BotName { level } => format!("{level}级电脑"),
         Msg::BadBotLevel { text } => format!("电脑等级为 1 到 8，没有“{text}”。例如：/play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("你已同时与电脑下{max}盘棋，已达上限。请先下完或认输其中一盘。"),
         Msg::BotUnavailable => "这里暂时不能与电脑对弈。请用 /play 向别人挑战。".into(),
