@@ -30,7 +30,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeSelf => "You cannot challenge yourself. Name someone else, or type /play alone for an open challenge.".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
             let who = opponent.as_deref().map_or_else(|| "anyone".to_string(), |o| o.to_string());
-            format!("{challenger} challenges {who}: time {time_control}, {ruleset}, {challenger} plays {color}. Answer with /accept or /decline within {minutes} min.")
+            format!("{challenger} challenges {who}: {time_control}, {ruleset}, {challenger} plays {color}. Answer with /accept or /decline within {minutes} min.")
         }
         Msg::BadPlayArgument { word } => format!("I could not understand \"{word}\" in /play. Use: /play [@user] [time like 10+5] [official|asian|vietnam|cxq|casual] [red|black|random]."),
         Msg::NoChallenge => "There is no challenge to answer here. Start one with /play.".into(),
@@ -40,7 +40,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeDeclined { by } => format!("{by} declined the challenge."),
         Msg::ChallengeCancelled => "The challenge was withdrawn.".into(),
         Msg::ChallengeExpired { challenger } => format!("{challenger}'s challenge was not accepted in time and has lapsed."),
-        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Game #{id} begins: {red} (Red) vs {black} (Black), time {time_control}, {ruleset}."),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Game #{id} begins: {red} (Red) vs {black} (Black), {time_control}, {ruleset}."),
         Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {}", with_iccs(text, iccs, Lang::En)),
         Msg::ToMove { player, color } => format!("{player} ({color}) to move."),
         Msg::Check { player } => format!("Check! {player}'s general is attacked."),

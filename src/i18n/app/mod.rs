@@ -66,7 +66,7 @@ pub enum Msg {
         challenger: String,
         /// Who is challenged (`None`: open to anyone).
         opponent: Option<String>,
-        /// Time control as typed back.
+        /// The time control as a phrase ([`time_control_text`]).
         time_control: String,
         /// Ruleset name, localised.
         ruleset: String,
@@ -109,7 +109,7 @@ pub enum Msg {
         red: String,
         /// Black's name.
         black: String,
-        /// Time control.
+        /// The time control as a phrase ([`time_control_text`]).
         time_control: String,
         /// Ruleset name, localised.
         ruleset: String,
@@ -479,14 +479,17 @@ pub fn text(msg: &Msg, lang: Lang) -> String {
     }
 }
 
-/// A time control as players read it: `10m+5s` as written, `none` in words.
+/// A time control as a phrase of a challenge or a game's first line: `time 10m+5s` as
+/// written, and no clock in words (`không giới hạn thời gian`, `不限时`: never "time: untimed").
 #[must_use]
 pub fn time_control_text(tc: crate::game::TimeControl, lang: Lang) -> String {
     match (tc, lang) {
-        (crate::game::TimeControl::None, Lang::En) => "none".into(),
-        (crate::game::TimeControl::None, Lang::Vi) => "không tính giờ".into(),
-        (crate::game::TimeControl::None, Lang::Zh) => "不计时".into(),
-        (tc, _) => tc.to_string(),
+        (crate::game::TimeControl::None, Lang::En) => "time none".into(),
+        (crate::game::TimeControl::None, Lang::Vi) => "không giới hạn thời gian".into(),
+        (crate::game::TimeControl::None, Lang::Zh) => "不限时".into(),
+        (tc, Lang::En) => format!("time {tc}"),
+        (tc, Lang::Vi) => format!("thời gian {tc}"),
+        (tc, Lang::Zh) => format!("用时{tc}"),
     }
 }
 

@@ -32,7 +32,7 @@ fn samples() -> Vec<Msg> {
         Msg::ChallengeCreated {
             challenger: "an".into(),
             opponent: Some("bo".into()),
-            time_control: "10m+5s".into(),
+            time_control: "time 10m+5s".into(),
             ruleset: "asian".into(),
             color: "red".into(),
             minutes: 10,
@@ -52,7 +52,7 @@ fn samples() -> Vec<Msg> {
         Msg::GameStarted {
             red: "an".into(),
             black: "bo".into(),
-            time_control: "none".into(),
+            time_control: "time none".into(),
             ruleset: "official".into(),
             id: 7,
         },
@@ -322,6 +322,42 @@ fn every_message_in_every_language() {
             t.iter().all(|s| !s.is_empty()) && t[0] != t[1] && t[1] != t[2],
             "{l:?}"
         );
+    }
+}
+
+/// A game without a clock says so once: "không giới hạn thời gian", "不限时", never "thời
+/// gian không tính giờ" or "用时不计时" (issue 31); a clock is named with its word.
+#[test]
+fn a_game_without_a_clock_reads_naturally() {
+    use super::time_control_text;
+    use crate::game::TimeControl;
+    let started = |tc, lang| {
+        text(
+            &Msg::GameStarted {
+                red: "An".into(),
+                black: "Bo".into(),
+                time_control: time_control_text(tc, lang),
+                ruleset: "r".into(),
+                id: 1,
+            },
+            lang,
+        )
+    };
+    let vi = started(TimeControl::None, Lang::Vi);
+    assert!(
+        vi.contains("không giới hạn thời gian") && !vi.contains("tính giờ"),
+        "{vi}"
+    );
+    let zh = started(TimeControl::None, Lang::Zh);
+    assert!(zh.contains("不限时") && !zh.contains("用时不"), "{zh}");
+    let timed: TimeControl = "10+5".parse().expect("a time control");
+    for (lang, word) in [
+        (Lang::En, "time 10"),
+        (Lang::Vi, "thời gian 10"),
+        (Lang::Zh, "用时10"),
+    ] {
+        let t = started(timed, lang);
+        assert!(t.contains(word), "{lang}: {t}");
     }
 }
 

@@ -30,7 +30,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeSelf => "Bạn không thể tự thách đấu mình. Hãy gọi tên người khác, hoặc gõ /play để thách bất kỳ ai.".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
             let who = opponent.as_deref().map_or_else(|| "bất kỳ ai".to_string(), |o| o.to_string());
-            format!("{challenger} thách đấu {who}: thời gian {time_control}, {ruleset}, {challenger} cầm quân {color}. Trả lời bằng /accept hoặc /decline trong {minutes} phút.")
+            format!("{challenger} thách đấu {who}: {time_control}, {ruleset}, {challenger} cầm quân {color}. Trả lời bằng /accept hoặc /decline trong {minutes} phút.")
         }
         Msg::BadPlayArgument { word } => format!("Tôi không hiểu \"{word}\" trong lệnh /play. Cách dùng: /play [@người] [thời gian như 10+5] [official|asian|vietnam|cxq|casual] [red|black|random]."),
         Msg::NoChallenge => "Ở đây không có lời thách nào để trả lời. Hãy bắt đầu bằng /play.".into(),
@@ -40,7 +40,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeDeclined { by } => format!("{by} đã từ chối lời thách."),
         Msg::ChallengeCancelled => "Lời thách đã được rút.".into(),
         Msg::ChallengeExpired { challenger } => format!("Lời thách của {challenger} không ai nhận kịp và đã hết hạn."),
-        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Ván #{id} bắt đầu: {red} (Đỏ) gặp {black} (Đen), thời gian {time_control}, {ruleset}."),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Ván #{id} bắt đầu: {red} (Đỏ) gặp {black} (Đen), {time_control}, {ruleset}."),
         Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {}", with_iccs(text, iccs, Lang::Vi)),
         Msg::ToMove { player, color } => format!("Đến lượt {player} ({color})."),
         Msg::Check { player } => format!("Chiếu! Tướng của {player} đang bị chiếu."),

@@ -31,7 +31,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
             let who = opponent.as_deref().map_or_else(|| "任何人".to_string(), |o| o.to_string());
             let side = if color == "随机" { "颜色随机".to_string() } else { format!("{challenger}执{color}") };
-            format!("{challenger}向{who}挑战：用时{time_control}，{ruleset}，{side}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
+            format!("{challenger}向{who}挑战：{time_control}，{ruleset}，{side}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
         }
         Msg::BadPlayArgument { word } => format!("看不懂 /play 里的“{word}”。用法：/play [@用户] [用时如10+5] [official|asian|vietnam|cxq|casual] [red|black|random]。"),
         Msg::NoChallenge => "这里没有需要回答的挑战。用 /play 发起一个。".into(),
@@ -41,7 +41,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeDeclined { by } => format!("{by}拒绝了挑战。"),
         Msg::ChallengeCancelled => "挑战已撤回。".into(),
         Msg::ChallengeExpired { challenger } => format!("{challenger}的挑战无人及时接受，已失效。"),
-        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("第{id}局开始：{red}（红）对{black}（黑），用时{time_control}，{ruleset}。"),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("第{id}局开始：{red}（红）对{black}（黑），{time_control}，{ruleset}。"),
         Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}：{}", with_iccs(text, iccs, Lang::Zh)),
         Msg::ToMove { player, color } => format!("轮到{player}（{color}）走棋。"),
         Msg::Check { player } => format!("将军！{player}的将（帅）被攻击。"),
