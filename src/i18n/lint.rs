@@ -50,9 +50,48 @@ pub(crate) fn assert_zh_punctuation(text: &str, what: &str) {
     );
 }
 
+/// Glosses that repeat the word they gloss: `chiếu (chiếu, 将)` (issue 31). A gloss names the
+/// word's other names, so none of its items is the word just before the bracket.
+#[must_use]
+pub(crate) fn repeated_glosses(text: &str) -> Vec<String> {
+    let mut faults = Vec::new();
+    for (open, close) in [('(', ')'), ('（', '）')] {
+        let mut rest = text;
+        while let Some(at) = rest.find(open) {
+            let before = &rest[..at];
+            let after = &rest[at + open.len_utf8()..];
+            let Some(end) = after.find(close) else { break };
+            let gloss = &after[..end];
+            let words: Vec<&str> = before.split_whitespace().collect();
+            let last = words.last().copied().unwrap_or("").to_lowercase();
+            let last_two = words
+                .len()
+                .checked_sub(2)
+                .map(|i| words[i..].join(" ").to_lowercase())
+                .unwrap_or_default();
+            for item in gloss.split([',', '/', '、', '，']) {
+                let item = item.trim().to_lowercase();
+                if !item.is_empty() && (item == last || item == last_two) {
+                    faults.push(format!("{} ({gloss})", words.last().unwrap_or(&"")));
+                }
+            }
+            rest = &after[end..];
+        }
+    }
+    faults
+}
+
 #[cfg(test)]
 mod tests {
-    use super::zh_punctuation_faults;
+    use super::{repeated_glosses, zh_punctuation_faults};
+
+    #[test]
+    fn the_lint_finds_glosses_that_repeat_their_word() {
+        assert!(!repeated_glosses("Một nước là chiếu (chiếu, 将) khi").is_empty());
+        assert!(!repeated_glosses("là đuổi (đuổi/tróc, 捉) quân").is_empty());
+        assert!(repeated_glosses("Một nước là chiếu (将) khi").is_empty());
+        assert!(repeated_glosses("nước nào cũng chiếu (chiếu dai)").is_empty());
+    }
 
     #[test]
     fn the_lint_finds_half_width_marks_in_chinese_prose() {

@@ -423,6 +423,17 @@ fn chinese_messages_use_full_width_punctuation() {
     }
 }
 
+/// A gloss never repeats the word it glosses (issue 31).
+#[test]
+fn no_message_glosses_a_word_with_itself() {
+    for m in samples() {
+        for lang in Lang::ALL {
+            let faults = crate::i18n::lint::repeated_glosses(&text(&m, lang));
+            assert!(faults.is_empty(), "{m:?} in {lang}: {faults:?}");
+        }
+    }
+}
+
 /// Words that must not come back (issue 31): a trade is "đổi" not "thí", the bot is "Máy" and
 /// 电脑, 等级分对局 not 计分对局, game numbers without "#" in Chinese.
 #[test]
