@@ -303,7 +303,11 @@ fn two_channels_play_side_by_side() {
     c.ask("/fen", "1C2C4");
     c.send("#one");
     c.ask("/fen", "4C2C1");
-    c.ask("@alice /games", "#");
+    // Her own side and the ply count are labelled, apart from the opponent's name.
+    c.ask(
+        "@alice /games",
+        "vs bob — you play Red — 2 plies — in progress (here)",
+    );
     c.finish();
 }
 

@@ -1,7 +1,7 @@
 //! English.
 
-use super::{Label, Msg};
-use crate::i18n::{with_iccs, Lang};
+use super::{GameState, Label, Msg};
+use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
@@ -92,6 +92,18 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::UnknownLang { name } => format!("I do not speak \"{name}\". Choose vi, en or zh."),
         Msg::TakebacksSet { on } => if *on { "Takebacks are now allowed in new games here.".into() } else { "Takebacks are now off for new games here.".into() },
         Msg::GamesList { lines } => format!("Your games:\n{}", lines.join("\n")),
+        Msg::GameLine { id, opponent, side, plies, state, here } => {
+            let state = match state {
+                GameState::Playing => "in progress",
+                GameState::Aborted => "aborted",
+                GameState::Won => "you won",
+                GameState::Lost => "you lost",
+                GameState::Drawn => "drawn",
+            };
+            let plies = if *plies == 1 { "1 ply".to_string() } else { format!("{plies} plies") };
+            let place = if *here { "here" } else { "in another chat" };
+            format!("#{id} vs {opponent} — you play {} — {plies} — {state} ({place})", side_name(*side, Lang::En))
+        }
         Msg::NoGames => "You have no games yet. Start one with /play.".into(),
         Msg::StaleButton => "That button belongs to an earlier position; use the latest message.".into(),
         Msg::NotYourButton => "That button is for the players of this game.".into(),

@@ -348,6 +348,21 @@ pub enum Msg {
         /// One line per game.
         lines: Vec<String>,
     },
+    /// One game of `/games`, as its player reads it.
+    GameLine {
+        /// Game number.
+        id: u64,
+        /// The opponent's name.
+        opponent: String,
+        /// The side the reader plays.
+        side: crate::core::Color,
+        /// Plies played.
+        plies: usize,
+        /// Where it stands, for the reader.
+        state: GameState,
+        /// Whether it is played in the channel the list is asked in.
+        here: bool,
+    },
     /// The user has no games.
     NoGames,
     /// A button press for an earlier position.
@@ -467,6 +482,21 @@ impl Label {
         Label::Rematch,
         Label::PlayBot,
     ];
+}
+
+/// Where a game of `/games` stands, for the player who asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameState {
+    /// Not over yet.
+    Playing,
+    /// Called off before it counted.
+    Aborted,
+    /// The reader won.
+    Won,
+    /// The reader lost.
+    Lost,
+    /// A draw.
+    Drawn,
 }
 
 /// The message in `lang`.

@@ -141,6 +141,14 @@ fn samples() -> Vec<Msg> {
         Msg::GamesList {
             lines: vec!["#1".into()],
         },
+        Msg::GameLine {
+            id: 4,
+            opponent: "bo".into(),
+            side: crate::core::Color::Red,
+            plies: 12,
+            state: super::GameState::Won,
+            here: false,
+        },
         Msg::NoGames,
         Msg::StaleButton,
         Msg::NotYourButton,
@@ -280,10 +288,11 @@ fn index(m: &Msg) -> usize {
         Msg::BadBotLevel { .. } => 81,
         Msg::BotUnavailable => 82,
         Msg::TooManyBotGames { .. } => 83,
+        Msg::GameLine { .. } => 84,
     }
 }
 
-const VARIANTS: usize = 84;
+const VARIANTS: usize = 85;
 
 #[test]
 fn durations_read_naturally() {
@@ -358,6 +367,34 @@ fn a_game_without_a_clock_reads_naturally() {
     ] {
         let t = started(timed, lang);
         assert!(t.contains(word), "{lang}: {t}");
+    }
+}
+
+/// A line of `/games` says which side the reader plays and what its number counts, apart from
+/// the opponent's name (issue 31: "vs Bob (Red) — 1-0, 12" read as Bob playing Red).
+#[test]
+fn a_game_line_labels_the_side_and_the_plies() {
+    let line = |lang| {
+        text(
+            &Msg::GameLine {
+                id: 3,
+                opponent: "Bob".into(),
+                side: crate::core::Color::Red,
+                plies: 12,
+                state: super::GameState::Playing,
+                here: true,
+            },
+            lang,
+        )
+    };
+    for (lang, side, plies) in [
+        (Lang::En, "you play Red", "12 plies"),
+        (Lang::Vi, "bạn cầm quân Đỏ", "12 nước"),
+        (Lang::Zh, "你执红方", "已走12步"),
+    ] {
+        let t = line(lang);
+        assert!(t.contains(side) && t.contains(plies), "{lang}: {t}");
+        assert!(!t.contains("Bob (") && !t.contains("Bob（"), "{lang}: {t}");
     }
 }
 

@@ -1,7 +1,7 @@
 //! Tiếng Việt.
 
-use super::{Label, Msg};
-use crate::i18n::{with_iccs, Lang};
+use super::{GameState, Label, Msg};
+use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
@@ -92,6 +92,17 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::UnknownLang { name } => format!("Tôi không nói được \"{name}\". Hãy chọn vi, en hoặc zh."),
         Msg::TakebacksSet { on } => if *on { "Từ giờ các ván mới ở đây được phép đi lại.".into() } else { "Từ giờ các ván mới ở đây không được đi lại.".into() },
         Msg::GamesList { lines } => format!("Các ván của bạn:\n{}", lines.join("\n")),
+        Msg::GameLine { id, opponent, side, plies, state, here } => {
+            let state = match state {
+                GameState::Playing => "đang chơi",
+                GameState::Aborted => "đã hủy",
+                GameState::Won => "bạn thắng",
+                GameState::Lost => "bạn thua",
+                GameState::Drawn => "hòa",
+            };
+            let place = if *here { "ở kênh này" } else { "ở kênh khác" };
+            format!("#{id} gặp {opponent} — bạn cầm quân {} — {plies} nước — {state} ({place})", side_name(*side, Lang::Vi))
+        }
         Msg::NoGames => "Bạn chưa có ván nào. Bắt đầu bằng /play.".into(),
         Msg::StaleButton => "Nút này thuộc về thế cờ cũ; hãy dùng tin nhắn mới nhất.".into(),
         Msg::NotYourButton => "Nút này chỉ dành cho người chơi của ván.".into(),

@@ -1,7 +1,7 @@
 //! 中文（简体）。
 
-use super::{Label, Msg};
-use crate::i18n::{with_iccs, Lang};
+use super::{GameState, Label, Msg};
+use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
@@ -93,6 +93,17 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::UnknownLang { name } => format!("我不会说“{name}”。请选择 vi、en 或 zh。"),
         Msg::TakebacksSet { on } => if *on { "本频道以后的新对局允许悔棋。".into() } else { "本频道以后的新对局不允许悔棋。".into() },
         Msg::GamesList { lines } => format!("你的对局：\n{}", lines.join("\n")),
+        Msg::GameLine { id, opponent, side, plies, state, here } => {
+            let state = match state {
+                GameState::Playing => "进行中",
+                GameState::Aborted => "已取消",
+                GameState::Won => "你胜",
+                GameState::Lost => "你负",
+                GameState::Drawn => "和棋",
+            };
+            let place = if *here { "本频道" } else { "其他频道" };
+            format!("第{id}局：对手{opponent}，你执{}，已走{plies}步，{state}（{place}）", side_name(*side, Lang::Zh))
+        }
         Msg::NoGames => "你还没有对局。用 /play 开始一局。".into(),
         Msg::StaleButton => "这个按钮属于之前的局面，请使用最新的消息。".into(),
         Msg::NotYourButton => "这个按钮只供本局棋手使用。".into(),
