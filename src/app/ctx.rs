@@ -9,7 +9,7 @@ use crate::arbiter::{Outcome, Ruling};
 use crate::core::Color;
 use crate::game::{Changes, ChannelRecord, ChannelSlot, Game, GameStatus};
 use crate::i18n::app::{text, Msg};
-use crate::i18n::arbiter::{outcome_text, ruling_details};
+use crate::i18n::arbiter::ruling_details;
 use crate::i18n::Lang;
 use crate::notation::Notation;
 
@@ -349,7 +349,7 @@ pub(crate) fn headline(game: &Game, lang: Lang) -> (String, String) {
     };
     (
         outcome.pgn().to_string(),
-        format!("{} — {why}", outcome_text(outcome, lang)),
+        crate::i18n::arbiter::headline_text(outcome, &why, lang),
     )
 }
 

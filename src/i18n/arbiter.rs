@@ -473,14 +473,25 @@ fn evidence_heading(r: &Ruling, lang: Lang) -> &'static str {
     }
 }
 
+/// A game's result with why: `Red wins — checkmate`, `红方胜——将死` (a Chinese dash, no
+/// spaces).
+#[must_use]
+pub fn headline_text(o: Outcome, why: &str, lang: Lang) -> String {
+    let outcome = outcome_text(o, lang);
+    match lang {
+        Lang::Zh => format!("{outcome}——{why}"),
+        _ => format!("{outcome} — {why}"),
+    }
+}
+
 /// The full explanation of a ruling: headline, then [`ruling_details`].
 #[must_use]
 pub fn explain_ruling(r: &Ruling, lang: Lang, notation: Notation) -> String {
-    let (outcome, reason) = (outcome_text(r.outcome, lang), reason_text(r.reason, lang));
+    let head = headline_text(r.outcome, reason_text(r.reason, lang), lang);
     let details = ruling_details(r, lang, notation);
     match lang {
-        Lang::Zh => format!("{outcome}——{reason}。\n{details}"),
-        _ => format!("{outcome} — {reason}.\n{details}"),
+        Lang::Zh => format!("{head}。\n{details}"),
+        _ => format!("{head}.\n{details}"),
     }
 }
 
@@ -598,6 +609,27 @@ mod tests {
             let t: Vec<&str> = Lang::ALL.iter().map(|&l| reason_text(r, l)).collect();
             assert!(t[0] != t[1] && t[1] != t[2] && t[0] != t[2], "{r:?}");
         }
+    }
+
+    /// A game's headline in a Chinese line takes a Chinese dash (issue 31).
+    #[test]
+    fn a_chinese_headline_reads_as_chinese() {
+        use crate::i18n::app::{text, Msg};
+        let head = headline_text(
+            Outcome::RedWins,
+            reason_text(Reason::Checkmate, Lang::Zh),
+            Lang::Zh,
+        );
+        assert_eq!(head, "红方胜——将死");
+        let over = text(
+            &Msg::GameOver {
+                score: "1-0".into(),
+                headline: head,
+            },
+            Lang::Zh,
+        );
+        crate::i18n::lint::assert_zh_punctuation(&over, "game over");
+        assert!(!over.contains(" — "), "{over}");
     }
 
     /// A ruling for every reason, with a clause that fits it.

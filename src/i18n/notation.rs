@@ -211,7 +211,10 @@ pub fn move_text_error(err: &MoveTextError, lang: Lang) -> String {
         E::Illegal(e) => illegal_move(e, lang),
         E::Ambiguous { candidates } => {
             let list = move_list(
-                candidates.iter().map(|(n, m)| format!("{m} ({})", notation_name(*n, lang))),
+                candidates.iter().map(|(n, m)| match lang {
+                    Lang::Zh => format!("{m}（{}）", notation_name(*n, lang)),
+                    _ => format!("{m} ({})", notation_name(*n, lang)),
+                }),
                 lang,
             );
             match lang {
@@ -388,6 +391,18 @@ mod tests {
             reason: IllegalReason::CannonScreen { screens },
         };
         illegal_move(&err, lang)
+    }
+
+    /// Candidates of an ambiguous text are named with full-width brackets in Chinese.
+    #[test]
+    fn chinese_errors_use_full_width_punctuation() {
+        use crate::notation::Notation;
+        let m = Move::parse_iccs("h2e2").expect("a move");
+        let err = MoveTextError::Ambiguous {
+            candidates: vec![(Notation::Wxf, m), (Notation::Iccs, m)],
+        };
+        crate::i18n::lint::assert_zh_punctuation(&move_text_error(&err, Lang::Zh), "ambiguous");
+        crate::i18n::lint::assert_zh_punctuation(&screen_error(0, Lang::Zh), "screen");
     }
 
     /// A cannon with nothing to jump is told there is no piece between, not "0 pieces"
