@@ -66,7 +66,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ClaimEnded { by, absent } => format!("{by} ended the game without a result: {absent} had stopped moving."),
         Msg::BadClaim { word } => format!("I could not understand \"{word}\" in /claim. Use /claim to win, or /claim end to end the game without a result."),
         Msg::DrawClaimTooEarly { counted, needed } => format!("A no-progress draw can be claimed after {needed} plies without a capture; {counted} are counted so far. You can still offer a draw with /draw."),
-        Msg::TakebacksDisabled => "Takebacks are off in this channel. Anyone can switch them on for future games with /takebacks on.".into(),
+        Msg::TakebacksDisabled => "Takebacks are off in this channel. Whoever may change this channel's settings can switch them on for future games with /takebacks on.".into(),
         Msg::TakebackRequested { by, to } => format!("{by} asks to take back a move. {to}, answer with /takeback to agree or /decline."),
         Msg::TakebackDone { plies } => format!("Taken back ({plies} ply/plies)."),
         Msg::TakebackDeclined { by } => format!("{by} declined the takeback."),

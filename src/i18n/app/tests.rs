@@ -472,11 +472,24 @@ fn no_message_glosses_a_word_with_itself() {
 }
 
 /// Words that must not come back (issue 31): a trade is "đổi" not "thí", the bot is "Máy" and
-/// 电脑, 等级分对局 not 计分对局, game numbers without "#" in Chinese.
+/// 电脑, 等级分对局 not 计分对局, game numbers without "#" in Chinese; refusals that read
+/// clumsily ("thao tác", "只有他们能操作", "我不会说"); Vietnamese quotes with “ ”.
 #[test]
 fn no_forbidden_words() {
     let forbidden: [(Lang, &[&str]); 2] = [
-        (Lang::Vi, &["(thí", "/thí", "Bot ", " bot "]),
+        (
+            Lang::Vi,
+            &[
+                "(thí",
+                "/thí",
+                "Bot ",
+                " bot ",
+                "thao tác",
+                "tự thách đấu mình",
+                "không nói được",
+                "\"",
+            ],
+        ),
         (
             Lang::Zh,
             &[
@@ -486,6 +499,9 @@ fn no_forbidden_words() {
                 "第 #",
                 "轮走方",
                 "象棋中这判负",
+                "操作",
+                "向自己挑战",
+                "我不会说",
             ],
         ),
     ];
