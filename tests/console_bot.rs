@@ -32,7 +32,7 @@ fn play_to_the_end(level: u8) -> usize {
     let dir = tempfile::tempdir().expect("tempdir");
     let env = [("BOARD_IMAGES", "off"), ("BOT_MOVE_CAP_MS", "40")];
     let mut c = Console::start(dir.path(), &env);
-    let name = format!("Bot (level {level})");
+    let name = format!("Bot level {level}");
     let started = c.ask(&format!("@alice /play bot {level} red"), "Game #1 begins");
     assert!(started.contains(&name), "{started}");
     let mut rng = 0x2545_F491_4F6C_DD1D_u64 ^ u64::from(level);
@@ -89,7 +89,7 @@ fn a_restart_while_the_bot_is_thinking_resumes_its_search() {
     c.ask("@alice /play bot 8 black", "Game #1 begins");
     c.kill();
     let mut r = Console::start(dir.path(), &env);
-    let line = r.expect("1. Bot (level 8): ");
+    let line = r.expect("1. Bot level 8: ");
     assert!(line.starts_with("[#local] "), "{line}");
     // Exactly one move was played, and it is Alice's turn.
     let pos = position(&mut r);
@@ -98,7 +98,7 @@ fn a_restart_while_the_bot_is_thinking_resumes_its_search() {
     // Not her move yet? It is: she answers at once and the bot follows.
     let m = random_move(&pos, &mut 7);
     r.ask(&format!("@alice {m}"), "2. alice");
-    r.expect("3. Bot (level 8): ");
+    r.expect("3. Bot level 8: ");
     r.finish();
 }
 
@@ -114,7 +114,7 @@ fn bad_bot_requests_are_answered() {
     c.ask("@alice /play bot 2 purple", "purple");
     // The bot's games cannot be joined or moved in by someone else.
     c.ask("@alice /play bot 2 black", "Game #1 begins");
-    c.expect("1. Bot (level 2): ");
+    c.expect("1. Bot level 2: ");
     c.ask("@bob /play @alice", "already being played");
     c.ask("@alice /resign", "Game over");
     c.finish();
@@ -128,7 +128,7 @@ fn the_bot_allows_a_takeback_at_once() {
     c.ask("@alice /takebacks on", "Takebacks are now allowed");
     c.ask("@alice /play bot 1 red", "Game #1 begins");
     c.ask("@alice h2e2", "1. alice");
-    c.expect("2. Bot (level 1): ");
+    c.expect("2. Bot level 1: ");
     // Alice is to move: her move and the bot's answer go back.
     c.ask("@alice /takeback", "asks to take back");
     c.expect("Taken back (2 ply/plies).");
@@ -138,7 +138,7 @@ fn the_bot_allows_a_takeback_at_once() {
     );
     // The game goes on, the bot answering again.
     c.ask("@alice b2e2", "1. alice");
-    c.expect("2. Bot (level 1): ");
+    c.expect("2. Bot level 1: ");
     c.finish();
 }
 
@@ -158,7 +158,7 @@ fn a_game_against_the_bot_is_never_rated() {
     for i in 0..3 {
         let m = random_move(&position(&mut c), &mut rng);
         c.ask(&format!("@alice {m}"), &format!("{}. alice", 2 * i + 1));
-        c.expect(&format!("{}. Bot (level 1): ", 2 * i + 2));
+        c.expect(&format!("{}. Bot level 1: ", 2 * i + 2));
     }
     c.ask("@alice /resign", "Game over");
     // The game counts in the statistics, not in the ratings.

@@ -34,7 +34,8 @@ fn play(c: &mut Console, moves: &[String], red_first: bool) {
             "bob"
         };
         c.send(&format!("@{who} {m}"));
-        c.expect(&format!("({m})"));
+        // Typed in ICCS, the move is echoed once: "N. alice: h2e2".
+        c.expect(&format!("{who}: {m}"));
     }
 }
 
@@ -47,7 +48,9 @@ fn a_challenge_accepted_and_a_game_to_checkmate_in_four_notations() {
     let (dir, mut c) = start(true);
     c.ask("@alice /play @bob red", "alice challenges bob");
     c.ask("@bob /accept", "Game #");
-    c.ask("@alice b2b4", "1. alice: b2b4 (b2b4)");
+    // A move typed in ICCS is echoed once (issue 31).
+    let first = c.ask("@alice b2b4", "1. alice: b2b4");
+    assert!(first.trim_end().ends_with("1. alice: b2b4"), "{first}");
     c.ask("@bob P1+1", "2. bob: P1+1 (a6a5)");
     c.ask("@alice 炮八平七", "3. alice: 炮八平七 (b4c4)");
     c.ask("@bob S6.5", "4. bob: S6.5 (f9e8)");
@@ -300,7 +303,11 @@ fn two_channels_play_side_by_side() {
     c.ask("/fen", "1C2C4");
     c.send("#one");
     c.ask("/fen", "4C2C1");
-    c.ask("@alice /games", "#");
+    // Her own side and the ply count are labelled, apart from the opponent's name.
+    c.ask(
+        "@alice /games",
+        "vs bob — you play Red — 2 plies — in progress (here)",
+    );
     c.finish();
 }
 

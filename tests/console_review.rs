@@ -143,7 +143,7 @@ fn a_review_is_posted_with_its_graph_and_pgn_and_stored() {
         let legal: Vec<Move> = pos.legal_moves().iter().copied().collect();
         let m = if legal.contains(m) { *m } else { legal[0] };
         c.ask(&format!("@alice {m}"), &format!("{}. alice", 2 * i + 1));
-        c.expect(&format!("{}. Bot (level 1): ", 2 * i + 2));
+        c.expect(&format!("{}. Bot level 1: ", 2 * i + 2));
     }
     c.ask("@alice /resign", "Game over");
     let button = c.expect("!xq:V:1");
@@ -170,9 +170,9 @@ fn a_review_is_posted_with_its_graph_and_pgn_and_stored() {
 /// Wait for a review and check it; returns its text lines.
 fn review_lines(c: &mut Console) -> Vec<String> {
     let from = c.seen.len();
-    c.expect("Review of game #1: alice vs Bot (level 1)");
+    c.expect("Review of game #1: alice vs Bot level 1");
     c.expect("alice (Red): accuracy ");
-    c.expect("Bot (level 1) (Black): accuracy ");
+    c.expect("Bot level 1 (Black): accuracy ");
     let graph = c.expect("picture: ");
     let png = picture(&graph);
     assert!(png.width >= 800, "graph {}×{}", png.width, png.height);
@@ -199,12 +199,12 @@ fn a_restart_while_a_review_runs_resumes_it() {
     let mut c = Console::start(dir.path(), &env);
     c.ask("@alice /play bot 1 red", "Game #1 begins");
     c.ask("@alice h2e2", "1. alice");
-    c.expect("2. Bot (level 1): ");
+    c.expect("2. Bot level 1: ");
     c.ask("@alice /resign", "Game over");
     c.ask("@alice /review", "Reviewing game #1");
     c.kill();
     let mut r = Console::start(dir.path(), &env);
-    r.expect("Review of game #1: alice vs Bot (level 1)");
+    r.expect("Review of game #1: alice vs Bot level 1");
     r.expect("Annotated PGN");
     // Stored and just posted: asked again, the answer points to it instead of posting it
     // a second time.

@@ -324,7 +324,7 @@ fn the_bots_search_goes_on_in_the_other_process_after_kill_nine() {
     a.ask("@alice /play bot 8 red", "Game #1 begins");
     // Level 8 thinks for a second: the process is killed while it thinks.
     a.ask("@alice h2e2", "1. alice");
-    let bot = ". Bot (level 8): ";
+    let bot = ". Bot level 8: ";
     assert!(
         !a.seen.iter().any(|l| l.contains(bot)),
         "the bot answered before the kill"

@@ -332,9 +332,9 @@ fn typical_mistakes_are_explained_in_every_language() {
             Notation::Iccs,
             "h2h7",
             [
-                "ở giữa đang có 0 quân",
-                "there are 0 in between",
-                "中间现在有0个子",
+                "ở giữa không có quân nào",
+                "there is no piece in between",
+                "中间没有棋子",
             ],
         ),
         (

@@ -345,6 +345,44 @@ async fn typed_moves_count_against_the_rate_limit_and_conversation_does_not() {
     assert!(r.contains("2. bob"), "others are not slowed: {r}");
 }
 
+/// The refusals given before the channel is opened (too fast, too long) are in the channel's
+/// language, not in the language of the writer's app (issue 31: English in a Vietnamese chat).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_before_the_channel_opens_speak_its_language() {
+    let f = fixture_in(
+        Place::Sled(tempfile::tempdir().expect("tempdir")),
+        0,
+        ServiceConfig {
+            images: false,
+            ..ServiceConfig::default()
+        },
+    );
+    let r = joined(&f.svc.handle(said("alice", "#vi", "/lang vi")).await);
+    assert!(!r.contains("too fast"), "{r}");
+    let english_app = |text: &str| xiangqi_bot::app::Incoming {
+        lang_hint: Some(xiangqi_bot::i18n::Lang::En),
+        ..said("spammer", "#vi", text)
+    };
+    let long = format!("/play {}", "x".repeat(xiangqi_bot::app::MAX_TEXT));
+    let r = joined(&f.svc.handle(english_app(&long)).await);
+    assert!(
+        r.contains("Tin nhắn quá dài"),
+        "too long, in Vietnamese: {r}"
+    );
+    let mut refusals = Vec::new();
+    for _ in 0..30 {
+        let r = joined(&f.svc.handle(english_app("/help")).await);
+        if !r.is_empty() && !r.contains("/play") {
+            refusals.push(r);
+        }
+    }
+    assert_eq!(refusals.len(), 1, "{refusals:?}");
+    assert!(
+        refusals[0].contains("quá nhanh"),
+        "too fast, in Vietnamese: {refusals:?}"
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
     #[test]

@@ -154,8 +154,8 @@ async fn a_whole_game_in_a_group_with_commands_buttons_and_the_picker() {
     assert!(said(&fourth).contains("Alice (Red) to move"));
 
     // The rest typed: a command with ICCS, a bare ICCS move, Chinese, Chinese for Black.
-    play(&fake, &group, &alice, "/move h8h9", "5. Alice: |(h8h9)").await;
-    play(&fake, &group, &bob, "f9f8", "6. Bob: |(f9f8)").await;
+    play(&fake, &group, &alice, "/move h8h9", "5. Alice: h8h9\n").await;
+    play(&fake, &group, &bob, "f9f8", "6. Bob: f9f8\n").await;
     play(&fake, &group, &alice, "车二退一", "7. Alice: |(h9h8)").await;
     let mark = fake.mark();
     fake.push_message(&group, &bob, "将6退1", None);
@@ -305,13 +305,13 @@ async fn flood_control_delays_only_that_chat_and_loses_nothing() {
         "the quiet chat waited {:?}",
         limited_at.elapsed()
     );
-    let first = board_after(&fake, mark, &busy, "1. Alice: |(h2e2)").await;
+    let first = board_after(&fake, mark, &busy, "1. Alice: h2e2\n").await;
     assert!(
         limited_at.elapsed() >= Duration::from_millis(2900),
         "retry_after was not honoured: {:?}",
         limited_at.elapsed()
     );
-    let second = board_after(&fake, mark, &busy, "2. Bob: |(h9g7)").await;
+    let second = board_after(&fake, mark, &busy, "2. Bob: h9g7\n").await;
     assert!(first.seq < second.seq, "order kept");
     assert!(help.seq < first.seq, "the quiet chat went first");
     bot.stop().await;
@@ -332,11 +332,11 @@ async fn a_group_that_becomes_a_supergroup_keeps_its_game() {
         c.is("sendMessage")
     })
     .await;
-    play(&fake, &group, &alice, "h2e2", "1. Alice: |(h2e2)").await;
+    play(&fake, &group, &alice, "h2e2", "1. Alice: h2e2\n").await;
 
     fake.push_migration(&group, &supergroup, &alice);
     // The game, its language and its turn are in the new chat; the move is answered there.
-    let board = play(&fake, &supergroup, &bob, "h9g7", "2. Bob: |(h9g7)").await;
+    let board = play(&fake, &supergroup, &bob, "h9g7", "2. Bob: h9g7\n").await;
     assert!(said(&board).contains("lượt"), "{}", said(&board));
     let fen = say(&fake, &supergroup, None, &alice, "/fen", |c| {
         c.is("sendMessage")
@@ -393,7 +393,7 @@ async fn a_restart_mid_game_resumes_it_and_old_buttons_still_work() {
     let old = button(&first, |a| matches!(a, Action::Pick { ply: 0, .. }));
     let stale = tap(&fake, &group, &alice, first.message_id.unwrap(), &old).await;
     assert!(stale.contains("earlier position"), "{stale}");
-    play(&fake, &group, &alice, "h0g2", "3. Alice: |(h0g2)").await;
+    play(&fake, &group, &alice, "h0g2", "3. Alice: h0g2\n").await;
     bot.stop().await;
     check_every_call(&fake.sent());
 }
@@ -585,7 +585,7 @@ async fn a_server_error_is_retried_and_the_board_still_arrives() {
         .await
         .expect("the 502");
     assert!(failed.is("sendPhoto") && failed.status == 502, "{failed:?}");
-    let board = board_after(&fake, mark, &group, "1. Alice: |(h2e2)").await;
+    let board = board_after(&fake, mark, &group, "1. Alice: h2e2\n").await;
     assert!(board.seq > failed.seq, "sent again after the error");
     // The send queue's own pause (50 ms in these tests) decides when to send again: not
     // teloxide's 10 s after any 5xx (DELAY_ON_SERVER_ERROR in teloxide-core), which the

@@ -76,20 +76,20 @@ async fn a_bot_game_by_command_in_a_group_and_by_mentioning_the_bot() {
         &fake,
         mark,
         &group,
-        "Game #1 begins: Alice (Red) vs Bot (level 2) (Black)",
+        "Game #1 begins: Alice (Red) vs Bot level 2 (Black)",
     )
     .await;
     assert!(has_action(&start, |a| matches!(a, Action::Pick { .. })));
     // Alice's move is answered at once; the bot's follows as a board of its own, and while
     // the bot is to move nobody is offered the move picker.
     let mark = fake.mark();
-    let mine = play(&fake, &group, &alice, "h2e2", "1. Alice: |(h2e2)").await;
+    let mine = play(&fake, &group, &alice, "h2e2", "1. Alice: h2e2\n").await;
     assert!(
         !has_action(&mine, |a| matches!(a, Action::Pick { .. })),
         "no picker while the bot thinks: {:?}",
         mine.buttons()
     );
-    let reply = board_after(&fake, mark, &group, "2. Bot (level 2): ").await;
+    let reply = board_after(&fake, mark, &group, "2. Bot level 2: ").await;
     assert!(
         said(&reply).contains("Alice (Red) to move"),
         "{}",
@@ -121,10 +121,10 @@ async fn a_bot_game_by_command_in_a_group_and_by_mentioning_the_bot() {
         &fake,
         mark,
         &group,
-        "Game #2 begins: Bot (level 4) (Red) vs Alice (Black)",
+        "Game #2 begins: Bot level 4 (Red) vs Alice (Black)",
     )
     .await;
-    let first = board_after(&fake, mark, &group, "1. Bot (level 4): ").await;
+    let first = board_after(&fake, mark, &group, "1. Bot level 4: ").await;
     assert!(has_action(&first, |a| matches!(
         a,
         Action::Pick { ply: 1, .. }
@@ -163,12 +163,12 @@ async fn the_play_the_bot_button_under_help_and_a_rematch_against_the_bot() {
         &fake,
         mark,
         &group,
-        "Game #1 begins: |Bot (level 3)|time none",
+        "Game #1 begins: |Bot level 3|time none",
     )
     .await;
     let alice_red = said(&start).contains("Alice (Red)");
     if !alice_red {
-        board_after(&fake, mark, &group, "1. Bot (level 3): ").await;
+        board_after(&fake, mark, &group, "1. Bot level 3: ").await;
     }
     // While the game runs, another tap on the button is refused privately.
     let busy = tap(
@@ -185,15 +185,15 @@ async fn the_play_the_bot_button_under_help_and_a_rematch_against_the_bot() {
     // Alice's Rematch starts at once, at the same level, with the colours swapped.
     let mark = fake.mark();
     assert_eq!(tap(&fake, &group, &alice, over_id, &rematch).await, "");
-    let again = board_after(&fake, mark, &group, "Game #2 begins: |Bot (level 3)").await;
+    let again = board_after(&fake, mark, &group, "Game #2 begins: |Bot level 3").await;
     let swapped = if alice_red {
-        "Bot (level 3) (Red) vs Alice (Black)"
+        "Bot level 3 (Red) vs Alice (Black)"
     } else {
-        "Alice (Red) vs Bot (level 3) (Black)"
+        "Alice (Red) vs Bot level 3 (Black)"
     };
     assert!(said(&again).contains(swapped), "{}", said(&again));
     if alice_red {
-        board_after(&fake, mark, &group, "1. Bot (level 3): ").await;
+        board_after(&fake, mark, &group, "1. Bot level 3: ").await;
     }
     check_every_call(&since(&fake, 0));
     running.stop().await;

@@ -76,7 +76,7 @@ async fn a_board_meets_429s_and_server_errors_and_arrives_exactly_once() {
     fake.drop_next("sendPhoto");
     let mark = fake.mark();
     fake.push_message(&group, &alice, "h2e2", None);
-    let board = board_after(&fake, mark, &group, "1. Alice: |(h2e2)").await;
+    let board = board_after(&fake, mark, &group, "1. Alice: h2e2\n").await;
     let attempts: Vec<(bool, u16)> = fake
         .calls()
         .into_iter()
@@ -194,7 +194,7 @@ async fn a_board_not_delivered_before_a_stop_goes_out_after_the_restart() {
     assert!(sent_with(&fake, "sendPhoto", &group, "1. Alice:").is_empty());
 
     let bot = Running::start(&fake, dir.path()).await;
-    let board = board_after(&fake, mark, &group, "1. Alice: |(h2e2)").await;
+    let board = board_after(&fake, mark, &group, "1. Alice: h2e2\n").await;
     assert!(board.reply_markup.is_some());
     // The game goes on from there.
     let mark = fake.mark();

@@ -9,7 +9,7 @@ use crate::arbiter::{Outcome, Ruling};
 use crate::core::Color;
 use crate::game::{Changes, ChannelRecord, ChannelSlot, Game, GameStatus};
 use crate::i18n::app::{text, Msg};
-use crate::i18n::arbiter::{outcome_text, ruling_details};
+use crate::i18n::arbiter::ruling_details;
 use crate::i18n::Lang;
 use crate::notation::Notation;
 
@@ -203,12 +203,22 @@ pub(crate) type Slot = crate::game::SlotGuard;
 /// channel's `/lang`, else the pending challenge's (its challenger's), else the acting user's
 /// client language (`hint`), else English.
 pub(crate) fn public_lang(slot: &ChannelSlot, hint: Option<Lang>) -> Lang {
+    let game = slot.game.as_ref().and_then(|g| g.record.lang.as_deref());
+    channel_lang(game, &slot.record, hint)
+}
+
+/// [`public_lang`] from the stored records: the language tag of the channel's game (if one is
+/// being played), the channel's record, the acting user's client language.
+pub(crate) fn channel_lang(
+    game_lang: Option<&str>,
+    record: &crate::game::ChannelRecord,
+    hint: Option<Lang>,
+) -> Lang {
     let tag = |t: &Option<String>| t.as_deref().and_then(Lang::from_tag);
-    slot.game
-        .as_ref()
-        .and_then(|g| tag(&g.record.lang))
-        .or_else(|| tag(&slot.record.settings.lang))
-        .or_else(|| slot.record.challenge.as_ref().and_then(|c| tag(&c.lang)))
+    game_lang
+        .and_then(Lang::from_tag)
+        .or_else(|| tag(&record.settings.lang))
+        .or_else(|| record.challenge.as_ref().and_then(|c| tag(&c.lang)))
         .or(hint)
         .unwrap_or_default()
 }
@@ -358,7 +368,7 @@ pub(crate) fn headline(game: &Game, lang: Lang) -> (String, String) {
     };
     (
         outcome.pgn().to_string(),
-        format!("{} — {why}", outcome_text(outcome, lang)),
+        crate::i18n::arbiter::headline_text(outcome, &why, lang),
     )
 }
 

@@ -371,40 +371,32 @@ fn time(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
     }
 }
 
-fn game_line(record: &GameRecord, me: &str, lang: Lang) -> String {
-    let (color, opponent) = if record.red.id == me {
-        ("red", &record.black.name)
+fn game_line(record: &GameRecord, me: &str, channel: &str, lang: Lang) -> String {
+    use crate::i18n::app::GameState;
+    let (side, opponent) = if record.red.id == me {
+        (Color::Red, &record.black.name)
     } else {
-        ("black", &record.red.name)
+        (Color::Black, &record.red.name)
     };
     let state = match &record.status {
-        GameStatus::Active => match lang {
-            Lang::En => "in progress".to_string(),
-            Lang::Vi => "đang chơi".to_string(),
-            Lang::Zh => "进行中".to_string(),
-        },
-        GameStatus::Aborted => match lang {
-            Lang::En => "aborted".to_string(),
-            Lang::Vi => "đã hủy".to_string(),
-            Lang::Zh => "已取消".to_string(),
-        },
-        GameStatus::Finished { result, .. } => match result.as_str() {
-            "red_wins" => "1-0".into(),
-            "black_wins" => "0-1".into(),
-            _ => "½-½".into(),
+        GameStatus::Active => GameState::Playing,
+        GameStatus::Aborted => GameState::Aborted,
+        GameStatus::Finished { result, .. } => match (result.as_str(), side) {
+            ("red_wins", Color::Red) | ("black_wins", Color::Black) => GameState::Won,
+            ("red_wins" | "black_wins", _) => GameState::Lost,
+            _ => GameState::Drawn,
         },
     };
-    format!(
-        "#{} {} {opponent} ({}) — {state}, {} · {}",
-        record.id,
-        match lang {
-            Lang::En => "vs",
-            Lang::Vi => "gặp",
-            Lang::Zh => "对",
+    text(
+        &Msg::GameLine {
+            id: record.id,
+            opponent: opponent.clone(),
+            side,
+            plies: record.moves.len(),
+            state,
+            here: record.channel == channel,
         },
-        crate::i18n::app::color_word(color, lang),
-        record.moves.len(),
-        record.channel
+        lang,
     )
 }
 
@@ -413,7 +405,7 @@ fn games(ctx: &Ctx<'_>) -> AppResult<Vec<Reply>> {
     let mut lines = Vec::new();
     for id in ids {
         if let Some(r) = ctx.svc.storage().game(id)? {
-            lines.push(game_line(&r, &ctx.inc.user.id, ctx.lang));
+            lines.push(game_line(&r, &ctx.inc.user.id, &ctx.inc.channel, ctx.lang));
         }
     }
     Ok(vec![if lines.is_empty() {

@@ -398,9 +398,24 @@ impl Service {
             })
     }
 
-    /// [`Service::handle_from`], the rate limit checked for a command if `limit`.
+    /// The language `channel` reads in public ([`ctx::public_lang`]), read from storage
+    /// without locking the channel: for the answers given before (or instead of) opening it.
+    /// `hint` (else English) when storage cannot say.
+    pub(crate) fn channel_lang(&self, channel: &str, hint: Option<Lang>) -> Lang {
+        let Ok(Some(record)) = self.storage().channel(channel) else {
+            return hint.unwrap_or_default();
+        };
+        let game = record
+            .active_game
+            .and_then(|id| self.storage().game(id).ok().flatten())
+            .and_then(|g| g.lang);
+        ctx::channel_lang(game.as_deref(), &record, hint)
+    }
+
+    /// [`Service::handle_from`], the rate limit checked for a command if `limit`. The
+    /// refusals sent before the channel is opened (too fast, too long, storage failed) are
+    /// in the channel's language, as everything else it is told.
     async fn handle_limited(&self, inc: Incoming, origin: Origin, limit: bool) -> Handled {
-        let lang_guess = inc.lang_hint.unwrap_or_default();
         let direct = |replies: Vec<Reply>| Handled {
             replies,
             ..Handled::default()
@@ -433,23 +448,32 @@ impl Service {
         // not counted).
         let is_command = !matches!(line, Line::Text(_)) || inc.action.is_some();
         if is_command && limit {
-            if let Err(refusal) = self.admit(&inc.user.id, lang_guess) {
-                return direct(refusal);
+            match self.limiter.check(&inc.user.id, self.now()) {
+                Ok(()) => {}
+                Err(None) => return direct(Vec::new()), // already told within this window
+                Err(Some(secs)) => {
+                    // The channel's language is read only when there is a refusal to write.
+                    let lang = self.channel_lang(&inc.channel, inc.lang_hint);
+                    let refusal = text(&Msg::RateLimited { secs }, lang);
+                    return direct(vec![Reply::private(refusal)]);
+                }
             }
         }
         if too_long {
+            let lang = self.channel_lang(&inc.channel, inc.lang_hint);
             return direct(vec![Reply::private(text(
                 &Msg::TooLong { max: MAX_TEXT },
-                lang_guess,
+                lang,
             ))]);
         }
         match router::dispatch(self, &inc, line, &origin).await {
             Ok(handled) => handled,
             Err(e) => {
                 tracing::error!(channel = %inc.channel, error = %e, "storage failure");
+                let lang = self.channel_lang(&inc.channel, inc.lang_hint);
                 Handled {
                     failed: true,
-                    ..direct(vec![Reply::text(text(&Msg::StorageFailure, lang_guess))])
+                    ..direct(vec![Reply::text(text(&Msg::StorageFailure, lang))])
                 }
             }
         }

@@ -28,7 +28,6 @@ use super::{Action, AppResult, Button, Image, ImageKind, Reply, Service};
 use crate::core::{Color, Move, Position};
 use crate::game::{Changes, Lease, OutboxKey, StorageError};
 use crate::i18n::app::{text, Msg};
-use crate::i18n::Lang;
 use crate::render::{BoardRequest, Player};
 
 /// Where an incoming event came from, as its adapter describes it.
@@ -456,19 +455,10 @@ impl Service {
     }
 
     /// What a chat is told when its send queue was full and answers were skipped, in the
-    /// chat's language (its game's, else its `/lang`, else English).
+    /// chat's language.
     #[must_use]
     pub fn queue_full_notice(&self, channel: &str) -> String {
-        let tag = |t: Option<String>| t.as_deref().and_then(Lang::from_tag);
-        let record = self.storage().channel(channel).ok().flatten();
-        let lang = record
-            .as_ref()
-            .and_then(|r| r.active_game)
-            .and_then(|id| self.storage().game(id).ok().flatten())
-            .and_then(|g| tag(g.lang))
-            .or_else(|| tag(record.and_then(|r| r.settings.lang)))
-            .unwrap_or_default();
-        text(&Msg::QueueFull, lang)
+        text(&Msg::QueueFull, self.channel_lang(channel, None))
     }
 
     /// Outbox entries handed to delivery workers and not delivered yet (each holds what to

@@ -211,7 +211,10 @@ fn replies(lang: Lang, notation: Notation, record: &GameRecord, data: &ReviewDat
     for side in [Color::Red, Color::Black] {
         lines.push(text(
             &AnalysisMsg::PlayerSummary {
-                player: format!("{} ({})", game.player(side).name, side_name(side, lang)),
+                player: match lang {
+                    Lang::Zh => format!("{}（{}）", game.player(side).name, side_name(side, lang)),
+                    _ => format!("{} ({})", game.player(side).name, side_name(side, lang)),
+                },
                 accuracy: review.accuracy[side.index()],
                 inaccuracies: review.count(side, Judgement::Inaccuracy),
                 mistakes: review.count(side, Judgement::Mistake),

@@ -88,7 +88,7 @@ async fn typed(ctx: &Ctx<'_>, slot: &mut Slot, t: &str) -> AppResult<Vec<Reply>>
     if !for_puzzle && !play::takes_text(ctx, slot, t) {
         return Ok(Vec::new());
     }
-    if let Err(refusal) = ctx.svc.admit(&ctx.inc.user.id, ctx.reader) {
+    if let Err(refusal) = ctx.svc.admit(&ctx.inc.user.id, ctx.lang) {
         return Ok(refusal);
     }
     if for_puzzle {

@@ -148,7 +148,11 @@ pub(crate) fn pick_menu(
                 .iter()
                 .filter(|m| m.from == f)
                 .map(|&m| Button {
-                    label: format!("{} ({m})", format_move(pos, m, notation)),
+                    label: crate::i18n::with_iccs(
+                        &format_move(pos, m, notation),
+                        &m.to_string(),
+                        ctx.lang,
+                    ),
                     action: (picks.to)(m),
                 })
                 .collect();

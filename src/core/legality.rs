@@ -135,6 +135,10 @@ impl fmt::Display for IllegalMove {
             IllegalReason::PathBlocked { at } => {
                 write!(f, "{m}: the path is blocked at {at}")
             }
+            IllegalReason::CannonScreen { screens: 0 } => write!(
+                f,
+                "{m}: a cannon captures by jumping exactly one piece; there is no piece in between"
+            ),
             IllegalReason::CannonScreen { screens } => write!(
                 f,
                 "{m}: a cannon captures by jumping exactly one piece; there are {screens} in between"
@@ -412,7 +416,7 @@ mod tests {
         assert!(why(start, "c0e4").contains("exactly two points diagonally"));
         assert_eq!(
             why(start, "h2h7"),
-            "h2h7: a cannon captures by jumping exactly one piece; there are 0 in between"
+            "h2h7: a cannon captures by jumping exactly one piece; there is no piece in between"
         );
         assert_eq!(why(start, "a0a5"), "a0a5: the path is blocked at a3");
         assert!(why(start, "a3b3").contains("only after crossing the river"));

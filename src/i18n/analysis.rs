@@ -174,7 +174,7 @@ fn en(m: &AnalysisMsg) -> String {
         AnalysisMsg::NoEngine => "The engine is not running here, so it cannot help right now.".into(),
         AnalysisMsg::HintThinking => "Looking for the best move…".into(),
         AnalysisMsg::HintBusy => "A hint is already being looked for; it comes in a moment.".into(),
-        AnalysisMsg::Hint { player, mv, iccs } => format!("💡 Hint for {player}: {mv} ({iccs})"),
+        AnalysisMsg::Hint { player, mv, iccs } => format!("💡 Hint for {player}: {}", super::with_iccs(mv, iccs, Lang::En)),
         AnalysisMsg::HintNone => "The engine found no move to suggest here.".into(),
         AnalysisMsg::HintsSet { on: true } => "Hints are now allowed in new games between people here (never in rated games).".into(),
         AnalysisMsg::HintsSet { on: false } => "Hints are now off for new games between people here (games against the bot keep them).".into(),
@@ -209,7 +209,7 @@ fn vi(m: &AnalysisMsg) -> String {
         AnalysisMsg::NoEngine => "Máy cờ không chạy ở đây nên lúc này không thể giúp.".into(),
         AnalysisMsg::HintThinking => "Đang tìm nước hay nhất…".into(),
         AnalysisMsg::HintBusy => "Đang tìm gợi ý rồi, chờ một chút.".into(),
-        AnalysisMsg::Hint { player, mv, iccs } => format!("💡 Gợi ý cho {player}: {mv} ({iccs})"),
+        AnalysisMsg::Hint { player, mv, iccs } => format!("💡 Gợi ý cho {player}: {}", super::with_iccs(mv, iccs, Lang::Vi)),
         AnalysisMsg::HintNone => "Máy cờ không tìm được nước nào để gợi ý.".into(),
         AnalysisMsg::HintsSet { on: true } => "Từ giờ các ván mới giữa người với người ở đây được xin gợi ý (trừ ván tính điểm).".into(),
         AnalysisMsg::HintsSet { on: false } => "Từ giờ các ván mới giữa người với người ở đây không được xin gợi ý (ván với máy vẫn được).".into(),
@@ -246,7 +246,10 @@ fn zh(m: &AnalysisMsg) -> String {
         AnalysisMsg::NoEngine => "这里没有运行引擎，暂时无法提供帮助。".into(),
         AnalysisMsg::HintThinking => "正在寻找最佳着法……".into(),
         AnalysisMsg::HintBusy => "已经在寻找提示，请稍候。".into(),
-        AnalysisMsg::Hint { player, mv, iccs } => format!("💡 给{player}的提示：{mv}（{iccs}）"),
+        AnalysisMsg::Hint { player, mv, iccs } => format!(
+            "💡 给{player}的提示：{}",
+            super::with_iccs(mv, iccs, Lang::Zh)
+        ),
         AnalysisMsg::HintNone => "引擎找不到可以提示的着法。".into(),
         AnalysisMsg::HintsSet { on: true } => {
             "本频道今后开始的真人对局可以请求提示（等级分对局除外）。".into()
@@ -329,9 +332,19 @@ mod tests {
             AnalysisMsg::GraphTitle,
             AnalysisMsg::ReviewButton,
         ];
+        // A hint in ICCS names its move once (issue 31).
+        let iccs = AnalysisMsg::Hint {
+            player: "An".into(),
+            mv: "h2e2".into(),
+            iccs: "h2e2".into(),
+        };
+        for lang in Lang::ALL {
+            assert_eq!(text(&iccs, lang).matches("h2e2").count(), 1, "{lang}");
+        }
         for m in &all {
             let (v, e, z) = (text(m, Lang::Vi), text(m, Lang::En), text(m, Lang::Zh));
             assert!(v != e && e != z && v != z, "{m:?}");
+            crate::i18n::lint::assert_zh_punctuation(&z, &format!("{m:?}"));
         }
     }
 }

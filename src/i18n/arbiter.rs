@@ -124,14 +124,11 @@ pub fn reason_text(r: Reason, lang: Lang) -> &'static str {
     }
 }
 
-/// A move in the reader's notation with ICCS beside it: `C2.5 (h2e2)`.
+/// A move in the reader's notation with ICCS beside it: `C2.5 (h2e2)`, in Chinese with
+/// full-width brackets: `炮二平五（h2e2）`.
 #[must_use]
-pub fn move_text(before: &Position, m: Move, notation: Notation) -> String {
-    if notation == Notation::Iccs {
-        m.to_string()
-    } else {
-        format!("{} ({m})", format_move(before, m, notation))
-    }
+pub fn move_text(before: &Position, m: Move, notation: Notation, lang: Lang) -> String {
+    super::with_iccs(&format_move(before, m, notation), &m.to_string(), lang)
 }
 
 fn victim_desc(after: &Position, id: PieceId, protected: bool, lang: Lang) -> String {
@@ -167,7 +164,7 @@ pub fn class_text(class: &PlyClass, after: &Position, lang: Lang) -> String {
 fn kill_text(mate: Move, after: &Position, lang: Lang, notation: Notation) -> String {
     // The mating move is played by the side that has just moved, as if it could move again.
     let mover = after.turn().other();
-    let mv = move_text(&after.with_turn(mover), mate, notation);
+    let mv = move_text(&after.with_turn(mover), mate, notation, lang);
     match lang {
         Lang::En => format!("threatens mate (next: {mv})"),
         Lang::Vi => format!("dọa chiếu bí (nước sau: {mv})"),
@@ -229,12 +226,12 @@ pub fn evidence_line(e: &EvidencePly, lang: Lang, notation: Notation) -> String 
 }
 
 fn evidence_with(e: &EvidencePly, what: &str, lang: Lang, notation: Notation) -> String {
-    format!(
-        "{}. {} {}: {what}",
-        e.index + 1,
-        side_name(e.side, lang),
-        move_text(&e.before, e.mv, notation),
-    )
+    let mv = move_text(&e.before, e.mv, notation, lang);
+    let side = side_name(e.side, lang);
+    match lang {
+        Lang::Zh => format!("{}. {side} {mv}：{what}", e.index + 1),
+        _ => format!("{}. {side} {mv}: {what}", e.index + 1),
+    }
 }
 
 /// The last ply of a game won on the board, named by what it did: the mate or the stalemate,
@@ -315,7 +312,7 @@ fn kill_note(lang: Lang) -> &'static str {
     match lang {
         Lang::En => " Threatening mate (a kill) is neither a check nor a chase: it may be repeated as often as one likes.",
         Lang::Vi => " Dọa chiếu bí không phải nước chiếu cũng không phải nước đuổi: được lặp lại bao nhiêu cũng được.",
-        Lang::Zh => " 叫杀（杀着）既不算将军也不算捉子，可以反复走。",
+        Lang::Zh => "叫杀（杀着）既不算将军也不算捉子，可以反复走。",
     }
 }
 
@@ -395,8 +392,10 @@ pub fn clause_text(r: &Ruling, lang: Lang) -> String {
                 Lang::Vi => format!("Đã tính {counted} nước (mỗi bên một nước tính là một) không ăn quân{}; đủ {needed} nước thì hòa.", if *soldier_advance { " và không có Tốt qua sông tiến lên" } else { "" }),
                 Lang::Zh => format!("已计{counted}步无吃子{}；满{needed}步判和。", if *soldier_advance { "且无过河兵卒前进" } else { "" }),
             };
+            // Chinese sentences follow each other without a space.
+            let gap = if lang == Lang::Zh { "" } else { " " };
             if let Some(n) = checks_counted {
-                s.push(' ');
+                s.push_str(gap);
                 s.push_str(&match lang {
                     Lang::En => format!("Only the first {n} checks of each side in that stretch count."),
                     Lang::Vi => format!("Mỗi bên chỉ được tính tối đa {n} nước chiếu trong quãng đó."),
@@ -404,7 +403,7 @@ pub fn clause_text(r: &Ruling, lang: Lang) -> String {
                 });
             }
             if *claimed {
-                s.push(' ');
+                s.push_str(gap);
                 s.push_str(match lang {
                     Lang::En => "The draw was granted on a claim.",
                     Lang::Vi => "Hòa được xử theo đề nghị của một bên.",
@@ -474,15 +473,26 @@ fn evidence_heading(r: &Ruling, lang: Lang) -> &'static str {
     }
 }
 
+/// A game's result with why: `Red wins — checkmate`, `红方胜——将死` (a Chinese dash, no
+/// spaces).
+#[must_use]
+pub fn headline_text(o: Outcome, why: &str, lang: Lang) -> String {
+    let outcome = outcome_text(o, lang);
+    match lang {
+        Lang::Zh => format!("{outcome}——{why}"),
+        _ => format!("{outcome} — {why}"),
+    }
+}
+
 /// The full explanation of a ruling: headline, then [`ruling_details`].
 #[must_use]
 pub fn explain_ruling(r: &Ruling, lang: Lang, notation: Notation) -> String {
-    format!(
-        "{} — {}.\n{}",
-        outcome_text(r.outcome, lang),
-        reason_text(r.reason, lang),
-        ruling_details(r, lang, notation)
-    )
+    let head = headline_text(r.outcome, reason_text(r.reason, lang), lang);
+    let details = ruling_details(r, lang, notation);
+    match lang {
+        Lang::Zh => format!("{head}。\n{details}"),
+        _ => format!("{head}.\n{details}"),
+    }
 }
 
 /// A ruling explained without its headline (for a message that has one already): the
@@ -561,7 +571,7 @@ pub fn explain_warning(w: &Warning, pos: &Position, lang: Lang, notation: Notati
             let list: Vec<String> = moves
                 .iter()
                 .take(6)
-                .map(|&m| move_text(pos, m, notation))
+                .map(|&m| move_text(pos, m, notation, lang))
                 .collect();
             let what = reason_text(*reason, lang);
             match lang {
@@ -599,6 +609,27 @@ mod tests {
             let t: Vec<&str> = Lang::ALL.iter().map(|&l| reason_text(r, l)).collect();
             assert!(t[0] != t[1] && t[1] != t[2] && t[0] != t[2], "{r:?}");
         }
+    }
+
+    /// A game's headline in a Chinese line takes a Chinese dash (issue 31).
+    #[test]
+    fn a_chinese_headline_reads_as_chinese() {
+        use crate::i18n::app::{text, Msg};
+        let head = headline_text(
+            Outcome::RedWins,
+            reason_text(Reason::Checkmate, Lang::Zh),
+            Lang::Zh,
+        );
+        assert_eq!(head, "红方胜——将死");
+        let over = text(
+            &Msg::GameOver {
+                score: "1-0".into(),
+                headline: head,
+            },
+            Lang::Zh,
+        );
+        crate::i18n::lint::assert_zh_punctuation(&over, "game over");
+        assert!(!over.contains(" — "), "{over}");
     }
 
     /// A ruling for every reason, with a clause that fits it.
@@ -724,6 +755,7 @@ mod tests {
                 assert!(!t.contains("{}"), "{t}");
             }
             assert!(texts[0] != texts[1] && texts[1] != texts[2] && texts[0] != texts[2]);
+            crate::i18n::lint::assert_zh_punctuation(&texts[2], &format!("{:?}", r.reason));
             let refusal: Vec<String> = Lang::ALL
                 .iter()
                 .map(|&l| explain_refusal(r, l, Notation::Wxf))
@@ -762,6 +794,7 @@ mod tests {
                 .map(|&l| explain_warning(w, &pos, l, Notation::Chinese))
                 .collect();
             assert!(t.iter().all(|x| !x.is_empty()));
+            crate::i18n::lint::assert_zh_punctuation(&t[2], &format!("{w:?}"));
             assert!(t[0] != t[1] && t[1] != t[2] && t[0] != t[2], "{t:?}");
         }
     }
@@ -776,13 +809,13 @@ mod tests {
         let r = acc.ruling.expect("mate");
         assert_eq!(r.reason, Reason::Checkmate);
         for (lang, mate, chase) in [
-            (Lang::En, "checkmate", "chasing"),
-            (Lang::Vi, "chiếu bí", "đuổi"),
-            (Lang::Zh, "将死", "捉"),
+            (Lang::En, "d5f5: checkmate", "chasing"),
+            (Lang::Vi, "d5f5: chiếu bí", "đuổi"),
+            (Lang::Zh, "d5f5：将死", "捉"),
         ] {
             let t = explain_ruling(&r, lang, Notation::Iccs);
             let last = t.lines().last().unwrap_or("");
-            assert!(last.ends_with(&format!("d5f5: {mate}")), "{lang}: {t}");
+            assert!(last.ends_with(mate), "{lang}: {t}");
             assert!(!t.contains(chase), "{lang}: {t}");
         }
     }
@@ -806,5 +839,14 @@ mod tests {
         assert!(vi.contains("chiếu dai"), "{vi}");
         let zh = explain_ruling(&r, Lang::Zh, Notation::Iccs);
         assert!(zh.contains("长将"), "{zh}");
+        // Chinese lines, moves and their ICCS take full-width marks (issue 31).
+        for notation in [Notation::Iccs, Notation::Chinese, Notation::Wxf] {
+            let zh = explain_ruling(&r, Lang::Zh, notation);
+            crate::i18n::lint::assert_zh_punctuation(&zh, &format!("{notation:?}"));
+            crate::i18n::lint::assert_zh_punctuation(
+                &explain_refusal(&r, Lang::Zh, notation),
+                &format!("refusal, {notation:?}"),
+            );
+        }
     }
 }

@@ -168,6 +168,7 @@ mod tests {
                 );
             }
             assert!(all[0] != all[1] && all[1] != all[2], "/{name}: {all:?}");
+            crate::i18n::lint::assert_zh_punctuation(all[2], name);
         }
         assert_eq!(command_summary("nope", Lang::En), None);
     }

@@ -4,6 +4,8 @@ pub mod analysis;
 pub mod app;
 pub mod arbiter;
 pub mod commands;
+#[cfg(test)]
+pub(crate) mod lint;
 pub mod notation;
 pub mod puzzle;
 pub mod ratings;
@@ -73,6 +75,20 @@ pub fn piece_name(p: crate::core::Piece, lang: Lang) -> String {
                 "黑"
             }
         ),
+    }
+}
+
+/// A move as written (`written`) with its ICCS beside it: `C2.5 (h2e2)`, in Chinese with
+/// full-width brackets (`炮二平五（h2e2）`), and once only when it is written in ICCS already
+/// (`h2e2`, never `h2e2 (h2e2)`).
+#[must_use]
+pub fn with_iccs(written: &str, iccs: &str, lang: Lang) -> String {
+    if written == iccs {
+        written.to_string()
+    } else if lang == Lang::Zh {
+        format!("{written}（{iccs}）")
+    } else {
+        format!("{written} ({iccs})")
     }
 }
 

@@ -211,7 +211,10 @@ pub fn move_text_error(err: &MoveTextError, lang: Lang) -> String {
         E::Illegal(e) => illegal_move(e, lang),
         E::Ambiguous { candidates } => {
             let list = move_list(
-                candidates.iter().map(|(n, m)| format!("{m} ({})", notation_name(*n, lang))),
+                candidates.iter().map(|(n, m)| match lang {
+                    Lang::Zh => format!("{m}（{}）", notation_name(*n, lang)),
+                    _ => format!("{m} ({})", notation_name(*n, lang)),
+                }),
                 lang,
             );
             match lang {
@@ -280,9 +283,12 @@ pub fn illegal_move(err: &IllegalMove, lang: Lang) -> String {
         (R::PathBlocked { at }, Lang::En) => format!("the path is blocked at {at}; the {p} cannot jump over pieces."),
         (R::PathBlocked { at }, Lang::Vi) => format!("đường đi bị chặn ở {at}; quân {p} không được nhảy qua quân khác."),
         (R::PathBlocked { at }, Lang::Zh) => format!("路线在{at}被挡住，{p}不能越过棋子。"),
-        (R::CannonScreen { screens }, Lang::En) => format!("a cannon captures only by jumping exactly one piece (the screen); there {} {screens} in between.", if *screens == 1 { "is" } else { "are" }),
-        (R::CannonScreen { screens }, Lang::Vi) => format!("Pháo chỉ ăn quân khi nhảy qua đúng một quân làm ngòi; ở giữa đang có {screens} quân."),
-        (R::CannonScreen { screens }, Lang::Zh) => format!("炮必须隔一个子（炮架）才能吃子，中间现在有{screens}个子。"),
+        (R::CannonScreen { screens: 0 }, Lang::En) => "a cannon captures only by jumping exactly one piece (the screen); there is no piece in between.".into(),
+        (R::CannonScreen { screens: 0 }, Lang::Vi) => "Pháo chỉ ăn quân khi nhảy qua đúng một quân làm ngòi; ở giữa không có quân nào.".into(),
+        (R::CannonScreen { screens: 0 }, Lang::Zh) => "炮必须隔一个子（炮架）才能吃子，中间没有棋子。".into(),
+        (R::CannonScreen { screens }, Lang::En) => format!("a cannon captures only by jumping exactly one piece (the screen); there are {screens} in between."),
+        (R::CannonScreen { screens }, Lang::Vi) => format!("Pháo chỉ ăn quân khi nhảy qua đúng một quân làm ngòi; ở giữa có tới {screens} quân."),
+        (R::CannonScreen { screens }, Lang::Zh) => format!("炮必须隔一个子（炮架）才能吃子，中间却有{screens}个子。"),
         (R::SoldierBackward, Lang::En) => "a soldier never moves backward.".to_string(),
         (R::SoldierBackward, Lang::Vi) => "Tốt không bao giờ được đi lùi.".to_string(),
         (R::SoldierBackward, Lang::Zh) => "兵（卒）不能后退。".to_string(),
@@ -369,6 +375,49 @@ fn fen_position(e: &PositionError, lang: Lang) -> String {
                 Lang::Vi => format!("Bên {c} đang bị chiếu nhưng không đến lượt {c} đi, nên thế cờ này không thể xảy ra. Hãy kiểm tra bên đi."),
                 Lang::Zh => format!("{c}正被将军，但不是{c}走棋，这个局面不可能出现。请检查走子方。"),
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::{IllegalReason, Move};
+
+    fn screen_error(screens: usize, lang: Lang) -> String {
+        let err = IllegalMove {
+            mv: Move::parse_iccs("h2h9").expect("a move"),
+            piece: None,
+            reason: IllegalReason::CannonScreen { screens },
+        };
+        illegal_move(&err, lang)
+    }
+
+    /// Candidates of an ambiguous text are named with full-width brackets in Chinese.
+    #[test]
+    fn chinese_errors_use_full_width_punctuation() {
+        use crate::notation::Notation;
+        let m = Move::parse_iccs("h2e2").expect("a move");
+        let err = MoveTextError::Ambiguous {
+            candidates: vec![(Notation::Wxf, m), (Notation::Iccs, m)],
+        };
+        crate::i18n::lint::assert_zh_punctuation(&move_text_error(&err, Lang::Zh), "ambiguous");
+        crate::i18n::lint::assert_zh_punctuation(&screen_error(0, Lang::Zh), "screen");
+    }
+
+    /// A cannon with nothing to jump is told there is no piece between, not "0 pieces"
+    /// (issue 31: "ở giữa đang có 0 quân", "中间现在有0个子").
+    #[test]
+    fn a_cannon_without_a_screen_hears_there_is_no_piece_between() {
+        for (lang, none) in [
+            (Lang::En, "no piece in between"),
+            (Lang::Vi, "không có quân nào"),
+            (Lang::Zh, "中间没有棋子"),
+        ] {
+            let t = screen_error(0, lang);
+            assert!(t.contains(none) && !t.contains('0'), "{lang}: {t}");
+            let two = screen_error(2, lang);
+            assert!(two.contains('2'), "{lang}: {two}");
         }
     }
 }

@@ -393,6 +393,9 @@ mod tests {
         for lang in [Lang::Vi, Lang::En, Lang::Zh] {
             for m in &all {
                 assert!(!text(m, lang).trim().is_empty(), "{m:?} {lang:?}");
+                if lang == Lang::Zh {
+                    crate::i18n::lint::assert_zh_punctuation(&text(m, lang), &format!("{m:?}"));
+                }
             }
         }
         assert!(text(&PuzzleMsg::DailyOn { hour: 7 }, Lang::En).contains("07:00"));

@@ -72,7 +72,7 @@ async fn a_bot_game_by_level_and_by_naming_the_bot_as_the_opponent() {
     let start_board = message_of(&fake, &r[1]);
     let text = board_text(&start_board);
     assert!(
-        text.contains("Game #1 begins: alice (Red) vs Bot (level 2) (Black)"),
+        text.contains("Game #1 begins: alice (Red) vs Bot level 2 (Black)"),
         "{text}"
     );
     // Alice's move is answered at once; while the bot is to move there is no picker; the
@@ -84,7 +84,7 @@ async fn a_bot_game_by_level_and_by_naming_the_bot_as_the_opponent() {
         !has_button(&after_mine, "xq:P:"),
         "no picker while the bot thinks"
     );
-    let reply = board_with(&fake, "2. Bot (level 2): ").await;
+    let reply = board_with(&fake, "2. Bot level 2: ").await;
     assert!(has_button(&reply, "xq:P:"), "{:?}", reply.custom_ids());
     log.answers(
         &fake,
@@ -107,10 +107,10 @@ async fn a_bot_game_by_level_and_by_naming_the_bot_as_the_opponent() {
         .await;
     let text = board_text(&message_of(&fake, &r[1]));
     assert!(
-        text.contains("Game #2 begins: Bot (level 3) (Red) vs alice (Black)"),
+        text.contains("Game #2 begins: Bot level 3 (Red) vs alice (Black)"),
         "{text}"
     );
-    board_with(&fake, "1. Bot (level 3): ").await;
+    board_with(&fake, "1. Bot level 3: ").await;
     log.check(&fake).await;
     assert!(check_every_attachment(&fake) >= 5);
     bot.stop(&fake).await;
@@ -143,7 +143,7 @@ async fn the_play_the_bot_button_and_a_rematch() {
         .await;
     let text = board_text(&message_of(&fake, &r[1]));
     assert!(text.contains("Game #1 begins: "), "{text}");
-    assert!(text.contains("Bot (level 3)"), "{text}");
+    assert!(text.contains("Bot level 3"), "{text}");
     let alice_red = text.contains("alice (Red)");
 
     let (_, r) = log
@@ -178,13 +178,13 @@ async fn the_play_the_bot_button_and_a_rematch() {
         .await;
     let text = board_text(&message_of(&fake, &r[1]));
     let swapped = if alice_red {
-        "Game #2 begins: Bot (level 3) (Red) vs alice (Black)"
+        "Game #2 begins: Bot level 3 (Red) vs alice (Black)"
     } else {
-        "Game #2 begins: alice (Red) vs Bot (level 3) (Black)"
+        "Game #2 begins: alice (Red) vs Bot level 3 (Black)"
     };
     assert!(text.contains(swapped), "{text}");
     if alice_red {
-        board_with(&fake, "1. Bot (level 3): ").await;
+        board_with(&fake, "1. Bot level 3: ").await;
     }
     log.check(&fake).await;
     bot.stop(&fake).await;

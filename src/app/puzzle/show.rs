@@ -165,9 +165,10 @@ pub(super) fn again(ctx: &Ctx<'_>, slot: &Slot) -> crate::app::AppResult<Reply> 
     ))
 }
 
-/// `mv` from `pos` as a game echoes it: in `echo`, then in ICCS (`C2.5 (h2e2)`).
-fn echoed(pos: &Position, mv: Move, echo: Notation) -> String {
-    format!("{} ({mv})", format_move(pos, mv, echo))
+/// `mv` from `pos` as a game echoes it: in `echo`, then in ICCS (`C2.5 (h2e2)`; once when
+/// `echo` is ICCS).
+fn echoed(pos: &Position, mv: Move, echo: Notation, lang: Lang) -> String {
+    crate::i18n::with_iccs(&format_move(pos, mv, echo), &mv.to_string(), lang)
 }
 
 /// A correct move `mv`, answered by `reply` (already in `live`).
@@ -186,8 +187,8 @@ pub(super) fn answered(
     let caption = text(
         &PuzzleMsg::Correct {
             player: ctx.inc.user.name.clone(),
-            mv: echoed(&before_mv, mv, echo),
-            reply: echoed(&before_reply, reply, echo),
+            mv: echoed(&before_mv, mv, echo, ctx.lang),
+            reply: echoed(&before_reply, reply, echo, ctx.lang),
             left: left(p, live),
         },
         ctx.lang,
@@ -218,7 +219,7 @@ pub(super) fn solved(
     let mut caption = text(
         &PuzzleMsg::Solved {
             player: ctx.inc.user.name.clone(),
-            mv: echoed(&before, mv, echo),
+            mv: echoed(&before, mv, echo, ctx.lang),
             seconds,
         },
         ctx.lang,
@@ -255,11 +256,11 @@ pub(super) fn wrong(
     let after = pos.after(mv);
     let refutation = refutation
         .filter(|r| after.is_legal(*r))
-        .map(|r| echoed(&after, r, echo));
+        .map(|r| echoed(&after, r, echo, ctx.lang));
     let mut t = text(
         &PuzzleMsg::Wrong {
             player: ctx.inc.user.name.clone(),
-            mv: echoed(pos, mv, echo),
+            mv: echoed(pos, mv, echo, ctx.lang),
             refutation,
             others,
         },

@@ -1,6 +1,7 @@
 //! English.
 
-use super::{Label, Msg};
+use super::{GameState, Label, Msg};
+use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
@@ -29,7 +30,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeSelf => "You cannot challenge yourself. Name someone else, or type /play alone for an open challenge.".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
             let who = opponent.as_deref().map_or_else(|| "anyone".to_string(), |o| o.to_string());
-            format!("{challenger} challenges {who}: time {time_control}, {ruleset}, {challenger} plays {color}. Answer with /accept or /decline within {minutes} min.")
+            format!("{challenger} challenges {who}: {time_control}, {ruleset}, {challenger} plays {color}. Answer with /accept or /decline within {minutes} min.")
         }
         Msg::BadPlayArgument { word } => format!("I could not understand \"{word}\" in /play. Use: /play [@user] [time like 10+5] [official|asian|vietnam|cxq|casual] [red|black|random]."),
         Msg::NoChallenge => "There is no challenge to answer here. Start one with /play.".into(),
@@ -39,8 +40,8 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeDeclined { by } => format!("{by} declined the challenge."),
         Msg::ChallengeCancelled => "The challenge was withdrawn.".into(),
         Msg::ChallengeExpired { challenger } => format!("{challenger}'s challenge was not accepted in time and has lapsed."),
-        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Game #{id} begins: {red} (Red) vs {black} (Black), time {time_control}, {ruleset}."),
-        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {text} ({iccs})"),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("Game #{id} begins: {red} (Red) vs {black} (Black), {time_control}, {ruleset}."),
+        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}: {}", with_iccs(text, iccs, Lang::En)),
         Msg::ToMove { player, color } => format!("{player} ({color}) to move."),
         Msg::Check { player } => format!("Check! {player}'s general is attacked."),
         Msg::Clocks { red, black } => format!("⏱ Red {red} · Black {black}"),
@@ -65,7 +66,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ClaimEnded { by, absent } => format!("{by} ended the game without a result: {absent} had stopped moving."),
         Msg::BadClaim { word } => format!("I could not understand \"{word}\" in /claim. Use /claim to win, or /claim end to end the game without a result."),
         Msg::DrawClaimTooEarly { counted, needed } => format!("A no-progress draw can be claimed after {needed} plies without a capture; {counted} are counted so far. You can still offer a draw with /draw."),
-        Msg::TakebacksDisabled => "Takebacks are off in this channel. Anyone can switch them on for future games with /takebacks on.".into(),
+        Msg::TakebacksDisabled => "Takebacks are off in this channel. Whoever may change this channel's settings can switch them on for future games with /takebacks on.".into(),
         Msg::TakebackRequested { by, to } => format!("{by} asks to take back a move. {to}, answer with /takeback to agree or /decline."),
         Msg::TakebackDone { plies } => format!("Taken back ({plies} ply/plies)."),
         Msg::TakebackDeclined { by } => format!("{by} declined the takeback."),
@@ -91,6 +92,18 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::UnknownLang { name } => format!("I do not speak \"{name}\". Choose vi, en or zh."),
         Msg::TakebacksSet { on } => if *on { "Takebacks are now allowed in new games here.".into() } else { "Takebacks are now off for new games here.".into() },
         Msg::GamesList { lines } => format!("Your games:\n{}", lines.join("\n")),
+        Msg::GameLine { id, opponent, side, plies, state, here } => {
+            let state = match state {
+                GameState::Playing => "in progress",
+                GameState::Aborted => "aborted",
+                GameState::Won => "you won",
+                GameState::Lost => "you lost",
+                GameState::Drawn => "drawn",
+            };
+            let plies = if *plies == 1 { "1 ply".to_string() } else { format!("{plies} plies") };
+            let place = if *here { "here" } else { "in another chat" };
+            format!("#{id} vs {opponent} — you play {} — {plies} — {state} ({place})", side_name(*side, Lang::En))
+        }
         Msg::NoGames => "You have no games yet. Start one with /play.".into(),
         Msg::StaleButton => "That button belongs to an earlier position; use the latest message.".into(),
         Msg::NotYourButton => "That button is for the players of this game.".into(),
@@ -102,7 +115,7 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::PgnCaption => "The game record (PGN):".into(),
         Msg::GifCaption { plies } => format!("Replay of the game ({plies} plies)"),
         Msg::NotAMove { detail } => detail.clone(),
-        Msg::BotName { level } => format!("Bot (level {level})"),
+        Msg::BotName { level } => format!("Bot level {level}"),
         Msg::BadBotLevel { text } => format!("The bot plays at levels 1 to 8, not \"{text}\". Example: /play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("You are already playing the bot in {max} games, as many as one may at once. Finish or resign one of them first."),
         Msg::QueueFull => "Too much is being asked here at once: I skipped some answers. Ask again in a moment.".into(),

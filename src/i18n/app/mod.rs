@@ -66,7 +66,7 @@ pub enum Msg {
         challenger: String,
         /// Who is challenged (`None`: open to anyone).
         opponent: Option<String>,
-        /// Time control as typed back.
+        /// The time control as a phrase ([`time_control_text`]).
         time_control: String,
         /// Ruleset name, localised.
         ruleset: String,
@@ -109,7 +109,7 @@ pub enum Msg {
         red: String,
         /// Black's name.
         black: String,
-        /// Time control.
+        /// The time control as a phrase ([`time_control_text`]).
         time_control: String,
         /// Ruleset name, localised.
         ruleset: String,
@@ -348,6 +348,21 @@ pub enum Msg {
         /// One line per game.
         lines: Vec<String>,
     },
+    /// One game of `/games`, as its player reads it.
+    GameLine {
+        /// Game number.
+        id: u64,
+        /// The opponent's name.
+        opponent: String,
+        /// The side the reader plays.
+        side: crate::core::Color,
+        /// Plies played.
+        plies: usize,
+        /// Where it stands, for the reader.
+        state: GameState,
+        /// Whether it is played in the channel the list is asked in.
+        here: bool,
+    },
     /// The user has no games.
     NoGames,
     /// A button press for an earlier position.
@@ -481,6 +496,21 @@ impl Label {
     ];
 }
 
+/// Where a game of `/games` stands, for the player who asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameState {
+    /// Not over yet.
+    Playing,
+    /// Called off before it counted.
+    Aborted,
+    /// The reader won.
+    Won,
+    /// The reader lost.
+    Lost,
+    /// A draw.
+    Drawn,
+}
+
 /// The message in `lang`.
 #[must_use]
 pub fn text(msg: &Msg, lang: Lang) -> String {
@@ -491,14 +521,17 @@ pub fn text(msg: &Msg, lang: Lang) -> String {
     }
 }
 
-/// A time control as players read it: `10m+5s` as written, `none` in words.
+/// A time control as a phrase of a challenge or a game's first line: `time 10m+5s` as
+/// written, and no clock in words (`không giới hạn thời gian`, `不限时`: never "time: untimed").
 #[must_use]
 pub fn time_control_text(tc: crate::game::TimeControl, lang: Lang) -> String {
     match (tc, lang) {
-        (crate::game::TimeControl::None, Lang::En) => "none".into(),
-        (crate::game::TimeControl::None, Lang::Vi) => "không tính giờ".into(),
-        (crate::game::TimeControl::None, Lang::Zh) => "不计时".into(),
-        (tc, _) => tc.to_string(),
+        (crate::game::TimeControl::None, Lang::En) => "time none".into(),
+        (crate::game::TimeControl::None, Lang::Vi) => "không giới hạn thời gian".into(),
+        (crate::game::TimeControl::None, Lang::Zh) => "不限时".into(),
+        (tc, Lang::En) => format!("time {tc}"),
+        (tc, Lang::Vi) => format!("thời gian {tc}"),
+        (tc, Lang::Zh) => format!("用时{tc}"),
     }
 }
 

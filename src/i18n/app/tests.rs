@@ -32,7 +32,7 @@ fn samples() -> Vec<Msg> {
         Msg::ChallengeCreated {
             challenger: "an".into(),
             opponent: Some("bo".into()),
-            time_control: "10m+5s".into(),
+            time_control: "time 10m+5s".into(),
             ruleset: "asian".into(),
             color: "red".into(),
             minutes: 10,
@@ -52,7 +52,7 @@ fn samples() -> Vec<Msg> {
         Msg::GameStarted {
             red: "an".into(),
             black: "bo".into(),
-            time_control: "none".into(),
+            time_control: "time none".into(),
             ruleset: "official".into(),
             id: 7,
         },
@@ -140,6 +140,14 @@ fn samples() -> Vec<Msg> {
         Msg::TakebacksSet { on: true },
         Msg::GamesList {
             lines: vec!["#1".into()],
+        },
+        Msg::GameLine {
+            id: 4,
+            opponent: "bo".into(),
+            side: crate::core::Color::Red,
+            plies: 12,
+            state: super::GameState::Won,
+            here: false,
         },
         Msg::NoGames,
         Msg::StaleButton,
@@ -291,10 +299,11 @@ fn index(m: &Msg) -> usize {
         Msg::TooManyBotGames { .. } => 83,
         Msg::AdminsOnly { .. } => 84,
         Msg::QueueFull => 85,
+        Msg::GameLine { .. } => 86,
     }
 }
 
-const VARIANTS: usize = 86;
+const VARIANTS: usize = 87;
 
 #[test]
 fn durations_read_naturally() {
@@ -336,12 +345,162 @@ fn every_message_in_every_language() {
     }
 }
 
+/// A game without a clock says so once: "không giới hạn thời gian", "不限时", never "thời
+/// gian không tính giờ" or "用时不计时" (issue 31); a clock is named with its word.
+#[test]
+fn a_game_without_a_clock_reads_naturally() {
+    use super::time_control_text;
+    use crate::game::TimeControl;
+    let started = |tc, lang| {
+        text(
+            &Msg::GameStarted {
+                red: "An".into(),
+                black: "Bo".into(),
+                time_control: time_control_text(tc, lang),
+                ruleset: "r".into(),
+                id: 1,
+            },
+            lang,
+        )
+    };
+    let vi = started(TimeControl::None, Lang::Vi);
+    assert!(
+        vi.contains("không giới hạn thời gian") && !vi.contains("tính giờ"),
+        "{vi}"
+    );
+    let zh = started(TimeControl::None, Lang::Zh);
+    assert!(zh.contains("不限时") && !zh.contains("用时不"), "{zh}");
+    let timed: TimeControl = "10+5".parse().expect("a time control");
+    for (lang, word) in [
+        (Lang::En, "time 10"),
+        (Lang::Vi, "thời gian 10"),
+        (Lang::Zh, "用时10"),
+    ] {
+        let t = started(timed, lang);
+        assert!(t.contains(word), "{lang}: {t}");
+    }
+}
+
+/// A line of `/games` says which side the reader plays and what its number counts, apart from
+/// the opponent's name (issue 31: "vs Bob (Red) — 1-0, 12" read as Bob playing Red).
+#[test]
+fn a_game_line_labels_the_side_and_the_plies() {
+    let line = |lang| {
+        text(
+            &Msg::GameLine {
+                id: 3,
+                opponent: "Bob".into(),
+                side: crate::core::Color::Red,
+                plies: 12,
+                state: super::GameState::Playing,
+                here: true,
+            },
+            lang,
+        )
+    };
+    for (lang, side, plies) in [
+        (Lang::En, "you play Red", "12 plies"),
+        (Lang::Vi, "bạn cầm quân Đỏ", "12 nước"),
+        (Lang::Zh, "你执红方", "已走12步"),
+    ] {
+        let t = line(lang);
+        assert!(t.contains(side) && t.contains(plies), "{lang}: {t}");
+        assert!(!t.contains("Bob (") && !t.contains("Bob（"), "{lang}: {t}");
+    }
+}
+
+/// The bot's name takes no brackets of its own: beside its colour it reads "Máy cấp 2 (Đen)",
+/// not "Máy (cấp 2) (Đen)" (issue 31).
+#[test]
+fn the_bot_and_its_colour_take_one_pair_of_brackets() {
+    for lang in Lang::ALL {
+        let name = text(&Msg::BotName { level: 2 }, lang);
+        assert!(name.contains('2'), "{lang}: {name}");
+        let line = text(
+            &Msg::ToMove {
+                player: name,
+                color: crate::i18n::side_name(crate::core::Color::Black, lang).into(),
+            },
+            lang,
+        );
+        let brackets = line.matches(['(', '（']).count();
+        assert_eq!(brackets, 1, "{lang}: {line}");
+    }
+}
+
+/// A move typed in ICCS is echoed once ("f9f8", not "f9f8 (f9f8)"); another notation gets its
+/// ICCS beside it (issue 31).
+#[test]
+fn a_move_in_iccs_is_echoed_once() {
+    for lang in Lang::ALL {
+        let typed = |written: &str| {
+            text(
+                &Msg::Moved {
+                    ply: 6,
+                    player: "Bo".into(),
+                    text: written.into(),
+                    iccs: "f9f8".into(),
+                },
+                lang,
+            )
+        };
+        let once = typed("f9f8");
+        assert_eq!(once.matches("f9f8").count(), 1, "{lang}: {once}");
+        let both = typed("K6+1");
+        assert!(
+            both.contains("K6+1") && both.contains("f9f8"),
+            "{lang}: {both}"
+        );
+    }
+}
+
+/// Chinese lines take full-width punctuation (issue 31: "长将.", "将军:", ASCII quotes).
+#[test]
+fn chinese_messages_use_full_width_punctuation() {
+    for m in samples() {
+        if matches!(m, Msg::Raw(_) | Msg::NotAMove { .. } | Msg::Help) {
+            continue;
+        }
+        crate::i18n::lint::assert_zh_punctuation(&text(&m, Lang::Zh), &format!("{m:?}"));
+    }
+    for l in Label::ALL {
+        crate::i18n::lint::assert_zh_punctuation(
+            &text(&Msg::Label(l), Lang::Zh),
+            &format!("{l:?}"),
+        );
+    }
+}
+
+/// A gloss never repeats the word it glosses (issue 31).
+#[test]
+fn no_message_glosses_a_word_with_itself() {
+    for m in samples() {
+        for lang in Lang::ALL {
+            let faults = crate::i18n::lint::repeated_glosses(&text(&m, lang));
+            assert!(faults.is_empty(), "{m:?} in {lang}: {faults:?}");
+        }
+    }
+}
+
 /// Words that must not come back (issue 31): a trade is "đổi" not "thí", the bot is "Máy" and
-/// 电脑, 等级分对局 not 计分对局, game numbers without "#" in Chinese.
+/// 电脑, 等级分对局 not 计分对局, game numbers without "#" in Chinese; refusals that read
+/// clumsily ("thao tác", "只有他们能操作", "我不会说"); Vietnamese quotes with “ ”.
 #[test]
 fn no_forbidden_words() {
     let forbidden: [(Lang, &[&str]); 2] = [
-        (Lang::Vi, &["(thí", "/thí", "Bot ", " bot "]),
+        (
+            Lang::Vi,
+            &[
+                "(thí",
+                "/thí",
+                "Bot ",
+                " bot ",
+                "thao tác",
+                "tự thách đấu mình",
+                "không nói được",
+                "\"",
+            ],
+        ),
         (
             Lang::Zh,
             &[
@@ -351,6 +510,9 @@ fn no_forbidden_words() {
                 "第 #",
                 "轮走方",
                 "象棋中这判负",
+                "操作",
+                "向自己挑战",
+                "我不会说",
             ],
         ),
     ];

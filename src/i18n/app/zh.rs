@@ -1,6 +1,7 @@
 //! 中文（简体）。
 
-use super::{Label, Msg};
+use super::{GameState, Label, Msg};
+use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
@@ -20,17 +21,17 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::UnknownCommand { cmd } => format!("我不认识命令 {cmd}。输入 /help 查看命令列表。"),
         Msg::TooLong { max } => format!("消息太长了（超过{max}个字符），请发短一些。"),
         Msg::RateLimited { secs } => format!("你发命令太快了，请等{secs}秒再试。"),
-        Msg::StorageFailure => "抱歉，保存失败，所以没有做任何改动。请再试一次。".into(),
+        Msg::StorageFailure => "抱歉，保存失败，什么都没有改动。请再试一次。".into(),
         Msg::NoGame => "本频道没有对局。用 /play @某人 开始（或 /play 发起公开挑战）。".into(),
-        Msg::NotYourGame { red, black } => format!("这是{red}（红）与{black}（黑）的对局，只有他们能操作。请在其他频道或话题用 /play 开始你自己的对局。"),
-        Msg::NotYourTurn { player } => format!("现在轮到{player}，不是你。请等对方走棋。"),
+        Msg::NotYourGame { red, black } => format!("这是{red}（红）与{black}（黑）的对局，只有对局双方可以走棋和使用本局的命令。想下棋，请在其他频道或话题用 /play 开始你自己的对局。"),
+        Msg::NotYourTurn { player } => format!("还没轮到你：现在是{player}走棋，请等对方走完。"),
         Msg::GameInProgress { red, black } => format!("这里已有对局：{red}（红）对{black}（黑）。每个频道一局，请换一个频道或话题。"),
         Msg::ChallengePending { challenger } => format!("{challenger}的挑战正在等待回应。用 /accept 或 /decline 回答，或由{challenger}用 /cancel 撤回。"),
-        Msg::ChallengeSelf => "不能向自己挑战。请指定别人，或只输入 /play 发起公开挑战。".into(),
+        Msg::ChallengeSelf => "不能挑战自己。请指定别人，或只输入 /play 发起公开挑战。".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
             let who = opponent.as_deref().map_or_else(|| "任何人".to_string(), |o| o.to_string());
             let side = if color == "随机" { "颜色随机".to_string() } else { format!("{challenger}执{color}") };
-            format!("{challenger}向{who}挑战：用时{time_control}，{ruleset}，{side}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
+            format!("{challenger}向{who}挑战：{time_control}，{ruleset}，{side}。请在{minutes}分钟内用 /accept 或 /decline 回答。")
         }
         Msg::BadPlayArgument { word } => format!("看不懂 /play 里的“{word}”。用法：/play [@用户] [用时如10+5] [official|asian|vietnam|cxq|casual] [red|black|random]。"),
         Msg::NoChallenge => "这里没有需要回答的挑战。用 /play 发起一个。".into(),
@@ -40,8 +41,8 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::ChallengeDeclined { by } => format!("{by}拒绝了挑战。"),
         Msg::ChallengeCancelled => "挑战已撤回。".into(),
         Msg::ChallengeExpired { challenger } => format!("{challenger}的挑战无人及时接受，已失效。"),
-        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("第{id}局开始：{red}（红）对{black}（黑），用时{time_control}，{ruleset}。"),
-        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}：{text}（{iccs}）"),
+        Msg::GameStarted { red, black, time_control, ruleset, id } => format!("第{id}局开始：{red}（红）对{black}（黑），{time_control}，{ruleset}。"),
+        Msg::Moved { ply, player, text, iccs } => format!("{ply}. {player}：{}", with_iccs(text, iccs, Lang::Zh)),
         Msg::ToMove { player, color } => format!("轮到{player}（{color}）走棋。"),
         Msg::Check { player } => format!("将军！{player}的将（帅）被攻击。"),
         Msg::Clocks { red, black } => format!("⏱ 红 {red} · 黑 {black}"),
@@ -61,18 +62,18 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::IdleClaimable { absent, waiting, idle } => format!("{absent}已{idle}未走棋。{waiting}，你现在可以用 /claim 判胜，或用 /claim end 结束本局不计结果；在此之前{absent}走棋则对局照常继续。"),
         Msg::Abandoned { player } => format!("{player}弃局"),
         Msg::ClaimTooEarly { absent, left } => format!("{absent}还有{left}可以走棋，之后你才能申请。"),
-        Msg::ClaimOwnMove => "现在轮到你走棋，没有可申请的。".into(),
+        Msg::ClaimOwnMove => "现在轮到你走棋，还不能申请。".into(),
         Msg::ClaimTimed => "本局计时：对方不走棋会超时判负。/claim 只用于不计时的对局。".into(),
         Msg::ClaimEnded { by, absent } => format!("{by}结束了本局，不计结果：{absent}已停止走棋。"),
         Msg::BadClaim { word } => format!("看不懂 /claim 里的“{word}”。用 /claim 判胜，或用 /claim end 结束本局不计结果。"),
         Msg::DrawClaimTooEarly { counted, needed } => format!("连续{needed}步无吃子才能申请判和；目前只计{counted}步。你仍可用 /draw 提和。"),
-        Msg::TakebacksDisabled => "本频道不允许悔棋。任何人都可以用 /takebacks on 为之后的对局开启。".into(),
+        Msg::TakebacksDisabled => "本频道不允许悔棋。可以更改本频道设置的人能用 /takebacks on 为之后的对局开启。".into(),
         Msg::TakebackRequested { by, to } => format!("{by}请求悔棋。{to}，用 /takeback 同意或 /decline 拒绝。"),
         Msg::TakebackDone { plies } => format!("已悔棋（{plies}步）。"),
         Msg::TakebackDeclined { by } => format!("{by}不同意悔棋。"),
-        Msg::NothingToTakeBack => "没有可以悔的棋。".into(),
+        Msg::NothingToTakeBack => "还没有可以悔的棋。".into(),
         Msg::Aborted => "对局已取消，不计结果。".into(),
-        Msg::AbortTooLate => "双方都已走棋，不能再取消对局。你可以 /resign 或 /draw 提和。".into(),
+        Msg::AbortTooLate => "双方都已走棋，不能再取消对局。你可以用 /resign 认输，或用 /draw 提和。".into(),
         Msg::GameIsOver => "那局已经结束。用 /play 开始新对局。".into(),
         Msg::BoardCaption { red, black, ply } => format!("{red}（红）对{black}（黑），第{ply}步后"),
         Msg::LegalMoves { count, list } => format!("共{count}种合法着法：{list}"),
@@ -89,9 +90,20 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::NotationIs { name, example } => format!("你的着法按{name}记谱法读写（例如{example}）。用 /notation iccs|wxf|chinese|vietnamese 更改。"),
         Msg::UnknownNotation { name } => format!("没有“{name}”这种记谱法。请选择 iccs、wxf、chinese 或 vietnamese。"),
         Msg::LangIs => "本频道使用中文。用 /lang vi|en|zh 更改。".into(),
-        Msg::UnknownLang { name } => format!("我不会说“{name}”。请选择 vi、en 或 zh。"),
+        Msg::UnknownLang { name } => format!("不支持“{name}”这种语言。请选择 vi、en 或 zh。"),
         Msg::TakebacksSet { on } => if *on { "本频道以后的新对局允许悔棋。".into() } else { "本频道以后的新对局不允许悔棋。".into() },
         Msg::GamesList { lines } => format!("你的对局：\n{}", lines.join("\n")),
+        Msg::GameLine { id, opponent, side, plies, state, here } => {
+            let state = match state {
+                GameState::Playing => "进行中",
+                GameState::Aborted => "已取消",
+                GameState::Won => "你胜",
+                GameState::Lost => "你负",
+                GameState::Drawn => "和棋",
+            };
+            let place = if *here { "本频道" } else { "其他频道" };
+            format!("第{id}局：对手{opponent}，你执{}，已走{plies}步，{state}（{place}）", side_name(*side, Lang::Zh))
+        }
         Msg::NoGames => "你还没有对局。用 /play 开始一局。".into(),
         Msg::StaleButton => "这个按钮属于之前的局面，请使用最新的消息。".into(),
         Msg::NotYourButton => "这个按钮只供本局棋手使用。".into(),
@@ -103,8 +115,8 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::PgnCaption => "棋谱（PGN）：".into(),
         Msg::GifCaption { plies } => format!("对局回放（{plies}步）"),
         Msg::NotAMove { detail } => detail.clone(),
-        Msg::BotName { level } => format!("电脑（{level}级）"),
-        Msg::BadBotLevel { text } => format!("电脑等级为 1 到 8，没有“{text}”。例如：/play bot 3 red"),
+        Msg::BotName { level } => format!("{level}级电脑"),
+        Msg::BadBotLevel { text } => format!("电脑等级只有1到8级，没有“{text}”这一级。例如：/play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("你已同时与电脑下{max}盘棋，已达上限。请先下完或认输其中一盘。"),
         Msg::QueueFull => "这里同时收到的请求太多，我跳过了一些回复。请稍后再问一次。".into(),
         Msg::AdminsOnly { discord, slash } => {

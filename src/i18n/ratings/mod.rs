@@ -195,7 +195,7 @@ pub fn family_name(f: Family, lang: Lang) -> &'static str {
         Family::Blitz => ("Cờ chớp", "Blitz", "超快棋"),
         Family::Rapid => ("Cờ nhanh", "Rapid", "快棋"),
         Family::Classical => ("Cờ chậm", "Classical", "慢棋"),
-        Family::Correspondence => ("Cờ thư", "Correspondence", "通讯棋"),
+        Family::Correspondence => ("Cờ thư tín", "Correspondence", "通讯棋"),
     };
     match lang {
         Lang::Vi => vi,
@@ -426,6 +426,13 @@ mod tests {
     }
 
     #[test]
+    fn chinese_messages_use_full_width_punctuation() {
+        for m in samples() {
+            crate::i18n::lint::assert_zh_punctuation(&text(&m, Lang::Zh), &format!("{m:?}"));
+        }
+    }
+
+    #[test]
     fn numbers_as_players_read_them() {
         assert_eq!(signed(12), "+12");
         assert_eq!(signed(-12), "−12");
@@ -438,5 +445,7 @@ mod tests {
             let names: Vec<&str> = Lang::ALL.iter().map(|&l| family_name(f, l)).collect();
             assert!(names.iter().all(|n| !n.is_empty()));
         }
+        // Correspondence chess is "cờ thư tín" in Vietnamese; "cờ thư" alone is not a name.
+        assert_eq!(family_name(Family::Correspondence, Lang::Vi), "Cờ thư tín");
     }
 }

@@ -55,7 +55,7 @@ fn stats(name: &str, s: &Stats) -> String {
 pub(super) fn text(m: &RatingMsg) -> String {
     match m {
         RatingMsg::RatedGame { family } => format!("等级分对局（{}）：结果将改变双方的等级分。", family_name(*family, L)),
-        RatingMsg::CasualGame => "友谊对局（不计等级分）。如需计分，请在 /play 后加上 \"rated\"。".into(),
+        RatingMsg::CasualGame => "友谊对局（不计等级分）。如需计分，请在 /play 后加上“rated”。".into(),
         RatingMsg::CannotRate { why: w } => format!("此对局无法计等级分：{}。", why(*w)),
         RatingMsg::OnlyChallengerSwitches => "只有发起挑战的一方可以在等级分对局和友谊对局之间切换。".into(),
         RatingMsg::Changes { family, red, red_change, black, black_change, weight } => {
@@ -71,7 +71,7 @@ pub(super) fn text(m: &RatingMsg) -> String {
             t
         }
         RatingMsg::NotCounted { why: w } => format!("不计等级分：{}。", why(*w)),
-        RatingMsg::RatingsOf { name, platform } => format!("{name} 在 {platform} 的等级分（\"?\"：暂定，尚未稳定）："),
+        RatingMsg::RatingsOf { name, platform } => format!("{name} 在 {platform} 的等级分（“?”：暂定，尚未稳定）："),
         RatingMsg::RatingRow { family, rating, games, rank, scope: s } => {
             let place = match rank {
                 Some(r) => format!("{}第 {r} 名", scope(s)),
@@ -86,7 +86,7 @@ pub(super) fn text(m: &RatingMsg) -> String {
         RatingMsg::TopRow { rank, name, rating, games } => format!("{rank}. {name} {}（{games} 局）", shown(*rating)),
         RatingMsg::TopEmpty { family, scope: s } => format!("{}的{}排行榜上还没有人。排行榜只列出等级分已稳定（偏差低于 110）且 30 天内下过{}等级分对局的棋手。", scope(s), family_name(*family, L), family_name(*family, L)),
         RatingMsg::TopMore { next } => format!("下一页：{next}"),
-        RatingMsg::BadArgument { word, usage } => format!("无法理解 \"{word}\"。用法：{usage}"),
+        RatingMsg::BadArgument { word, usage } => format!("无法理解“{word}”。用法：{usage}"),
         RatingMsg::StatsOf { name, stats: s } => stats(name, s),
         RatingMsg::NoStats { name } => format!("{name} 还没有下完任何对局。"),
         RatingMsg::HeadToHead { a, b, wdl: w, a_as_red } => format!(

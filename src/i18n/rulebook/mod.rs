@@ -359,13 +359,13 @@ pub fn rulebook(topic: Option<Topic>, lang: Lang) -> String {
                     .iter()
                     .filter(|t| t.group() == g)
                     .map(|&t| {
-                        format!(
-                            "{}{}{}{}",
-                            t.slug(),
-                            cat.parens.0,
-                            (cat.title)(t),
-                            cat.parens.1
-                        )
+                        let title = (cat.title)(t);
+                        // A title that only repeats the slug ("cannon (Cannon)") is left out.
+                        if title.to_lowercase() == t.slug().replace('-', " ") {
+                            t.slug().to_string()
+                        } else {
+                            format!("{}{}{title}{}", t.slug(), cat.parens.0, cat.parens.1)
+                        }
                     })
                     .collect();
                 out.push_str("\n• ");

@@ -24,6 +24,7 @@ fn every_topic_has_a_distinct_text_in_every_language() {
         assert_ne!(texts[0], texts[1], "{t}: vi = en");
         assert_ne!(texts[0], texts[2], "{t}: vi = zh");
         assert_ne!(texts[1], texts[2], "{t}: en = zh");
+        crate::i18n::lint::assert_zh_punctuation(&texts[2], &t.to_string());
     }
 }
 
@@ -269,6 +270,9 @@ fn index_lists_every_topic_with_a_hint() {
         for t in Topic::ALL {
             let (open, close) = catalogue(l).parens;
             let entry = format!("{}{open}{}{close}", t.slug(), t.title(l));
+            // A title that is just the slug is not repeated beside it.
+            let same = t.title(l).to_lowercase() == t.slug().replace('-', " ");
+            let entry = if same { t.slug().to_string() } else { entry };
             assert!(index.contains(&entry), "{l}: {entry} missing");
         }
         assert!(index.contains("/rules horse"), "{l}: no hint");
@@ -426,4 +430,23 @@ fn print_everything() {
             println!("{}\n-----", rulebook(Some(t), l));
         }
     }
+}
+
+/// A gloss names a word's other names and never repeats the word (issue 31: "chiếu (chiếu, 将)").
+#[test]
+fn glosses_do_not_repeat_their_word() {
+    let mut faults = Vec::new();
+    for t in Topic::ALL {
+        for l in Lang::ALL {
+            for f in crate::i18n::lint::repeated_glosses(&rulebook(Some(t), l)) {
+                faults.push(format!("{t} {l}: {f}"));
+            }
+        }
+    }
+    for l in Lang::ALL {
+        for f in crate::i18n::lint::repeated_glosses(&rulebook(None, l)) {
+            faults.push(format!("index {l}: {f}"));
+        }
+    }
+    assert!(faults.is_empty(), "{faults:#?}");
 }

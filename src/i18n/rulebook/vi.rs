@@ -131,10 +131,10 @@ tướng chỉ ăn lại được bằng cách đối mặt thì là căn giả.
         }
         Topic::Check => {
             "\
-Một nước là chiếu (chiếu, 将) khi sau nước đó tướng đối phương bị dọa: có thể bị ăn ở nước kế \
+Một nước là chiếu (将) khi sau nước đó tướng đối phương bị dọa: có thể bị ăn ở nước kế \
 tiếp.
 • Chiếu lộ cũng tính: dời một quân khỏi đường, gỡ chân mã, hoặc tạo ngòi cho pháo.
-• Cách đỡ: chạy tướng, ăn quân đang chiếu, hoặc cản (cản, 拦): chèn quân vào đường chiếu hay \
+• Cách đỡ: chạy tướng, ăn quân đang chiếu, hoặc cản (拦): chèn quân vào đường chiếu hay \
 vào chân mã, thêm một quân thứ hai giữa pháo và tướng (hoặc dời ngòi đi nếu ngòi là quân mình).
 • Nước đi để tướng mình bị dọa là không hợp lệ.
 • Trọng tài ghi mỗi nước là chiếu, đuổi, dọa chiếu bí hay nhàn; chiếu liên tục bị giới hạn \
@@ -159,7 +159,7 @@ không phải hòa như cờ vua.
         }
         Topic::Chase => {
             "\
-Một nước là đuổi (đuổi/tróc, 捉) quân P của đối phương khi nó tạo ra mối dọa mới ăn P ở nước \
+Một nước là đuổi (tróc, 捉) quân P của đối phương khi nó tạo ra mối dọa mới ăn P ở nước \
 sau và P không được bảo vệ thật sự. Phải đủ các điều kiện:
 • P không phải tướng (đó là chiếu), không phải tốt chưa qua sông; quân dọa không phải tướng, \
 không phải tốt (trừ tốt đã qua sông trong luật official).
@@ -173,7 +173,7 @@ ghim. Mối dọa có sẵn từ trước thì không tính.
         Topic::Trade => {
             "\
 Khi quân dọa và quân bị dọa cùng loại (xe–xe, mã–mã, pháo–pháo) và quân bị dọa ăn lại hợp lệ \
-được, nước đó là đòi đổi (đổi, 兑): không phải đuổi, lặp lại bao nhiêu cũng được.
+được, nước đó là đòi đổi (兑): không phải đuổi, lặp lại bao nhiêu cũng được.
 • Nếu quân bị dọa không ăn lại được (bị cản chân, bị ghim) thì vẫn là đuổi.
 • Luật Việt Nam, Ván 16–17: xe cứ đòi đổi với xe địch là hợp lệ (hòa); hai xe thay nhau bắt \
 một xe bị ghim là đuổi (bị xử thua).
@@ -181,8 +181,8 @@ một xe bị ghim là đuổi (bị xử thua).
         }
         Topic::Idle => {
             "\
-Nước nhàn (nhàn/chờ, 闲) không chiếu, không đuổi, cũng không dọa chiếu bí: ra quân, phòng thủ, \
-chờ, dọa quân có căn (trừ mã hoặc pháo dọa xe), đòi đổi quân, hoặc cản (cản, 拦) một đòn tấn \
+Nước nhàn (chờ, 闲) không chiếu, không đuổi, cũng không dọa chiếu bí: ra quân, phòng thủ, \
+chờ, dọa quân có căn (trừ mã hoặc pháo dọa xe), đòi đổi quân, hoặc cản (拦) một đòn tấn \
 công. Nước dọa chiếu bí có tên riêng (/rules kill).
 • Cản mãi là được phép (luật Việt Nam, Ván 3); nhưng nước vừa cản vừa đuổi thì tính là đuổi.
 • Khi lặp thế cờ, chính các nước nhàn làm một bên thành xen kẽ chứ không phải chiếu dai hay \
