@@ -34,22 +34,31 @@ pub const BUDGET: u32 = 600;
 pub fn mate_threat(after: &Position) -> Option<Move> {
     let mover = after.turn().other();
     let pos = after.with_turn(mover);
-    let checks = checks(&pos);
-    if let Some(&(m, _)) = checks.iter().find(|(_, next)| !can_move(next)) {
-        return Some(m);
+    // A mate in one first; the other checks are kept (as moves: few, and played again only
+    // if no check mates at once) for the series.
+    let mut series = Vec::new();
+    let mate = find_check(&pos, |m, next| {
+        if can_move(next) {
+            series.push(m);
+            None
+        } else {
+            Some(m)
+        }
+    });
+    if mate.is_some() {
+        return mate;
     }
     let mut budget = BUDGET;
-    checks
-        .iter()
-        .find(|(_, next)| forced(next, SERIES - 1, &mut budget) == Some(true))
-        .map(|&(m, _)| m)
+    series
+        .into_iter()
+        .find(|&m| forced(&pos.after(m), SERIES - 1, &mut budget) == Some(true))
 }
 
-/// The checks the side to move in `pos` can give, with the positions they lead to.
-fn checks(pos: &Position) -> Vec<(Move, Position)> {
+/// The checks the side to move in `pos` can give, each with the position it leads to, in
+/// the order of the pieces and their moves, handed to `visit` until it returns something.
+fn find_check<T>(pos: &Position, mut visit: impl FnMut(Move, &Position) -> Option<T>) -> Option<T> {
     let mover = pos.turn();
     let general = pos.general_square(mover.other());
-    let mut out = Vec::new();
     for (from, piece, _) in pos.pieces() {
         if piece.color != mover {
             continue;
@@ -60,16 +69,27 @@ fn checks(pos: &Position) -> Vec<(Move, Position)> {
             }
             let next = pos.after(m);
             if next.is_check() && !next.in_check_color(mover) {
-                out.push((m, next));
+                if let Some(found) = visit(m, &next) {
+                    return Some(found);
+                }
             }
         }
     }
-    out
+    None
+}
+
+/// How one check of the series ended, for [`forced`].
+enum Ends {
+    /// It mates, or forces mate by checks.
+    Mate,
+    /// The budget ran out.
+    Spent,
 }
 
 /// Whether every answer to the check in `pos` (the checked side to move, with a legal move)
 /// leaves the checking side a mate by checks within `left` more moves. `None` when the
-/// budget ran out: the search gives up rather than guess.
+/// budget ran out: the search gives up rather than guess. Checks are tried as they are
+/// found, none collected.
 fn forced(pos: &Position, left: u32, budget: &mut u32) -> Option<bool> {
     if left == 0 {
         return Some(false);
@@ -77,16 +97,24 @@ fn forced(pos: &Position, left: u32, budget: &mut u32) -> Option<bool> {
     for &answer in pos.legal_moves().iter() {
         *budget = budget.checked_sub(1)?;
         let reply = pos.after(answer);
-        let mut mates = false;
-        for (_, next) in checks(&reply) {
-            *budget = budget.checked_sub(1)?;
-            if !can_move(&next) || forced(&next, left - 1, budget)? {
-                mates = true;
-                break;
+        let ended = find_check(&reply, |_, next| {
+            let Some(b) = budget.checked_sub(1) else {
+                return Some(Ends::Spent);
+            };
+            *budget = b;
+            if !can_move(next) {
+                return Some(Ends::Mate);
             }
-        }
-        if !mates {
-            return Some(false);
+            match forced(next, left - 1, budget) {
+                Some(true) => Some(Ends::Mate),
+                Some(false) => None,
+                None => Some(Ends::Spent),
+            }
+        });
+        match ended {
+            Some(Ends::Mate) => {}
+            Some(Ends::Spent) => return None,
+            None => return Some(false),
         }
     }
     Some(true)
