@@ -492,7 +492,8 @@ fn disagreeing_notations_are_listed_in_every_language() {
     let err = read_move(&pos, "C8.1", Notation::Iccs).unwrap_err();
     assert!(move_text_error(&err, Lang::En).contains("b2i2 (WXF), b5b6 (Vietnamese notation)"));
     assert!(move_text_error(&err, Lang::Vi).contains("b5b6 (ký hiệu Việt Nam)"));
-    assert!(move_text_error(&err, Lang::Zh).contains("b2i2 (WXF)、b5b6 (越南记谱)"));
+    let zh = move_text_error(&err, Lang::Zh);
+    assert!(zh.contains("b2i2（WXF）、b5b6（越南记谱）"), "{zh}");
 }
 
 #[test]

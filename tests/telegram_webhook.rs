@@ -38,7 +38,8 @@ const OPENING: &[&str] = &[
 /// The caption parts of the board after move `n` (from 1) of [`OPENING`].
 fn line(n: usize, red: &FakeUser, black: &FakeUser) -> String {
     let who = if n % 2 == 1 { red } else { black };
-    format!("{n}. {}: |({})", who.first_name, OPENING[n - 1])
+    // Typed in ICCS: echoed once.
+    format!("{n}. {}: {}", who.first_name, OPENING[n - 1])
 }
 
 /// A bot on sled serving a webhook at `http://127.0.0.1:<port>/tg/hook`, once it set it.
