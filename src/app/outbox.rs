@@ -28,6 +28,7 @@ use super::{Action, AppResult, Button, Image, ImageKind, Reply, Service};
 use crate::core::{Color, Move, Position};
 use crate::game::{Changes, Lease, OutboxKey, StorageError};
 use crate::i18n::app::{text, Msg};
+use crate::i18n::Lang;
 use crate::render::{BoardRequest, Player};
 
 /// Where an incoming event came from, as its adapter describes it.
@@ -239,29 +240,87 @@ struct StoredReply {
     retire: Vec<String>,
 }
 
+/// A picture as stored. What its drawing says again is not stored twice: the description
+/// (`alt`) and the text board of a board picture are two thirds of an entry, and both are made
+/// from the position, so an entry keeps the language of the description and a mark instead,
+/// when (checked as it is stored) they are exactly what the drawing makes.
 #[derive(Serialize, Deserialize)]
 struct StoredImage {
     filename: String,
     #[serde(default)]
     gif: bool,
+    /// Empty when `alt_lang` says how to make it again.
     alt: String,
+    /// The language in which `alt` is the drawing's position described.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    alt_lang: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     text_board: Option<String>,
+    /// The text board is the drawing's, made again when read.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    text_board_drawn: bool,
     /// Absent for a picture that cannot be drawn again (a replay): then the text stands in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     drawing: Option<Drawing>,
 }
 
+impl StoredImage {
+    /// `image` as stored: its description and text board left out when the drawing makes
+    /// them again exactly.
+    fn of(image: &Image) -> StoredImage {
+        let mut stored = StoredImage {
+            filename: image.filename.clone(),
+            gif: image.kind == ImageKind::Gif,
+            alt: image.alt.clone(),
+            alt_lang: None,
+            text_board: image.text_board.clone(),
+            text_board_drawn: false,
+            drawing: image.drawing.clone(),
+        };
+        let Some((position, last_move, viewer)) =
+            image.drawing.as_ref().and_then(Drawing::position)
+        else {
+            return stored;
+        };
+        if let Some(lang) = Lang::ALL
+            .into_iter()
+            .find(|&l| crate::render::describe(&position, l) == image.alt)
+        {
+            stored.alt = String::new();
+            stored.alt_lang = Some(lang.code().to_string());
+        }
+        if image.text_board.as_deref()
+            == Some(crate::render::text_board(&position, last_move, viewer).as_str())
+        {
+            stored.text_board = None;
+            stored.text_board_drawn = true;
+        }
+        stored
+    }
+
+    /// The description and the text board as they were, made again where they were left out.
+    fn texts(&self) -> (String, Option<String>) {
+        let drawn = self.drawing.as_ref().and_then(Drawing::position);
+        let alt = match (&self.alt_lang, &drawn) {
+            (Some(tag), Some((position, _, _))) => Lang::from_tag(tag)
+                .map(|l| crate::render::describe(position, l))
+                .unwrap_or_default(),
+            _ => self.alt.clone(),
+        };
+        let text_board = match (&drawn, self.text_board_drawn) {
+            (Some((position, last_move, viewer)), true) => {
+                Some(crate::render::text_board(position, *last_move, *viewer))
+            }
+            _ => self.text_board.clone(),
+        };
+        (alt, text_board)
+    }
+}
+
 fn stored(r: &Reply) -> StoredReply {
     StoredReply {
         text: r.text.clone(),
-        image: r.image.as_ref().map(|i| StoredImage {
-            filename: i.filename.clone(),
-            gif: i.kind == ImageKind::Gif,
-            alt: i.alt.clone(),
-            text_board: i.text_board.clone(),
-            drawing: i.drawing.clone(),
-        }),
+        image: r.image.as_ref().map(StoredImage::of),
         buttons: r
             .buttons
             .iter()
@@ -281,18 +340,21 @@ fn stored(r: &Reply) -> StoredReply {
 fn restored(r: StoredReply) -> Reply {
     Reply {
         text: r.text,
-        image: r.image.map(|i| Image {
-            bytes: Arc::new(Vec::new()),
-            filename: i.filename,
-            kind: if i.gif {
-                ImageKind::Gif
-            } else {
-                ImageKind::Png
-            },
-            alt: i.alt,
-            text_board: i.text_board,
-            drawing: i.drawing,
-            later: None,
+        image: r.image.map(|i| {
+            let (alt, text_board) = i.texts();
+            Image {
+                bytes: Arc::new(Vec::new()),
+                filename: i.filename,
+                kind: if i.gif {
+                    ImageKind::Gif
+                } else {
+                    ImageKind::Png
+                },
+                alt,
+                text_board,
+                drawing: i.drawing,
+                later: None,
+            }
         }),
         buttons: r
             .buttons
@@ -354,8 +416,9 @@ impl Drawing {
             .collect()
     }
 
-    /// The request for the renderer, if the stored position still reads.
-    fn request(&self) -> Option<(Position, Option<Move>, Color, Player, Player)> {
+    /// The position drawn, the move that led to it and who is at the bottom, if the stored
+    /// position still reads.
+    fn position(&self) -> Option<(Position, Option<Move>, Color)> {
         let position = Position::from_fen(&self.fen).ok()?;
         let last_move = self.last_move.as_deref().and_then(Move::parse_iccs);
         let viewer = if self.black_below {
@@ -363,6 +426,12 @@ impl Drawing {
         } else {
             Color::Red
         };
+        Some((position, last_move, viewer))
+    }
+
+    /// The request for the renderer, if the stored position still reads.
+    fn request(&self) -> Option<(Position, Option<Move>, Color, Player, Player)> {
+        let (position, last_move, viewer) = self.position()?;
         let player = |(name, clock): &(String, Option<String>)| Player {
             name: name.clone(),
             clock: clock.clone(),
@@ -751,5 +820,67 @@ mod tests {
         assert_eq!(last.map(|m| m.to_string()).as_deref(), Some("h2e2"));
         assert_eq!((viewer, red.clock.as_deref()), (Color::Black, Some("9:58")));
         assert!(decode(OutboxKey::default(), b"not json").is_none());
+    }
+
+    #[test]
+    fn a_boards_description_and_text_board_are_made_again_not_stored() {
+        let start = Position::startpos();
+        let moved = start.after(Move::parse_iccs("h2e2").expect("iccs"));
+        let drawing = Drawing {
+            fen: moved.to_fen(),
+            last_move: Some("h2e2".into()),
+            black_below: true,
+            red: ("An".into(), None),
+            black: ("Bình".into(), None),
+            arrows: Vec::new(),
+        };
+        let board = |alt: String, text_board: Option<String>| Reply {
+            text: "1. An: h2e2".into(),
+            image: Some(Image {
+                bytes: Arc::new(Vec::new()),
+                filename: "board-1-1.png".into(),
+                kind: ImageKind::Png,
+                alt,
+                text_board,
+                drawing: Some(drawing.clone()),
+                later: None,
+            }),
+            ..Reply::default()
+        };
+        let grid = crate::render::text_board(&moved, Move::parse_iccs("h2e2"), Color::Black);
+        for lang in Lang::ALL {
+            let alt = crate::render::describe(&moved, lang);
+            let reply = board(alt.clone(), Some(grid.clone()));
+            let bytes = encode(1, None, std::slice::from_ref(&reply)).expect("encode");
+            let stored = String::from_utf8_lossy(&bytes);
+            assert!(
+                !stored.contains(&alt) && !stored.contains(&grid),
+                "{stored}"
+            );
+            let back = decode(OutboxKey::default(), &bytes).expect("decode");
+            let img = back.replies[0].image.as_ref().expect("image");
+            assert_eq!(
+                (&img.alt, &img.text_board),
+                (&alt, &Some(grid.clone())),
+                "{lang:?}"
+            );
+        }
+        // Texts the drawing does not make are kept as they are.
+        let reply = board("a board".into(), Some("grid".into()));
+        let bytes = encode(1, None, std::slice::from_ref(&reply)).expect("encode");
+        let back = decode(OutboxKey::default(), &bytes).expect("decode");
+        let img = back.replies[0].image.as_ref().expect("image");
+        assert_eq!(
+            (img.alt.as_str(), img.text_board.as_deref()),
+            ("a board", Some("grid"))
+        );
+        // An entry stored before (the texts in full) reads as it did.
+        let old = br#"{"v":1,"at":1,"replies":[{"text":"t","image":{"filename":"b.png","alt":"old alt","text_board":"old grid","drawing":null}}]}"#;
+        let back = decode(OutboxKey::default(), old).expect("decode");
+        let img = back.replies[0].image.as_ref().expect("image");
+        assert_eq!(
+            (img.alt.as_str(), img.text_board.as_deref()),
+            ("old alt", Some("old grid"))
+        );
     }
 }
