@@ -8,6 +8,7 @@ pub mod contestant;
 pub mod matches;
 pub mod player;
 pub mod server;
+pub mod sprt;
 pub mod stats;
 
 use std::time::Duration;
