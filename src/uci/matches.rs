@@ -6,7 +6,7 @@
 //! a foul) loses for the side that sent it, as does an engine that crashes, hangs or gives no
 //! move while it has one; and a game still going after `max_plies` plies is a draw.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use crate::arbiter::{Arbiter, Enforcement, Outcome, Ruleset};
@@ -158,7 +158,31 @@ pub fn run_match<F>(
 where
     F: Fn(bool) -> Result<Box<dyn Contestant>, String> + Sync,
 {
-    let next = AtomicUsize::new(0);
+    run_match_until(settings, make, &|g| {
+        on_game(g);
+        false
+    })
+}
+
+/// [`run_match`] that can stop early: once `on_game` returns `true`, no new pair is started.
+/// The games already under way are finished, and so is the second game of a pair whose first
+/// game has started, so the games returned are always whole pairs from the first one on
+/// (`settings.games` odd aside).
+///
+/// # Errors
+/// A player that cannot be built.
+pub fn run_match_until<F>(
+    settings: &MatchSettings,
+    make: F,
+    on_game: &(dyn Fn(&GameReport) -> bool + Sync),
+) -> Result<Vec<GameReport>, String>
+where
+    F: Fn(bool) -> Result<Box<dyn Contestant>, String> + Sync,
+{
+    let stop = AtomicBool::new(false);
+    // The next game to hand out, under a lock so that "stop" and "take" do not race: once
+    // stopped, only the second game of an already started pair (an odd index) is handed out.
+    let next = Mutex::new(0usize);
     let results: Mutex<Vec<Option<GameReport>>> = Mutex::new(vec![None; settings.games]);
     let failure: Mutex<Option<String>> = Mutex::new(None);
     let workers = settings.concurrency.clamp(1, settings.games.max(1));
@@ -175,12 +199,21 @@ where
                     }
                 };
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= settings.games {
-                        return;
-                    }
+                    let i = {
+                        let Ok(mut n) = next.lock() else { return };
+                        let i = *n;
+                        if i >= settings.games
+                            || (stop.load(Ordering::SeqCst) && i.is_multiple_of(2))
+                        {
+                            return;
+                        }
+                        *n += 1;
+                        i
+                    };
                     let report = play_pair_game(settings, i, a.as_mut(), b.as_mut());
-                    on_game(&report);
+                    if on_game(&report) {
+                        stop.store(true, Ordering::SeqCst);
+                    }
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(report);
                     }
