@@ -10,7 +10,9 @@ use crate::app::write_pgn;
 use crate::arbiter::{Ruleset, RulesetName};
 use crate::engine::Limits;
 use crate::uci::contestant::PlayerSpec;
-use crate::uci::matches::{parse_openings, run_match_until, GameReport, MatchSettings};
+use crate::uci::matches::{
+    parse_openings, run_match_until, Counting, EndKind, GameReport, MatchSettings,
+};
 use crate::uci::sprt::{EloModel, Sprt, Verdict};
 use crate::uci::stats::{GameScore, MatchStats};
 
@@ -66,6 +68,11 @@ pub struct MatchArgs {
     /// logistic Elo.
     #[arg(long, default_value = "normalized")]
     sprt_model: EloModel,
+    /// The count the SPRT decides by: arbiter (as our arbiter ruled), mates (rulings are draws:
+    /// only mates, stalemates and forfeits decide) or repetition-drawn (repetition rulings are
+    /// draws). The report shows all three.
+    #[arg(long, default_value = "arbiter")]
+    sprt_count: Counting,
 }
 
 fn parse_bounds(text: &str) -> Result<(f64, f64), String> {
@@ -81,6 +88,8 @@ fn parse_bounds(text: &str) -> Result<(f64, f64), String> {
 /// The SPRT's progress while the match runs.
 struct SprtState {
     sprt: Sprt,
+    /// The count it decides by.
+    counting: Counting,
     /// Each game's score for A, by index.
     scores: Vec<Option<GameScore>>,
     /// Pair counts (0, ½, 1, 1½, 2 points for A) of the pairs finished so far.
@@ -96,7 +105,7 @@ impl SprtState {
         if self.scores.len() <= i {
             self.scores.resize(i + 1, None);
         }
-        let score = g.score_for_a();
+        let score = g.score_for_a_by(self.counting);
         self.scores[i] = Some(score);
         let Some(Some(other)) = self.scores.get(i ^ 1).copied() else {
             return false;
@@ -171,11 +180,12 @@ pub fn run(args: &MatchArgs) -> i32 {
         Some(Ok(s)) => {
             let (low, high) = s.bounds();
             emit(&format!(
-                "sprt: H0 elo <= {:.2}, H1 elo >= {:.2} ({} Elo), alpha = beta = {}, LLR bounds ({low:.2}, {high:.2})",
-                s.elo0, s.elo1, s.model, s.alpha
+                "sprt: H0 elo <= {:.2}, H1 elo >= {:.2} ({} Elo), alpha = beta = {}, LLR bounds ({low:.2}, {high:.2}), games counted by {}",
+                s.elo0, s.elo1, s.model, s.alpha, args.sprt_count.as_str()
             ));
             Some(Mutex::new(SprtState {
                 sprt: s,
+                counting: args.sprt_count,
                 scores: Vec::new(),
                 pairs: [0; 5],
                 verdict: None,
@@ -216,6 +226,21 @@ pub fn run(args: &MatchArgs) -> i32 {
             p[0], p[1], p[2], p[3], p[4]
         ));
     }
+    for counting in Counting::ALL {
+        let scores: Vec<GameScore> = games.iter().map(|g| g.score_for_a_by(counting)).collect();
+        let s = MatchStats::new(&scores);
+        let p = s.pairs;
+        emit(&format!(
+            "count {:<17} {s}; pairs {} {} {} {} {} ({})",
+            format!("{}:", counting.as_str()),
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            counting_note(counting)
+        ));
+    }
     emit(&format!("endings (A won/drawn/B won): {}", endings(&games)));
     if let Some(state) = sprt.as_ref().and_then(|s| s.lock().ok()) {
         let all = state.sprt.status(&state.pairs);
@@ -254,27 +279,52 @@ pub fn run(args: &MatchArgs) -> i32 {
     0
 }
 
-/// `checkmate 10/0/5, perpetual_chase 2/0/0, ...` in order of frequency.
+/// What a count of the report means, in a few words.
+fn counting_note(c: Counting) -> &'static str {
+    match c {
+        Counting::Arbiter => "as our arbiter ruled",
+        Counting::Mates => {
+            "mates and stalemates alone: every ruling (repetition, counts, ply limit) a draw, forfeits stand"
+        }
+        Counting::RepetitionDrawn => {
+            "as ruled, but perpetual check, perpetual chase and their fouls drawn"
+        }
+    }
+}
+
+fn kind_name(k: EndKind) -> &'static str {
+    match k {
+        EndKind::Mate => "mate",
+        EndKind::Repetition => "repetition",
+        EndKind::Rule => "rule",
+        EndKind::Forfeit => "forfeit",
+    }
+}
+
+/// `checkmate [mate] 10/0/5, perpetual_chase [repetition] 2/0/0, ...` in order of frequency.
 fn endings(games: &[GameReport]) -> String {
-    let mut rows: Vec<(&str, [u32; 3])> = Vec::new();
+    let mut rows: Vec<(&str, EndKind, [u32; 3])> = Vec::new();
     for g in games {
         let col = match g.score_for_a() {
             GameScore::Win => 0,
             GameScore::Draw => 1,
             GameScore::Loss => 2,
         };
-        match rows.iter_mut().find(|(e, _)| *e == g.ending) {
-            Some((_, c)) => c[col] += 1,
+        match rows
+            .iter_mut()
+            .find(|(e, k, _)| *e == g.ending && *k == g.kind)
+        {
+            Some((_, _, c)) => c[col] += 1,
             None => {
                 let mut c = [0; 3];
                 c[col] = 1;
-                rows.push((g.ending, c));
+                rows.push((g.ending, g.kind, c));
             }
         }
     }
-    rows.sort_by_key(|(e, c)| (std::cmp::Reverse(c.iter().sum::<u32>()), *e));
+    rows.sort_by_key(|(e, _, c)| (std::cmp::Reverse(c.iter().sum::<u32>()), *e));
     rows.iter()
-        .map(|(e, c)| format!("{e} {}/{}/{}", c[0], c[1], c[2]))
+        .map(|(e, k, c)| format!("{e} [{}] {}/{}/{}", kind_name(*k), c[0], c[1], c[2]))
         .collect::<Vec<_>>()
         .join(", ")
 }

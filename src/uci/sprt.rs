@@ -176,7 +176,7 @@ impl Sprt {
         let (low, high) = self.bounds();
         format!(
             "LLR {:.2} ({low:.2}, {high:.2}) [{:.2}, {:.2}] {}",
-            self.llr(pairs),
+            self.llr(pairs) + 0.0,
             self.elo0,
             self.elo1,
             self.model
