@@ -217,7 +217,8 @@ fn sprt_and_three_counts_against_fairy_stockfish() {
         "{verdict}"
     );
     // Level 1 against Fairy-Stockfish loses every pair: H0 ("not 200 Elo stronger") within a
-    // few pairs, well before the 24 games allowed, and the match stops at a pair boundary.
+    // few pairs, well before the 24 games allowed, and the match stops at a pair boundary (the
+    // games played are whole pairs, each with its LLR line).
     let text = run_match_command(&[
         "builtin:1",
         &fsf,
@@ -233,6 +234,8 @@ fn sprt_and_three_counts_against_fairy_stockfish() {
         "logistic",
         "--sprt-count",
         "arbiter",
+        "--concurrency",
+        "2",
     ]);
     let sprt = Sprt::new(0.0, 200.0, EloModel::Logistic).expect("bounds");
     let (games, pairs, verdict) = check_report(&text, sprt);
@@ -244,10 +247,9 @@ fn sprt_and_three_counts_against_fairy_stockfish() {
         .strip_prefix("sprt verdict: H0 after ")
         .and_then(|v| v.split(' ').next()?.parse().ok())
         .unwrap_or_else(|| panic!("{verdict}\n{text}"));
-    assert_eq!(
-        at, pairs,
-        "concurrency 1: no pair in flight at the verdict\n{text}"
-    );
+    // Two games at a time: at most the one pair under way at the verdict is finished after it,
+    // and never half a pair.
+    assert!(at == pairs || at + 1 == pairs, "{verdict}\n{text}");
     // One lost pair is not enough evidence: the LLR needs several.
     assert!(at >= 2, "{verdict}");
 }
