@@ -3,6 +3,7 @@
 //! match runner. The protocol itself (parsing and writing lines) is pure and lives in
 //! [`crate::engine::uci`].
 
+pub mod book;
 pub mod client;
 pub mod contestant;
 pub mod matches;
