@@ -45,3 +45,6 @@ for pen,e0,e1,pub in cases:
     print(pen,e0,e1,pub,'normalized %.6f'%llr(pen,e0,e1,'n'),'logistic %.6f'%llr(pen,e0,e1,'logistic'))
 print(math.log(0.05/0.95), math.log(0.95/0.05))
 print('fishtest logistic', llr([292,5905,28939,6129,299],-0.25,1.25,'logistic'), llr([5,418,6043,506,12],0.25,1.25,'logistic'))
+# Degenerate counts (no published value): 200 pairs all won, all lost, all drawn, bounds 0,5.
+for pen in ([0, 0, 0, 0, 200], [200, 0, 0, 0, 0], [0, 0, 200, 0, 0]):
+    print('degenerate', pen, 'logistic', llr(pen, 0, 5, 'logistic'), 'normalized', llr(pen, 0, 5, 'n'))

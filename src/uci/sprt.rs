@@ -400,6 +400,26 @@ mod tests {
             // More wins for A only raise the LLR.
             assert!(up.llr(&[10, 30, 50, 40, 30]) > a, "{model}");
         }
+        // One-sided and degenerate counts give finite LLRs on the side they point to. (Under
+        // logistic bounds 200 won pairs give only 2.858, as scripts/sprt_reference.py computes
+        // too: the 0.001 put in for each empty count weighs heavily when the rest is one value.)
+        for model in [EloModel::Logistic, EloModel::Normalized] {
+            let t = Sprt::new(0.0, 5.0, model).expect("bounds");
+            let all_won = t.llr(&[0, 0, 0, 0, 200]);
+            let all_lost = t.llr(&[200, 0, 0, 0, 0]);
+            let all_drawn = t.llr(&[0, 0, 200, 0, 0]);
+            assert!(all_won.is_finite() && all_won > 2.8, "{model}: {all_won}");
+            assert!(
+                all_lost.is_finite() && all_lost < -2.8,
+                "{model}: {all_lost}"
+            );
+            assert!(
+                all_drawn.is_finite() && all_drawn < 0.0,
+                "{model}: {all_drawn}"
+            );
+            let wide = Sprt::new(-400.0, 400.0, model).expect("bounds");
+            assert!(wide.llr(&[3, 1, 4, 1, 5]).is_finite(), "{model}");
+        }
         assert!(Sprt::new(5.0, 0.0, EloModel::Logistic).is_err());
         assert!(Sprt::new(f64::NAN, 0.0, EloModel::Logistic).is_err());
         assert_eq!("normalised".parse::<EloModel>(), Ok(EloModel::Normalized));
