@@ -10,7 +10,10 @@ use crate::app::write_pgn;
 use crate::arbiter::{Ruleset, RulesetName};
 use crate::engine::Limits;
 use crate::uci::contestant::PlayerSpec;
-use crate::uci::matches::{parse_openings, run_match, GameReport, MatchSettings};
+use crate::uci::matches::{
+    parse_openings, run_match_until, Counting, EndKind, GameReport, MatchSettings,
+};
+use crate::uci::sprt::{EloModel, Sprt, Verdict};
 use crate::uci::stats::{GameScore, MatchStats};
 
 use super::emit;
@@ -56,6 +59,78 @@ pub struct MatchArgs {
     /// Transposition table of each built-in engine, in megabytes.
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// Decide by an SPRT: H0 "A is at most ELO0 stronger" against H1 "at least ELO1" (alpha =
+    /// beta = 0.05, on pentanomial pairs). The LLR is printed after each pair and the match stops
+    /// when it crosses a bound; --games is then the most games played.
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_bounds, allow_hyphen_values = true)]
+    sprt: Option<(f64, f64)>,
+    /// How the SPRT bounds are expressed: normalized (Fishtest's and fastchess's default) or
+    /// logistic Elo.
+    #[arg(long, default_value = "normalized")]
+    sprt_model: EloModel,
+    /// The count the SPRT decides by: arbiter (as our arbiter ruled), mates (rulings are draws:
+    /// only mates, stalemates and forfeits decide) or repetition-drawn (repetition rulings are
+    /// draws). The report shows all three.
+    #[arg(long, default_value = "arbiter")]
+    sprt_count: Counting,
+}
+
+fn parse_bounds(text: &str) -> Result<(f64, f64), String> {
+    let (a, b) = text
+        .split_once(',')
+        .ok_or_else(|| format!("{text:?}: expected ELO0,ELO1 (for example 0,5)"))?;
+    let num = |t: &str| t.trim().parse::<f64>().map_err(|e| format!("{t:?}: {e}"));
+    let (a, b) = (num(a)?, num(b)?);
+    Sprt::new(a, b, EloModel::Normalized)?;
+    Ok((a, b))
+}
+
+/// The SPRT's progress while the match runs.
+struct SprtState {
+    sprt: Sprt,
+    /// The count it decides by.
+    counting: Counting,
+    /// Each game's score for A, by index.
+    scores: Vec<Option<GameScore>>,
+    /// Pair counts (0, ½, 1, 1½, 2 points for A) of the pairs finished so far.
+    pairs: [u32; 5],
+    /// The verdict and the number of pairs at which it came.
+    verdict: Option<(Verdict, u32)>,
+}
+
+impl SprtState {
+    /// Count game `g`; `true` when the test has just decided.
+    fn record(&mut self, g: &GameReport) -> bool {
+        let i = g.index;
+        if self.scores.len() <= i {
+            self.scores.resize(i + 1, None);
+        }
+        let score = g.score_for_a_by(self.counting);
+        self.scores[i] = Some(score);
+        let Some(Some(other)) = self.scores.get(i ^ 1).copied() else {
+            return false;
+        };
+        let points = score.points() + other.points();
+        self.pairs[((points * 2.0).round() as usize).min(4)] += 1;
+        let done: u32 = self.pairs.iter().sum();
+        let llr = self.sprt.llr(&self.pairs);
+        emit(&format!(
+            "sprt pair {done:>3} (games {}-{}): {}",
+            (i & !1) + 1,
+            (i & !1) + 2,
+            self.sprt.status(&self.pairs)
+        ));
+        if self.verdict.is_some() {
+            return false;
+        }
+        match self.sprt.verdict(llr) {
+            Some(v) => {
+                self.verdict = Some((v, done));
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// Run `match`.
@@ -100,32 +175,37 @@ pub fn run(args: &MatchArgs) -> i32 {
         "match {} vs {}: {} games, {} at a time, ruleset {}",
         args.a, args.b, args.games, settings.concurrency, args.ruleset
     ));
+    let sprt = match args.sprt.map(|(e0, e1)| Sprt::new(e0, e1, args.sprt_model)) {
+        None => None,
+        Some(Ok(s)) => {
+            let (low, high) = s.bounds();
+            emit(&format!(
+                "sprt: H0 elo <= {:.2}, H1 elo >= {:.2} ({} Elo), alpha = beta = {}, LLR bounds ({low:.2}, {high:.2}), games counted by {}",
+                s.elo0, s.elo1, s.model, s.alpha, args.sprt_count.as_str()
+            ));
+            Some(Mutex::new(SprtState {
+                sprt: s,
+                counting: args.sprt_count,
+                scores: Vec::new(),
+                pairs: [0; 5],
+                verdict: None,
+            }))
+        }
+        Some(Err(e)) => {
+            emit(&format!("error: --sprt: {e}"));
+            return 2;
+        }
+    };
     let scores = Mutex::new(Vec::new());
-    let on_game = |g: &GameReport| {
-        let Ok(mut s) = scores.lock() else { return };
-        s.push(g.score_for_a());
-        let so_far = MatchStats::new(&s);
-        emit(&format!(
-            "game {:>3}: {} - {} {} ({}, {} plies){} | A so far: +{} ={} -{}",
-            g.index + 1,
-            g.red,
-            g.black,
-            g.outcome.pgn(),
-            g.reason,
-            g.moves.len(),
-            if g.opening.is_empty() {
-                String::new()
-            } else {
-                format!(" [{}]", g.opening)
-            },
-            so_far.wins,
-            so_far.draws,
-            so_far.losses
-        ));
+    let on_game = |g: &GameReport| -> bool {
+        // The SPRT's lock is held over both, so a game's line and its pair's line stay together.
+        let mut state = sprt.as_ref().and_then(|s| s.lock().ok());
+        report_game(g, &scores);
+        state.as_mut().is_some_and(|s| s.record(g))
     };
     let (a, b, hash) = (&args.a, &args.b, args.hash);
     let make = |is_a: bool| Ok((if is_a { a } else { b }).contestant(limits.as_ref(), hash));
-    let games = match run_match(&settings, make, &on_game) {
+    let games = match run_match_until(&settings, make, &on_game) {
         Ok(g) => g,
         Err(e) => {
             emit(&format!("error: {e}"));
@@ -146,7 +226,45 @@ pub fn run(args: &MatchArgs) -> i32 {
             p[0], p[1], p[2], p[3], p[4]
         ));
     }
+    for counting in Counting::ALL {
+        let scores: Vec<GameScore> = games.iter().map(|g| g.score_for_a_by(counting)).collect();
+        let s = MatchStats::new(&scores);
+        let p = s.pairs;
+        emit(&format!(
+            "count {:<17} {s}; pairs {} {} {} {} {} ({})",
+            format!("{}:", counting.as_str()),
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            counting_note(counting)
+        ));
+    }
     emit(&format!("endings (A won/drawn/B won): {}", endings(&games)));
+    if let Some(state) = sprt.as_ref().and_then(|s| s.lock().ok()) {
+        let all = state.sprt.status(&state.pairs);
+        let pairs: u32 = state.pairs.iter().sum();
+        emit(&match state.verdict {
+            Some((v, at)) => format!(
+                "sprt verdict: {v} after {at} pairs ({}); {all} after all {pairs} pairs",
+                match v {
+                    Verdict::H0 => format!(
+                        "H1 rejected: A is less than {:.2} {} Elo stronger",
+                        state.sprt.elo1, state.sprt.model
+                    ),
+                    Verdict::H1 => format!(
+                        "H0 rejected: A is more than {:.2} {} Elo stronger",
+                        state.sprt.elo0, state.sprt.model
+                    ),
+                }
+            ),
+            None => format!(
+                "sprt verdict: inconclusive after {pairs} pairs ({all}): no bound crossed in {} games",
+                args.games
+            ),
+        });
+    }
     if let Some(path) = &args.pgn {
         let text: String = games
             .iter()
@@ -161,29 +279,78 @@ pub fn run(args: &MatchArgs) -> i32 {
     0
 }
 
-/// `checkmate 10/0/5, perpetual_chase 2/0/0, ...` in order of frequency.
+/// What a count of the report means, in a few words.
+fn counting_note(c: Counting) -> &'static str {
+    match c {
+        Counting::Arbiter => "as our arbiter ruled",
+        Counting::Mates => {
+            "mates and stalemates alone: every ruling (repetition, counts, ply limit) a draw, forfeits stand"
+        }
+        Counting::RepetitionDrawn => {
+            "as ruled, but perpetual check, perpetual chase and their fouls drawn"
+        }
+    }
+}
+
+fn kind_name(k: EndKind) -> &'static str {
+    match k {
+        EndKind::Mate => "mate",
+        EndKind::Repetition => "repetition",
+        EndKind::Rule => "rule",
+        EndKind::Forfeit => "forfeit",
+    }
+}
+
+/// `checkmate [mate] 10/0/5, perpetual_chase [repetition] 2/0/0, ...` in order of frequency.
 fn endings(games: &[GameReport]) -> String {
-    let mut rows: Vec<(&str, [u32; 3])> = Vec::new();
+    let mut rows: Vec<(&str, EndKind, [u32; 3])> = Vec::new();
     for g in games {
         let col = match g.score_for_a() {
             GameScore::Win => 0,
             GameScore::Draw => 1,
             GameScore::Loss => 2,
         };
-        match rows.iter_mut().find(|(e, _)| *e == g.ending) {
-            Some((_, c)) => c[col] += 1,
+        match rows
+            .iter_mut()
+            .find(|(e, k, _)| *e == g.ending && *k == g.kind)
+        {
+            Some((_, _, c)) => c[col] += 1,
             None => {
                 let mut c = [0; 3];
                 c[col] = 1;
-                rows.push((g.ending, c));
+                rows.push((g.ending, g.kind, c));
             }
         }
     }
-    rows.sort_by_key(|(e, c)| (std::cmp::Reverse(c.iter().sum::<u32>()), *e));
+    rows.sort_by_key(|(e, _, c)| (std::cmp::Reverse(c.iter().sum::<u32>()), *e));
     rows.iter()
-        .map(|(e, c)| format!("{e} {}/{}/{}", c[0], c[1], c[2]))
+        .map(|(e, k, c)| format!("{e} [{}] {}/{}/{}", kind_name(*k), c[0], c[1], c[2]))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// Print one finished game, with A's score so far.
+fn report_game(g: &GameReport, scores: &Mutex<Vec<GameScore>>) {
+    let Ok(mut s) = scores.lock() else { return };
+    s.push(g.score_for_a());
+    let so_far = MatchStats::new(&s);
+    emit(&format!(
+        "game {:>3}: {} - {} {} ({}, {} plies){} | A so far: +{} ={} -{}",
+        g.index + 1,
+        g.red,
+        g.black,
+        g.outcome.pgn(),
+        g.reason,
+        g.moves.len(),
+        if g.opening.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", g.opening)
+        },
+        so_far.wins,
+        so_far.draws,
+        so_far.losses
+    ));
 }
 
 fn game_pgn(g: &GameReport, args: &MatchArgs) -> String {

@@ -7,6 +7,7 @@ use std::io::{self, BufRead, Write};
 
 use clap::{Parser, Subcommand};
 
+pub mod book;
 pub mod bot;
 pub mod database;
 pub mod engine;
@@ -77,6 +78,9 @@ pub enum Command {
     /// Play a match between two engines (builtin:LEVEL or uci:COMMAND), adjudicated by the
     /// arbiter: W/D/L, Elo difference with its 95% interval, PGN.
     Match(matches::MatchArgs),
+    /// Grow balanced match openings from the named ones (two plies our engine finds near its
+    /// best, checked by a search), as an openings file.
+    Openings(book::OpeningsArgs),
     /// Speak UCI on standard input and output (for Xiangqi GUIs and match tools).
     Uci,
     /// The puzzle set: mine tactics from self-play, convert composed endgames, verify, count.
@@ -125,6 +129,7 @@ pub fn run(cli: Cli) -> i32 {
         Some(Command::Bestmove(args)) => engine::bestmove(&args),
         Some(Command::Analyse(args)) => engine::analyse(&args),
         Some(Command::Match(args)) => matches::run(&args),
+        Some(Command::Openings(args)) => book::run(&args),
         Some(Command::Uci) => engine::uci(),
         Some(Command::Puzzles(args)) => puzzles::run(args),
         Some(Command::Migrate(args)) => migrate::run(&args),

@@ -6,10 +6,10 @@
 //! a foul) loses for the side that sent it, as does an engine that crashes, hangs or gives no
 //! move while it has one; and a game still going after `max_plies` plies is a draw.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use crate::arbiter::{Arbiter, Enforcement, Outcome, Ruleset};
+use crate::arbiter::{Arbiter, Enforcement, Outcome, Reason, Ruleset};
 use crate::core::{Color, Move, Position};
 
 use super::stats::GameScore;
@@ -115,8 +115,103 @@ pub struct GameReport {
     /// How it ended, one word: an arbiter's reason (`checkmate`, `perpetual_chase`, ...), or
     /// `ply_limit`, `illegal_move`, `refused_foul`, `engine_failure`, `no_move`.
     pub ending: &'static str,
+    /// The kind of ending, for counting results three ways.
+    pub kind: EndKind,
     /// Why it ended, in words.
     pub reason: String,
+}
+
+/// The kind of ending a game had.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EndKind {
+    /// Checkmate or stalemate: decided on the board, under every ruleset and by every referee.
+    Mate,
+    /// A ruling at a repetition: perpetual check, perpetual chase, a repetition ruled a draw,
+    /// and a refused foul of one of these (a move that would have lost by such a ruling).
+    Repetition,
+    /// Any other rule: the arbiter's check and chase limits, no progress, effective moves, the
+    /// move limit, insufficient material (and a refused foul of one of these), the match's ply
+    /// limit, a refused opening.
+    Rule,
+    /// A forfeit that is no ruling: a move against the rules of movement, an engine that
+    /// crashed, hung or gave no move.
+    Forfeit,
+}
+
+impl EndKind {
+    /// The kind of an arbiter's ruling.
+    #[must_use]
+    pub const fn of_reason(reason: Reason) -> EndKind {
+        match reason {
+            Reason::Checkmate | Reason::Stalemate => EndKind::Mate,
+            Reason::PerpetualCheck | Reason::PerpetualChase | Reason::Repetition => {
+                EndKind::Repetition
+            }
+            Reason::CheckLimit
+            | Reason::ChaseLimit
+            | Reason::NoProgress
+            | Reason::EffectiveMoves
+            | Reason::MoveLimit
+            | Reason::InsufficientMaterial => EndKind::Rule,
+        }
+    }
+}
+
+/// How a match's games are scored.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Counting {
+    /// As our arbiter ruled: every ruling and forfeit as it fell.
+    Arbiter,
+    /// By mates and stalemates alone: a game that ended by any ruling (a repetition, a count, the
+    /// ply limit) is a draw; mates, stalemates and forfeits (illegal moves, crashes) stand.
+    Mates,
+    /// As our arbiter ruled, except that every repetition ending (perpetual check and chase, and
+    /// the fouls that would have made one) is a draw.
+    RepetitionDrawn,
+}
+
+impl Counting {
+    /// The three, in the order the report prints them.
+    pub const ALL: [Counting; 3] = [
+        Counting::Arbiter,
+        Counting::Mates,
+        Counting::RepetitionDrawn,
+    ];
+
+    /// One word: `arbiter`, `mates`, `repetition-drawn`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Counting::Arbiter => "arbiter",
+            Counting::Mates => "mates",
+            Counting::RepetitionDrawn => "repetition-drawn",
+        }
+    }
+
+    /// A game's outcome under this counting.
+    #[must_use]
+    pub fn outcome(self, outcome: Outcome, kind: EndKind) -> Outcome {
+        let stands = match self {
+            Counting::Arbiter => true,
+            Counting::Mates => matches!(kind, EndKind::Mate | EndKind::Forfeit),
+            Counting::RepetitionDrawn => kind != EndKind::Repetition,
+        };
+        if stands {
+            outcome
+        } else {
+            Outcome::Draw
+        }
+    }
+}
+
+impl std::str::FromStr for Counting {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Counting, String> {
+        Counting::ALL
+            .into_iter()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| format!("{s:?}: expected arbiter, mates or repetition-drawn"))
+    }
 }
 
 /// How one game ended.
@@ -128,16 +223,24 @@ pub struct GameEnd {
     pub outcome: Outcome,
     /// One word (see [`GameReport::ending`]).
     pub ending: &'static str,
+    /// Its kind.
+    pub kind: EndKind,
     /// In words.
     pub reason: String,
 }
 
 impl GameReport {
-    /// The result from player A's view.
+    /// The result from player A's view, as the arbiter ruled.
     #[must_use]
     pub fn score_for_a(&self) -> GameScore {
+        self.score_for_a_by(Counting::Arbiter)
+    }
+
+    /// The result from player A's view under `counting`.
+    #[must_use]
+    pub fn score_for_a_by(&self, counting: Counting) -> GameScore {
         let a = if self.a_red { Color::Red } else { Color::Black };
-        match self.outcome.loser() {
+        match counting.outcome(self.outcome, self.kind).loser() {
             None => GameScore::Draw,
             Some(c) if c == a => GameScore::Loss,
             Some(_) => GameScore::Win,
@@ -158,7 +261,31 @@ pub fn run_match<F>(
 where
     F: Fn(bool) -> Result<Box<dyn Contestant>, String> + Sync,
 {
-    let next = AtomicUsize::new(0);
+    run_match_until(settings, make, &|g| {
+        on_game(g);
+        false
+    })
+}
+
+/// [`run_match`] that can stop early: once `on_game` returns `true`, no new pair is started.
+/// The games already under way are finished, and so is the second game of a pair whose first
+/// game has started, so the games returned are always whole pairs from the first one on
+/// (`settings.games` odd aside).
+///
+/// # Errors
+/// A player that cannot be built.
+pub fn run_match_until<F>(
+    settings: &MatchSettings,
+    make: F,
+    on_game: &(dyn Fn(&GameReport) -> bool + Sync),
+) -> Result<Vec<GameReport>, String>
+where
+    F: Fn(bool) -> Result<Box<dyn Contestant>, String> + Sync,
+{
+    let stop = AtomicBool::new(false);
+    // The next game to hand out, under a lock so that "stop" and "take" do not race: once
+    // stopped, only the second game of an already started pair (an odd index) is handed out.
+    let next = Mutex::new(0usize);
     let results: Mutex<Vec<Option<GameReport>>> = Mutex::new(vec![None; settings.games]);
     let failure: Mutex<Option<String>> = Mutex::new(None);
     let workers = settings.concurrency.clamp(1, settings.games.max(1));
@@ -175,12 +302,21 @@ where
                     }
                 };
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= settings.games {
-                        return;
-                    }
+                    let i = {
+                        let Ok(mut n) = next.lock() else { return };
+                        let i = *n;
+                        if i >= settings.games
+                            || (stop.load(Ordering::SeqCst) && i.is_multiple_of(2))
+                        {
+                            return;
+                        }
+                        *n += 1;
+                        i
+                    };
                     let report = play_pair_game(settings, i, a.as_mut(), b.as_mut());
-                    on_game(&report);
+                    if on_game(&report) {
+                        stop.store(true, Ordering::SeqCst);
+                    }
                     if let Ok(mut r) = results.lock() {
                         r[i] = Some(report);
                     }
@@ -222,6 +358,7 @@ fn play_pair_game<'a>(
         moves: end.moves,
         outcome: end.outcome,
         ending: end.ending,
+        kind: end.kind,
         reason: end.reason,
     }
 }
@@ -236,32 +373,36 @@ pub fn play_game<'a>(
     seed: u64,
 ) -> GameEnd {
     let mut game = Arbiter::new(Position::startpos(), *rules);
-    let end = |g: &Arbiter, outcome, ending, reason| GameEnd {
+    let end = |g: &Arbiter, outcome, (ending, kind), reason| GameEnd {
         moves: g.plies().iter().map(|p| p.mv).collect(),
         outcome,
         ending,
+        kind,
         reason,
     };
     for &m in opening {
         if game.submit(m).is_err() {
             let why = format!("opening move {m} refused");
-            return end(&game, Outcome::Draw, "opening_refused", why);
+            let how = ("opening_refused", EndKind::Rule);
+            return end(&game, Outcome::Draw, how, why);
         }
     }
     for (side, p) in [(Color::Red, &mut *red), (Color::Black, &mut *black)] {
         if let Err(e) = p.new_game() {
             let why = format!("{} failed to start: {e}", p.name());
-            return end(&game, Outcome::loss_for(side), "engine_failure", why);
+            let how = ("engine_failure", EndKind::Forfeit);
+            return end(&game, Outcome::loss_for(side), how, why);
         }
     }
     loop {
         if let Some(r) = game.ruling() {
             let reason = r.reason.as_str();
-            return end(&game, r.outcome, reason, reason.to_string());
+            let how = (reason, EndKind::of_reason(r.reason));
+            return end(&game, r.outcome, how, reason.to_string());
         }
         if game.plies().len() >= max_plies {
             let why = format!("{max_plies}-ply limit");
-            return end(&game, Outcome::Draw, "ply_limit", why);
+            return end(&game, Outcome::Draw, ("ply_limit", EndKind::Rule), why);
         }
         let side = game.position().turn();
         let player: &mut dyn Contestant = if side == Color::Red {
@@ -270,33 +411,72 @@ pub fn play_game<'a>(
             &mut *black
         };
         let name = player.name();
+        let illegal = |e: &crate::arbiter::SubmitError, m: Move| {
+            (
+                ("illegal_move", EndKind::Forfeit),
+                format!("{name} played {m}: {}", super::submit_error_text(e)),
+            )
+        };
         let failure = match player.choose(&game, seed) {
-            Err(e) => Some(("engine_failure", format!("{name} failed: {e}"))),
-            Ok(None) => Some(("no_move", format!("{name} gave no move"))),
+            Err(e) => Some((
+                ("engine_failure", EndKind::Forfeit),
+                format!("{name} failed: {e}"),
+            )),
+            Ok(None) => Some((
+                ("no_move", EndKind::Forfeit),
+                format!("{name} gave no move"),
+            )),
             Ok(Some(m)) => match check_move(&game, m) {
                 // Under forfeit a foul is played, and the arbiter's ruling ends the game.
                 Ok(_) | Err(Rejection::Foul(_)) if rules.enforcement == Enforcement::Forfeit => {
-                    game.submit(m).err().map(|e| {
-                        (
-                            "illegal_move",
-                            format!("{name} played {m}: {}", super::submit_error_text(&e)),
-                        )
-                    })
+                    game.submit(m).err().map(|e| illegal(&e, m))
                 }
-                Ok(_) => game.submit(m).err().map(|e| {
-                    (
-                        "illegal_move",
-                        format!("{name} played {m}: {}", super::submit_error_text(&e)),
-                    )
-                }),
-                Err(e @ Rejection::Foul(_)) => {
-                    Some(("refused_foul", format!("{name} played {m}: {e}")))
+                Ok(_) => game.submit(m).err().map(|e| illegal(&e, m)),
+                Err(Rejection::Foul(r)) => {
+                    let kind = EndKind::of_reason(r.reason);
+                    let why = format!("{name} played {m}: {}", Rejection::Foul(r));
+                    Some((("refused_foul", kind), why))
                 }
-                Err(e) => Some(("illegal_move", format!("{name} played {m}: {e}"))),
+                Err(e) => Some((
+                    ("illegal_move", EndKind::Forfeit),
+                    format!("{name} played {m}: {e}"),
+                )),
             },
         };
-        if let Some((ending, why)) = failure {
-            return end(&game, Outcome::loss_for(side), ending, why);
+        if let Some((how, why)) = failure {
+            return end(&game, Outcome::loss_for(side), how, why);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_counts_of_each_kind_of_ending() {
+        use EndKind::{Forfeit, Mate, Repetition, Rule};
+        let won = Outcome::RedWins;
+        // (kind, arbiter, mates, repetition-drawn)
+        let table = [
+            (Mate, won, won, won),
+            (Forfeit, won, won, won),
+            (Repetition, won, Outcome::Draw, Outcome::Draw),
+            (Rule, won, Outcome::Draw, won),
+        ];
+        for (kind, arbiter, mates, drawn) in table {
+            let got = Counting::ALL.map(|c| c.outcome(won, kind));
+            assert_eq!(got, [arbiter, mates, drawn], "{kind:?}");
+            for c in Counting::ALL {
+                assert_eq!(c.outcome(Outcome::Draw, kind), Outcome::Draw);
+                assert_eq!(c.as_str().parse::<Counting>(), Ok(c));
+            }
+        }
+        assert_eq!(EndKind::of_reason(Reason::Stalemate), Mate);
+        assert_eq!(EndKind::of_reason(Reason::PerpetualChase), Repetition);
+        assert_eq!(EndKind::of_reason(Reason::Repetition), Repetition);
+        assert_eq!(EndKind::of_reason(Reason::ChaseLimit), Rule);
+        assert_eq!(EndKind::of_reason(Reason::MoveLimit), Rule);
+        assert!("pyffish".parse::<Counting>().is_err());
     }
 }

@@ -3,11 +3,13 @@
 //! match runner. The protocol itself (parsing and writing lines) is pure and lives in
 //! [`crate::engine::uci`].
 
+pub mod book;
 pub mod client;
 pub mod contestant;
 pub mod matches;
 pub mod player;
 pub mod server;
+pub mod sprt;
 pub mod stats;
 
 use std::time::Duration;

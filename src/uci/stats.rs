@@ -153,7 +153,8 @@ fn elo_text(e: f64) -> String {
     if e.is_infinite() {
         if e > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
-        format!("{e:+.0}")
+        // + 0.0 turns -0 into 0, so an even match does not print "-0".
+        format!("{:+.0}", e + 0.0)
     }
 }
 
