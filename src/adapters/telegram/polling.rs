@@ -103,8 +103,12 @@ impl Inbox {
         format!("{}{id:010}", self.prefix)
     }
 
-    /// Store `updates` (all or none).
+    /// Store `updates` (all or none). Nothing to store is no write (an empty write is a
+    /// flush).
     async fn keep(&self, updates: &[Update]) -> Result<(), String> {
+        if updates.is_empty() {
+            return Ok(());
+        }
         let mut changes = Changes::default();
         for u in updates {
             let bytes = serde_json::to_vec(u).map_err(|e| e.to_string())?;
