@@ -359,6 +359,34 @@ fn main() {
             size as f64 / games as f64,
             plies
         );
+        // What is live, apart from sled's log: its own export of every record.
+        let file = path.with_extension("export");
+        let live = SledStorage::open(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|s| s.export(&file).map_err(|e| e.to_string()))
+            .and_then(|_| std::fs::metadata(&file).map_err(|e| e.to_string()));
+        match live {
+            Ok(m) => println!(
+                "  live records (sled export): {:.1} MB = {:.0} bytes per stored game",
+                m.len() as f64 / 1e6,
+                m.len() as f64 / games as f64
+            ),
+            Err(e) => println!("  live records: not measured ({e})"),
+        }
+        // The same records imported into a new database (`xiangqi-bot export`, `import`).
+        let fresh = path.with_extension("fresh");
+        match SledStorage::import(&fresh, &file) {
+            Ok(_) => {
+                let size = walk(&fresh);
+                println!(
+                    "  after export and import: {:.1} MB on disk = {:.0} bytes per stored game",
+                    size as f64 / 1e6,
+                    size as f64 / games as f64
+                );
+            }
+            Err(e) => println!("  after export and import: not measured ({e})"),
+        }
+        let _ = std::fs::remove_file(&file);
     }
     println!(
         "  memory: RSS {} MB -> {} MB after play ({} KB per game, channel cache capped)",
