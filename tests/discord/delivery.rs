@@ -291,3 +291,43 @@ async fn private_answers_come_at_once_without_a_public_thinking() {
     check_every_attachment(&fake);
     bot.stop(&fake).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_full_send_queue_says_it_skipped_answers() {
+    let (fake, _dir, bot, _log) = table().await;
+    let carol = fake.add_user("carol");
+    let channel = fake.channel_id();
+    // The channel's first answer meets a 429: its queue waits 3 s, and fills meanwhile.
+    fake.fail_next(
+        "POST /channels/*/messages",
+        429,
+        FakeDiscord::rate_limited(3.0),
+    );
+    for _ in 0..100 {
+        fake.push_message_create(channel, &carol, "/help");
+    }
+    let notice = "I skipped some answers";
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while !fake
+        .bot_messages()
+        .iter()
+        .any(|m| m.content.contains(notice))
+    {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the channel was not told"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Let what is queued go out: the notice once, and fewer answers than questions.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let messages = fake.bot_messages();
+    let notices = messages
+        .iter()
+        .filter(|m| m.content.contains(notice))
+        .count();
+    let answers = messages.len() - notices;
+    assert_eq!(notices, 1);
+    assert!((60..100).contains(&answers), "{answers} answers");
+    bot.stop(&fake).await;
+}
