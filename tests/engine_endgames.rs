@@ -1,7 +1,7 @@
 //! Composed endgames with known solutions (`tests/data/endgames.txt`: classical compositions
 //! from 适情雅趣 and the Jianghu collections, as collected by XiangqiBench): the engine must
 //! find the listed first move, or another move that mates within the listed length, on a
-//! fixed node budget (the counts are in the README's engine section).
+//! fixed node budget (the counts are in docs/internals.md, the engine section).
 
 use std::sync::atomic::AtomicBool;
 
