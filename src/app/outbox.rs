@@ -87,6 +87,34 @@ pub struct Drawing {
     /// Arrows over the board: a move in ICCS and its style (`h2e2`, `hint`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub arrows: Vec<(String, String)>,
+    /// The language the picture's description and text board were made in from this drawing
+    /// alone ([`Image::board`]): a stored entry leaves them out and makes them again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub described_in: Option<String>,
+}
+
+impl Image {
+    /// A board picture of `position` as `drawing` describes it (made from that position): its
+    /// description in `lang`, its text board, and, with `pictures`, the drawing to draw.
+    pub(crate) fn board(
+        filename: String,
+        position: &Position,
+        mut drawing: Drawing,
+        lang: Lang,
+        pictures: bool,
+    ) -> Image {
+        let (alt, text_board) = drawing.texts(position, lang);
+        drawing.described_in = Some(lang.code().to_string());
+        Image {
+            bytes: Arc::new(Vec::new()),
+            filename,
+            kind: ImageKind::Png,
+            alt,
+            text_board: Some(text_board),
+            drawing: pictures.then_some(drawing),
+            later: None,
+        }
+    }
 }
 
 /// How many entries of one channel a delivery worker holds in memory at most: the rest wait
@@ -240,80 +268,53 @@ struct StoredReply {
     retire: Vec<String>,
 }
 
-/// A picture as stored. What its drawing says again is not stored twice: the description
-/// (`alt`) and the text board of a board picture are two thirds of an entry, and both are made
-/// from the position, so an entry keeps the language of the description and a mark instead,
-/// when (checked as it is stored) they are exactly what the drawing makes.
+/// A picture as stored. A board's description and text board, two thirds of an entry, are
+/// left out when its drawing made them ([`Drawing::described_in`]), and made again when read.
 #[derive(Serialize, Deserialize)]
 struct StoredImage {
     filename: String,
     #[serde(default)]
     gif: bool,
-    /// Empty when `alt_lang` says how to make it again.
+    /// Empty when the drawing makes it again.
     alt: String,
-    /// The language in which `alt` is the drawing's position described.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    alt_lang: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     text_board: Option<String>,
-    /// The text board is the drawing's, made again when read.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    text_board_drawn: bool,
     /// Absent for a picture that cannot be drawn again (a replay): then the text stands in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     drawing: Option<Drawing>,
 }
 
 impl StoredImage {
-    /// `image` as stored: its description and text board left out when the drawing makes
-    /// them again exactly.
+    /// `image` as stored.
     fn of(image: &Image) -> StoredImage {
-        let mut stored = StoredImage {
+        let made = image
+            .drawing
+            .as_ref()
+            .is_some_and(|d| d.described_in.is_some());
+        StoredImage {
             filename: image.filename.clone(),
             gif: image.kind == ImageKind::Gif,
-            alt: image.alt.clone(),
-            alt_lang: None,
-            text_board: image.text_board.clone(),
-            text_board_drawn: false,
+            alt: if made {
+                String::new()
+            } else {
+                image.alt.clone()
+            },
+            text_board: if made { None } else { image.text_board.clone() },
             drawing: image.drawing.clone(),
-        };
-        let Some((position, last_move, viewer)) =
-            image.drawing.as_ref().and_then(Drawing::position)
-        else {
-            return stored;
-        };
-        if let Some(lang) = Lang::ALL
-            .into_iter()
-            .find(|&l| crate::render::describe(&position, l) == image.alt)
-        {
-            stored.alt = String::new();
-            stored.alt_lang = Some(lang.code().to_string());
         }
-        if image.text_board.as_deref()
-            == Some(crate::render::text_board(&position, last_move, viewer).as_str())
-        {
-            stored.text_board = None;
-            stored.text_board_drawn = true;
-        }
-        stored
     }
 
-    /// The description and the text board as they were, made again where they were left out.
+    /// The description and the text board, made again from the drawing where it made them.
     fn texts(&self) -> (String, Option<String>) {
-        let drawn = self.drawing.as_ref().and_then(Drawing::position);
-        let alt = match (&self.alt_lang, &drawn) {
-            (Some(tag), Some((position, _, _))) => Lang::from_tag(tag)
-                .map(|l| crate::render::describe(position, l))
-                .unwrap_or_default(),
-            _ => self.alt.clone(),
-        };
-        let text_board = match (&drawn, self.text_board_drawn) {
-            (Some((position, last_move, viewer)), true) => {
-                Some(crate::render::text_board(position, *last_move, *viewer))
-            }
-            _ => self.text_board.clone(),
-        };
-        (alt, text_board)
+        let made = self.drawing.as_ref().and_then(|d| {
+            let lang = Lang::from_tag(d.described_in.as_deref()?)?;
+            let (position, _, _) = d.position()?;
+            Some(d.texts(&position, lang))
+        });
+        match made {
+            Some((alt, board)) => (alt, Some(board)),
+            None => (self.alt.clone(), self.text_board.clone()),
+        }
     }
 }
 
@@ -416,17 +417,33 @@ impl Drawing {
             .collect()
     }
 
+    /// The description in `lang` and the text board of `position`, the one drawn.
+    fn texts(&self, position: &Position, lang: Lang) -> (String, String) {
+        (
+            crate::render::describe(position, lang),
+            crate::render::text_board(position, self.last(), self.viewer()),
+        )
+    }
+
+    /// The move that led to the position, if it reads.
+    fn last(&self) -> Option<Move> {
+        self.last_move.as_deref().and_then(Move::parse_iccs)
+    }
+
+    /// The side at the bottom.
+    fn viewer(&self) -> Color {
+        if self.black_below {
+            Color::Black
+        } else {
+            Color::Red
+        }
+    }
+
     /// The position drawn, the move that led to it and who is at the bottom, if the stored
     /// position still reads.
     fn position(&self) -> Option<(Position, Option<Move>, Color)> {
         let position = Position::from_fen(&self.fen).ok()?;
-        let last_move = self.last_move.as_deref().and_then(Move::parse_iccs);
-        let viewer = if self.black_below {
-            Color::Black
-        } else {
-            Color::Red
-        };
-        Some((position, last_move, viewer))
+        Some((position, self.last(), self.viewer()))
     }
 
     /// The request for the renderer, if the stored position still reads.
@@ -778,6 +795,7 @@ mod tests {
             red: ("An".into(), Some("9:58".into())),
             black: ("Bình".into(), None),
             arrows: vec![("h0g2".into(), "hint".into())],
+            described_in: None,
         };
         let reply = Reply {
             text: "1. An: 炮二平五".into(),
@@ -833,25 +851,19 @@ mod tests {
             red: ("An".into(), None),
             black: ("Bình".into(), None),
             arrows: Vec::new(),
+            described_in: None,
         };
-        let board = |alt: String, text_board: Option<String>| Reply {
+        let reply = |image: Image| Reply {
             text: "1. An: h2e2".into(),
-            image: Some(Image {
-                bytes: Arc::new(Vec::new()),
-                filename: "board-1-1.png".into(),
-                kind: ImageKind::Png,
-                alt,
-                text_board,
-                drawing: Some(drawing.clone()),
-                later: None,
-            }),
+            image: Some(image),
             ..Reply::default()
         };
         let grid = crate::render::text_board(&moved, Move::parse_iccs("h2e2"), Color::Black);
         for lang in Lang::ALL {
             let alt = crate::render::describe(&moved, lang);
-            let reply = board(alt.clone(), Some(grid.clone()));
-            let bytes = encode(1, None, std::slice::from_ref(&reply)).expect("encode");
+            let image = Image::board("b.png".into(), &moved, drawing.clone(), lang, true);
+            assert_eq!((&image.alt, &image.text_board), (&alt, &Some(grid.clone())));
+            let bytes = encode(1, None, &[reply(image)]).expect("encode");
             let stored = String::from_utf8_lossy(&bytes);
             assert!(
                 !stored.contains(&alt) && !stored.contains(&grid),
@@ -865,9 +877,17 @@ mod tests {
                 "{lang:?}"
             );
         }
-        // Texts the drawing does not make are kept as they are.
-        let reply = board("a board".into(), Some("grid".into()));
-        let bytes = encode(1, None, std::slice::from_ref(&reply)).expect("encode");
+        // Texts the drawing did not make are kept as they are.
+        let image = Image {
+            bytes: Arc::new(Vec::new()),
+            filename: "b.png".into(),
+            kind: ImageKind::Png,
+            alt: "a board".into(),
+            text_board: Some("grid".into()),
+            drawing: Some(drawing.clone()),
+            later: None,
+        };
+        let bytes = encode(1, None, &[reply(image)]).expect("encode");
         let back = decode(OutboxKey::default(), &bytes).expect("decode");
         let img = back.replies[0].image.as_ref().expect("image");
         assert_eq!(

@@ -1,15 +1,12 @@
 //! What players see: board pictures with their captions and buttons, clocks, names.
 
-use std::sync::Arc;
-
 use super::bot::{bot_side, DEFAULT_LEVEL};
-use super::{Action, Button, Drawing, Image, ImageKind, Reply, Service};
+use super::{Action, Button, Drawing, Image, Reply, Service};
 use crate::core::{Color, Move, Position, Square};
 use crate::game::{Game, GameRecord};
 use crate::i18n::app::{color_word, text, Label, Msg};
 use crate::i18n::Lang;
 use crate::notation::format_move;
-use crate::render::{describe, text_board};
 
 /// A localised button.
 pub(crate) fn button(label: Label, action: Action, lang: Lang) -> Button {
@@ -260,18 +257,17 @@ impl Service {
             red: (rec.red.name.clone(), clock(true)),
             black: (rec.black.name.clone(), clock(false)),
             arrows: Vec::new(),
+            described_in: None,
         };
         Reply {
             text: caption,
-            image: Some(Image {
-                bytes: Arc::new(Vec::new()),
-                filename: format!("board-{}-{}.png", rec.id, rec.moves.len()),
-                kind: ImageKind::Png,
-                alt: describe(position, lang),
-                text_board: Some(text_board(position, last_move, viewer)),
-                drawing: self.config.images.then_some(drawing),
-                later: None,
-            }),
+            image: Some(Image::board(
+                format!("board-{}-{}.png", rec.id, rec.moves.len()),
+                position,
+                drawing,
+                lang,
+                self.config.images,
+            )),
             buttons,
             ..Reply::default()
         }

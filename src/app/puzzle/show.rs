@@ -1,11 +1,9 @@
 //! What a puzzle looks like in chat: its board with a caption and buttons, the answers to
 //! moves, the solution, the hint and the move picker.
 
-use std::sync::Arc;
-
 use super::super::ctx::{Ctx, Slot};
 use super::super::view::{pick_menu, pick_prompt, Picks};
-use super::super::{Action, Button, Drawing, Image, ImageKind, Reply};
+use super::super::{Action, Button, Drawing, Image, Reply};
 use super::{find, played, position_after};
 use crate::core::{Color, Move, Position};
 use crate::game::{LivePuzzle, PuzzleStanding};
@@ -15,7 +13,6 @@ use crate::i18n::Lang;
 use crate::notation::{format_move, Notation};
 use crate::puzzle::select::is_endgame;
 use crate::puzzle::Puzzle;
-use crate::render::{describe, text_board};
 
 /// Most rating changes listed under a solved puzzle.
 const MAX_LINES: usize = 12;
@@ -83,18 +80,17 @@ fn board(
         red: (side(Color::Red, ctx.lang), None),
         black: (side(Color::Black, ctx.lang), None),
         arrows: Vec::new(),
+        described_in: None,
     };
     Reply {
         text: caption,
-        image: Some(Image {
-            bytes: Arc::new(Vec::new()),
-            filename: format!("{name}.png"),
-            kind: ImageKind::Png,
-            alt: describe(pos, ctx.lang),
-            text_board: Some(text_board(pos, last, solver)),
-            drawing: ctx.svc.config.images.then_some(drawing),
-            later: None,
-        }),
+        image: Some(Image::board(
+            format!("{name}.png"),
+            pos,
+            drawing,
+            ctx.lang,
+            ctx.svc.config.images,
+        )),
         buttons,
         ..Reply::default()
     }
