@@ -56,17 +56,11 @@ async fn a_whole_game_to_a_perpetual_chase() {
     assert!(note.is_ephemeral());
     assert_eq!(note.content, "This challenge is for bob, not you.");
     // Nor cancel it: an answer only for her, given at once (no public "thinking…" first).
-    let (_, r) = log
-        .answers(
-            &fake,
-            FakeInteraction::slash("cancel").by(&carol),
-            &[Callback(4)],
-        )
+    let note = log
+        .private(&fake, FakeInteraction::slash("cancel").by(&carol))
         .await;
-    let note = message_of(&fake, &r[0]);
-    assert!(note.is_ephemeral());
     assert_eq!(
-        note.content,
+        note,
         "Only the player who made the challenge can cancel it."
     );
 
@@ -558,19 +552,14 @@ async fn only_members_who_manage_the_channel_change_its_settings() {
     let (mod_, carol) = (fake.add_user("moderator"), fake.add_user("carol"));
     fake.grant(mod_.id, permissions::MANAGE_CHANNELS);
     // carol may not: told only her, in the response itself.
-    let (_, r) = log
-        .answers(
-            &fake,
-            FakeInteraction::slash("hints")
-                .option(CmdOpt::string("allow", "on"))
-                .by(&carol),
-            &[Callback(4)],
-        )
-        .await;
-    let note = message_of(&fake, &r[0]);
-    assert!(note.is_ephemeral());
+    let hints_on = |who| {
+        FakeInteraction::slash("hints")
+            .option(CmdOpt::string("allow", "on"))
+            .by(who)
+    };
+    let note = log.private(&fake, hints_on(&carol)).await;
     assert_eq!(
-        note.content,
+        note,
         "Only members who can manage this channel can change its settings."
     );
     // Typed, the command carries no permissions: pointed to the slash command.
@@ -592,13 +581,7 @@ async fn only_members_who_manage_the_channel_change_its_settings() {
     );
     // The moderator may; the setting is then the channel's.
     let (_, r) = log
-        .answers(
-            &fake,
-            FakeInteraction::slash("hints")
-                .option(CmdOpt::string("allow", "on"))
-                .by(&mod_),
-            &[Callback(5), EditOriginal],
-        )
+        .answers(&fake, hints_on(&mod_), &[Callback(5), EditOriginal])
         .await;
     let set = message_of(&fake, &r[1]);
     assert!(

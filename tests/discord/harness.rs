@@ -197,6 +197,15 @@ impl Ledger {
         (ix, got)
     }
 
+    /// Push an interaction that is answered at once and only to its user (an ephemeral first
+    /// response, no public "thinking…"); returns that answer's text.
+    pub async fn private(&self, fake: &FakeDiscord, ix: FakeInteraction) -> String {
+        let (_, r) = self.answers(fake, ix, &[ResponseKind::Callback(4)]).await;
+        let note = message_of(fake, &r[0]);
+        assert!(note.is_ephemeral(), "{}", note.content);
+        note.content
+    }
+
     /// `n` more answers are expected to interaction `id` than were waited for (a picker of
     /// its deleted later, through its token).
     pub fn expect_more(&self, id: u64, n: usize) {
