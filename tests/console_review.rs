@@ -55,29 +55,31 @@ fn hinted(line: &str) -> Move {
     Move::parse_iccs(iccs).unwrap_or_else(|| panic!("{iccs} in {line}"))
 }
 
+/// The refusal of a hint where the game's players did not start with hints on.
+const HINTS_OFF: &str = "Hints are off for games between people here";
+
+/// alice (Red) challenges bob, who accepts: game `n` begins. Returns its first board's line.
+fn game_between_alice_and_bob(c: &mut Console, n: u64) -> String {
+    c.ask("@alice /play @bob red", "alice challenges bob");
+    let board = c.ask("@bob /accept", "board: ");
+    c.expect(&format!("Game #{n} begins"));
+    board
+}
+
 #[test]
 fn hints_between_people_wait_for_the_channel_and_draw_an_arrow() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut c = Console::start(dir.path(), &ENV);
-    c.ask("@alice /play @bob red", "alice challenges bob");
-    c.ask("@bob /accept", "Game #1 begins");
+    game_between_alice_and_bob(&mut c, 1);
     // Off by default between people; only the player to move may ask.
-    c.ask(
-        "@alice /hint",
-        "Hints are off for games between people here",
-    );
+    c.ask("@alice /hint", HINTS_OFF);
     c.ask("@bob /hint", "Only the player to move can ask for a hint");
     c.ask("@carol /hint", "Only the players of this game");
     // Turned on during a game: the running game keeps what its players started with.
     c.ask("@bob /hints on", "Hints are now allowed in new games");
-    c.ask(
-        "@alice /hint",
-        "Hints are off for games between people here",
-    );
+    c.ask("@alice /hint", HINTS_OFF);
     c.ask("@alice /resign", "Game over");
-    c.ask("@alice /play @bob red", "alice challenges bob");
-    let start_board = picture(&c.ask("@bob /accept", "board: "));
-    c.expect("Game #2 begins");
+    let start_board = picture(&game_between_alice_and_bob(&mut c, 2));
     c.ask("@alice /hint", "Looking for the best move");
     let board = c.expect("board: ");
     assert!(board.contains("hint-2-0.png"), "{board}");
@@ -107,12 +109,8 @@ fn hints_between_people_wait_for_the_channel_and_draw_an_arrow() {
     c.ask("@bob /hint", "Looking for the best move");
     c.expect("Hint for bob: ");
     c.ask("@bob /resign", "Game over");
-    c.ask("@alice /play @bob red", "alice challenges bob");
-    c.ask("@bob /accept", "Game #3 begins");
-    c.ask(
-        "@alice /hint",
-        "Hints are off for games between people here",
-    );
+    game_between_alice_and_bob(&mut c, 3);
+    c.ask("@alice /hint", HINTS_OFF);
     c.finish();
 }
 
