@@ -16,7 +16,6 @@
 //! At most [`IN_HAND`] updates are held (queued or being handled): past that the poller waits
 //! for some to finish, so a flood is read only as fast as it is handled.
 
-use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
@@ -49,7 +48,7 @@ struct Tracked {
     /// The highest update id stored.
     highest: Option<u32>,
     /// Updates stored and not handled yet.
-    in_flight: BTreeSet<u32>,
+    in_hand: usize,
 }
 
 impl Tracker {
@@ -73,18 +72,20 @@ impl Tracker {
     pub(super) fn start(&self, id: u32) {
         let mut st = self.lock();
         st.highest = Some(st.highest.map_or(id, |h| h.max(id)));
-        st.in_flight.insert(id);
+        st.in_hand += 1;
     }
 
-    /// Update `id` is handled.
-    pub(super) fn done(&self, id: u32) {
-        self.lock().in_flight.remove(&id);
+    /// An update started is handled.
+    pub(super) fn done(&self) {
+        let mut st = self.lock();
+        st.in_hand = st.in_hand.saturating_sub(1);
+        drop(st);
         self.changed.notify_waiters();
     }
 
     /// Updates in hand.
     pub(super) fn busy(&self) -> usize {
-        self.lock().in_flight.len()
+        self.lock().in_hand
     }
 }
 
@@ -188,7 +189,7 @@ pub(super) async fn poll<H, F>(
             // A storage failure was answered in the chat: the update is done with.
             let _ = handle(update).await;
             kept.forget(id).await;
-            tracker.done(id);
+            tracker.done();
         })
     });
     let lanes: Lanes<ChatId, Update> = Lanes::new(options.retry.idle, work);
@@ -317,10 +318,10 @@ mod tests {
         }
         assert!(!t.is_new(8), "sent again while in hand");
         assert_eq!(t.offset(), Some(10), "stored is confirmed, handled or not");
-        t.done(8);
+        t.done();
         assert_eq!(t.busy(), 2);
-        t.done(7);
-        t.done(9);
+        t.done();
+        t.done();
         assert_eq!((t.offset(), t.busy()), (Some(10), 0));
         assert!(
             !t.is_new(9),
