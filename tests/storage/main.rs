@@ -2,12 +2,15 @@
 //! throwaway cluster, or `TEST_DATABASE_URL`; see `tests/support/pg.rs`). Each check runs on
 //! every backend that can be had, reopening the storage where a restart matters.
 
+#[path = "../support/console.rs"]
+mod console;
 #[path = "../support/pg.rs"]
 mod pg;
 #[path = "../support/rated.rs"]
 mod rated;
 
 mod boards;
+mod compat;
 mod migrate;
 mod secrets;
 

@@ -321,7 +321,10 @@ fn run_sql(url: &str, sql: &str) -> Result<(), String> {
                 .await
                 .map_err(|e| e.to_string())?;
             let connection = tokio::spawn(connection);
-            let done = client.batch_execute(&sql).await.map_err(|e| e.to_string());
+            let done = client.batch_execute(&sql).await.map_err(|e| {
+                e.as_db_error()
+                    .map_or_else(|| e.to_string(), |d| d.message().to_string())
+            });
             drop(client);
             let _ = connection.await;
             done
@@ -329,4 +332,20 @@ fn run_sql(url: &str, sql: &str) -> Result<(), String> {
     })
     .join()
     .unwrap_or_else(|_| Err("the SQL thread panicked".into()))
+}
+
+impl TestDb {
+    /// The schema this test's tables live in.
+    #[must_use]
+    pub fn schema(&self) -> &str {
+        &self.schema
+    }
+
+    /// Run `sql` (several statements) in this test's database.
+    ///
+    /// # Errors
+    /// The server's message when a statement fails.
+    pub fn execute(&self, sql: &str) -> Result<(), String> {
+        run_sql(&self.url, sql)
+    }
 }
