@@ -230,7 +230,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
         challenger: ctx.inc.user.clone(),
         opponent,
         time_control: tc,
-        ruleset: ruleset.as_str().to_string(),
+        ruleset,
         color,
         start_fen,
         expires_ms: ctx.now + ctx.svc.config.challenge_ttl_ms,
@@ -279,7 +279,7 @@ fn rating_refusal(c: &Challenge) -> Option<NotRated> {
     let opponent = c.opponent.as_ref().map_or("", |o| o.id.as_str());
     refusal(
         c.time_control.pace(),
-        &c.ruleset,
+        c.ruleset.as_str(),
         c.start_fen.is_some(),
         [&c.challenger.id, opponent],
     )
@@ -297,10 +297,7 @@ fn challenge_reply(ctx: &Ctx<'_>, c: &Challenge) -> Reply {
         challenger: c.challenger.name.clone(),
         opponent: c.opponent.as_ref().map(|o| o.name.clone()),
         time_control: crate::i18n::app::time_control_text(c.time_control, ctx.lang),
-        ruleset: crate::i18n::arbiter::ruleset_name(
-            c.ruleset.parse().unwrap_or_default(),
-            ctx.lang,
-        ),
+        ruleset: crate::i18n::arbiter::ruleset_name(c.ruleset, ctx.lang),
         color: color_word(color_name, ctx.lang).to_string(),
         minutes: c.expires_ms.saturating_sub(ctx.now).div_ceil(60_000).max(1),
     });
@@ -404,13 +401,13 @@ pub(crate) async fn accept(
     } else {
         (me, c.challenger.clone())
     };
-    let ruleset: RulesetName = c.ruleset.parse().unwrap_or_default();
+    let ruleset = c.ruleset;
     // Accepting a rated challenge is the opponent's agreement; the players are checked again
     // now that both are known (an open challenge names nobody beforehand).
     let rated = c.rated
         && refusal(
             c.time_control.pace(),
-            &c.ruleset,
+            c.ruleset.as_str(),
             c.start_fen.is_some(),
             [&red.id, &black.id],
         )

@@ -5,9 +5,9 @@
 
 use super::view::{clocks_text, seen_from, to_move_text};
 use super::{AppResult, Incoming, Reply, Service};
-use crate::arbiter::{Outcome, Ruling};
+use crate::arbiter::Ruling;
 use crate::core::Color;
-use crate::game::{Changes, ChannelRecord, ChannelSlot, Game, GameStatus};
+use crate::game::{Changes, ChannelRecord, ChannelSlot, EndReason, Game, GameStatus};
 use crate::i18n::app::{text, Msg};
 use crate::i18n::arbiter::ruling_details;
 use crate::i18n::Lang;
@@ -344,27 +344,17 @@ pub(crate) fn headline(game: &Game, lang: Lang) -> (String, String) {
     let GameStatus::Finished { result, reason } = &game.record.status else {
         return ("*".into(), String::new());
     };
-    let outcome = match result.as_str() {
-        "red_wins" => Outcome::RedWins,
-        "black_wins" => Outcome::BlackWins,
-        _ => Outcome::Draw,
-    };
+    let outcome = *result;
     let loser = outcome
         .loser()
         .map(|c| game.player(c).name.clone())
         .unwrap_or_default();
-    let why = match reason.as_str() {
-        "resignation" => text(&Msg::Resigned { player: loser }, lang),
-        "agreement" => text(&Msg::DrawAgreed, lang),
-        "timeout" => text(&Msg::TimeForfeit { player: loser }, lang),
-        "abandonment" => text(&Msg::Abandoned { player: loser }, lang),
-        other => crate::arbiter::Reason::ALL
-            .iter()
-            .find(|r| r.as_str() == other)
-            .map_or_else(
-                || other.to_string(),
-                |r| crate::i18n::arbiter::reason_text(*r, lang).to_string(),
-            ),
+    let why = match reason {
+        EndReason::Resignation => text(&Msg::Resigned { player: loser }, lang),
+        EndReason::Agreement => text(&Msg::DrawAgreed, lang),
+        EndReason::Timeout => text(&Msg::TimeForfeit { player: loser }, lang),
+        EndReason::Abandonment => text(&Msg::Abandoned { player: loser }, lang),
+        EndReason::Ruling(r) => crate::i18n::arbiter::reason_text(*r, lang).to_string(),
     };
     (
         outcome.pgn().to_string(),

@@ -5,7 +5,7 @@ use super::view::{button, game_buttons, ply_of, seen_from, to_move_text};
 use super::{Action, AppResult, Reply};
 use crate::arbiter::{Outcome, Ruling};
 use crate::core::Color;
-use crate::game::{Game, GameStatus};
+use crate::game::{EndReason, Game, GameStatus};
 use crate::i18n::app::{Label, Msg};
 
 fn player_of<'a>(ctx: &Ctx<'_>, slot: &'a Slot) -> Result<(&'a Game, Color), Box<Msg>> {
@@ -20,7 +20,7 @@ async fn end_game(
     ctx: &Ctx<'_>,
     slot: &mut Slot,
     outcome: Outcome,
-    reason: &str,
+    reason: EndReason,
     ruling: Option<Ruling>,
 ) -> AppResult<Vec<Reply>> {
     let Some(current) = slot.game.as_ref() else {
@@ -47,7 +47,14 @@ pub(crate) async fn resign(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Repl
         Ok((_, me)) => me,
         Err(m) => return Ok(vec![ctx.private(*m)]),
     };
-    end_game(ctx, slot, Outcome::loss_for(me), "resignation", None).await
+    end_game(
+        ctx,
+        slot,
+        Outcome::loss_for(me),
+        EndReason::Resignation,
+        None,
+    )
+    .await
 }
 
 /// The private question under *Resign*: a button only the asker can press.
@@ -74,24 +81,23 @@ pub(crate) async fn draw(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
         Ok(x) => x,
         Err(m) => return Ok(vec![ctx.private(*m)]),
     };
-    let mine = crate::game::color_name(me);
-    let theirs = crate::game::color_name(me.other());
-    if game.record.draw_offer.as_deref() == Some(theirs) {
-        return end_game(ctx, slot, Outcome::Draw, "agreement", None).await;
+    if game.record.draw_offer == Some(me.other()) {
+        return end_game(ctx, slot, Outcome::Draw, EndReason::Agreement, None).await;
     }
     // A claim where the ruleset grants one (vietnam's no-progress rule).
     if game.to_move() == me && game.arbiter.draw_claimable() {
         let mut g = game.clone();
         if let Ok(r) = g.arbiter.claim_draw() {
-            return end_game(ctx, slot, Outcome::Draw, r.reason.as_str(), Some(r)).await;
+            let reason = EndReason::Ruling(r.reason);
+            return end_game(ctx, slot, Outcome::Draw, reason, Some(r)).await;
         }
     }
-    if game.record.draw_offer.as_deref() == Some(mine) {
+    if game.record.draw_offer == Some(me) {
         // The offerer's own *Accept* (or a second offer): only the other side answers it.
         return Ok(vec![ctx.private(Msg::DrawAlreadyOffered)]);
     }
     let mut g = game.clone();
-    g.record.draw_offer = Some(mine.to_string());
+    g.record.draw_offer = Some(me);
     let (gid, ply) = (g.record.id, ply_of(&g));
     let to = g.player(me.other()).name.clone();
     save_game(ctx, slot, g, &[]).await?;
@@ -121,14 +127,13 @@ pub(crate) async fn takeback(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Re
     if !game.record.takebacks {
         return Ok(vec![ctx.say(Msg::TakebacksDisabled)]);
     }
-    let theirs = crate::game::color_name(me.other());
-    if game.record.takeback_request.as_deref() == Some(crate::game::color_name(me)) {
+    if game.record.takeback_request == Some(me) {
         // The asker's own *Allow* (or a second request): only the other side answers it.
         return Ok(vec![ctx.private(Msg::OwnTakeback {
             to: game.player(me.other()).name.clone(),
         })]);
     }
-    if game.record.takeback_request.as_deref() == Some(theirs) {
+    if game.record.takeback_request == Some(me.other()) {
         // The requester takes back their last move: one ply if they moved last, two if it
         // is their turn again.
         let requester = me.other();
@@ -158,7 +163,7 @@ pub(crate) async fn takeback(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Re
         return Ok(vec![ctx.say(Msg::NothingToTakeBack)]);
     }
     let mut g = game.clone();
-    g.record.takeback_request = Some(crate::game::color_name(me).to_string());
+    g.record.takeback_request = Some(me);
     let (gid, ply) = (g.record.id, ply_of(&g));
     let to = g.player(me.other()).name.clone();
     save_game(ctx, slot, g, &[]).await?;
@@ -190,24 +195,23 @@ pub(crate) async fn decline_offer(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<V
         Ok(x) => x,
         Err(m) => return Ok(vec![ctx.private(*m)]),
     };
-    let opp = crate::game::color_name(me.other());
-    let mine = crate::game::color_name(me);
+    let (opp, mine) = (Some(me.other()), Some(me));
     let to = game.player(me.other()).name.clone();
     let mut g = game.clone();
-    let msg = if g.record.draw_offer.as_deref() == Some(opp) {
+    let msg = if g.record.draw_offer == opp {
         g.record.draw_offer = None;
         Msg::DrawDeclined {
             by: ctx.inc.user.name.clone(),
         }
-    } else if g.record.takeback_request.as_deref() == Some(opp) {
+    } else if g.record.takeback_request == opp {
         g.record.takeback_request = None;
         Msg::TakebackDeclined {
             by: ctx.inc.user.name.clone(),
         }
-    } else if g.record.draw_offer.as_deref() == Some(mine) {
+    } else if g.record.draw_offer == mine {
         // Declining one's own offer: refused, and the offer (with its buttons) stands.
         return Ok(vec![ctx.private(Msg::OwnDrawOffer { to })]);
-    } else if g.record.takeback_request.as_deref() == Some(mine) {
+    } else if g.record.takeback_request == mine {
         return Ok(vec![ctx.private(Msg::OwnTakeback { to })]);
     } else {
         return Ok(vec![ctx.private(Msg::NoDrawOffer)]);
@@ -259,7 +263,7 @@ pub(crate) async fn claim(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResu
                 ctx,
                 slot,
                 Outcome::loss_for(me.other()),
-                "abandonment",
+                EndReason::Abandonment,
                 None,
             )
             .await
@@ -290,7 +294,7 @@ pub(crate) async fn settle_flag(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec
             let loser = g.to_move();
             let old = g.deadlines();
             let mut game = g.clone();
-            game.finish(Outcome::loss_for(loser), "timeout", ctx.now);
+            game.finish(Outcome::loss_for(loser), EndReason::Timeout, ctx.now);
             save_game(ctx, slot, game.clone(), &old).await?;
             Ok(finished_replies(
                 ctx,

@@ -381,10 +381,10 @@ fn game_line(record: &GameRecord, me: &str, channel: &str, lang: Lang) -> String
     let state = match &record.status {
         GameStatus::Active => GameState::Playing,
         GameStatus::Aborted => GameState::Aborted,
-        GameStatus::Finished { result, .. } => match (result.as_str(), side) {
-            ("red_wins", Color::Red) | ("black_wins", Color::Black) => GameState::Won,
-            ("red_wins" | "black_wins", _) => GameState::Lost,
-            _ => GameState::Drawn,
+        GameStatus::Finished { result, .. } => match result.loser() {
+            None => GameState::Drawn,
+            Some(loser) if loser == side => GameState::Lost,
+            Some(_) => GameState::Won,
         },
     };
     text(

@@ -45,11 +45,7 @@ pub fn pgn(record: &GameRecord, site: &str) -> String {
 /// The game as PGN text with `notes` after its moves (a review's).
 pub(crate) fn annotated_pgn(record: &GameRecord, site: &str, notes: &[PgnNote]) -> String {
     let result = match &record.status {
-        GameStatus::Finished { result, .. } => match result.as_str() {
-            "red_wins" => "1-0",
-            "black_wins" => "0-1",
-            _ => "1/2-1/2",
-        },
+        GameStatus::Finished { result, .. } => result.pgn(),
         _ => "*",
     };
     let mut tags = vec![
@@ -61,7 +57,7 @@ pub(crate) fn annotated_pgn(record: &GameRecord, site: &str, notes: &[PgnNote]) 
         ("TimeControl", record.time_control.to_string()),
     ];
     if let GameStatus::Finished { reason, .. } = &record.status {
-        tags.push(("Termination", reason.clone()));
+        tags.push(("Termination", reason.as_str().to_string()));
     }
     let start = record
         .start_fen
@@ -272,14 +268,14 @@ mod tests {
             channel: "console:#local".into(),
             red: PlayerRef::new("console:an", "An \"the\" Red"),
             black: PlayerRef::new("console:bo", "Bo"),
-            ruleset: "official".into(),
+            ruleset: crate::arbiter::RulesetName::Official,
             start_fen: None,
             moves: vec!["h2e2".into(), "h9g7".into(), "h0g2".into()],
             time_control: TimeControl::None,
             clock: None,
             status: GameStatus::Finished {
-                result: "red_wins".into(),
-                reason: "resignation".into(),
+                result: crate::arbiter::Outcome::RedWins,
+                reason: crate::game::EndReason::Resignation,
             },
             draw_offer: None,
             takeback_request: None,

@@ -7,6 +7,7 @@
 mod analysis;
 mod clock;
 mod model;
+mod names;
 mod puzzle;
 mod storage;
 
@@ -20,6 +21,7 @@ pub use model::{
     DeadlineKind, GameRecord, GameStatus, PlayerRef, ShownMenu, StoredEval, UserPrefs, MAX_NAME,
     SCHEMA_VERSION,
 };
+pub use names::EndReason;
 pub use puzzle::{DailyPuzzle, LivePuzzle, PuzzlePlayer, PuzzleStanding, RECENT_PUZZLES};
 pub use storage::{BoxFuture, Changes, Claim, Lease, OutboxKey, Storage, StorageError, ALIVE};
 
@@ -112,7 +114,7 @@ impl Game {
             channel,
             red,
             black,
-            ruleset: ruleset.as_str().to_string(),
+            ruleset,
             start_fen: start.map(|p| p.to_fen()),
             moves: Vec::new(),
             time_control,
@@ -143,7 +145,7 @@ impl Game {
     /// # Errors
     /// [`CorruptGame`] if the record does not replay.
     pub fn from_record(record: GameRecord) -> Result<Game, CorruptGame> {
-        let ruleset: RulesetName = record.ruleset.parse().map_err(CorruptGame)?;
+        let ruleset = record.ruleset;
         let start = match &record.start_fen {
             Some(f) => Position::from_fen(f).map_err(|e| CorruptGame(e.to_string()))?,
             None => Position::startpos(),
@@ -273,21 +275,21 @@ impl Game {
         self.record.last_refusal = None;
         self.record.takeback_request = None;
         // A draw offer stands until the other side moves.
-        if self.record.draw_offer.as_deref() == Some(color_name(mover.other())) {
+        if self.record.draw_offer == Some(mover.other()) {
             self.record.draw_offer = None;
         }
         if let Some(r) = &acc.ruling {
-            self.finish(r.outcome, r.reason.as_str(), now_ms);
+            self.finish(r.outcome, EndReason::Ruling(r.reason), now_ms);
         }
         self.record.updated_ms = now_ms;
         Ok(acc)
     }
 
     /// End the game.
-    pub fn finish(&mut self, outcome: Outcome, reason: &str, now_ms: u64) {
+    pub fn finish(&mut self, outcome: Outcome, reason: EndReason, now_ms: u64) {
         self.record.status = GameStatus::Finished {
-            result: outcome.as_str().to_string(),
-            reason: reason.to_string(),
+            result: outcome,
+            reason,
         };
         self.record.draw_offer = None;
         self.record.takeback_request = None;

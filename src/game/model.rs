@@ -4,6 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::clock::{ClockState, TimeControl};
+use super::names::{self, EndReason};
+use crate::arbiter::{Outcome, RulesetName};
+use crate::core::Color;
 use crate::render::is_invisible_format;
 
 /// Version written into every record; readers accept this one and older ones they know.
@@ -65,13 +68,13 @@ pub fn clean_name(name: &str) -> String {
 pub enum GameStatus {
     /// Being played.
     Active,
-    /// Over: `result` is `red_wins`/`black_wins`/`draw`; `reason` an arbiter reason or
-    /// `resignation`, `agreement`, `timeout`.
+    /// Over (stored as `red_wins`/`black_wins`/`draw` and one word for the reason).
     Finished {
         /// The result.
-        result: String,
+        #[serde(with = "names::outcome")]
+        result: Outcome,
         /// Why.
-        reason: String,
+        reason: EndReason,
     },
     /// Ended without a result: aborted before both players moved, or ended by the waiting
     /// player of an untimed game whose opponent stopped moving.
@@ -91,8 +94,9 @@ pub struct GameRecord {
     pub red: PlayerRef,
     /// Black player.
     pub black: PlayerRef,
-    /// Ruleset name (`official`, ...).
-    pub ruleset: String,
+    /// The ruleset (stored by name: `official`, ...).
+    #[serde(with = "names::ruleset")]
+    pub ruleset: RulesetName,
     /// A set-up start, if not the initial position.
     pub start_fen: Option<String>,
     /// Every move, in ICCS.
@@ -103,10 +107,12 @@ pub struct GameRecord {
     pub clock: Option<ClockState>,
     /// Active, finished or aborted.
     pub status: GameStatus,
-    /// A standing draw offer by `red`/`black`.
-    pub draw_offer: Option<String>,
-    /// A standing takeback request by `red`/`black`.
-    pub takeback_request: Option<String>,
+    /// A standing draw offer, by the side that made it (stored as `red`/`black`).
+    #[serde(with = "names::side")]
+    pub draw_offer: Option<Color>,
+    /// A standing takeback request, by the side that asked (stored as `red`/`black`).
+    #[serde(with = "names::side")]
+    pub takeback_request: Option<Color>,
     /// The last move refused by the arbiter (ICCS), for `/why`.
     pub last_refusal: Option<String>,
     /// Whether takebacks may be asked for (from the channel's setting at the start).
@@ -191,8 +197,9 @@ pub struct Challenge {
     pub opponent: Option<PlayerRef>,
     /// Time control.
     pub time_control: TimeControl,
-    /// Ruleset name.
-    pub ruleset: String,
+    /// The ruleset (stored by name).
+    #[serde(with = "names::ruleset")]
+    pub ruleset: RulesetName,
     /// The challenger's colour.
     pub color: ColorChoice,
     /// A set-up start position (FEN), if not the initial one.
@@ -349,16 +356,17 @@ impl GameRecord {
         let red_score = match &self.status {
             GameStatus::Active => return None,
             GameStatus::Aborted => None,
-            GameStatus::Finished { result, .. } => Some(match result.as_str() {
-                "red_wins" => Score::Win,
-                "black_wins" => Score::Loss,
-                _ => Score::Draw,
+            GameStatus::Finished { result, .. } => Some(match result {
+                Outcome::RedWins => Score::Win,
+                Outcome::BlackWins => Score::Loss,
+                Outcome::Draw => Score::Draw,
             }),
         };
         let reason = match &self.status {
-            GameStatus::Finished { reason, .. } => reason.clone(),
-            _ => "aborted".to_string(),
-        };
+            GameStatus::Finished { reason, .. } => reason.as_str(),
+            _ => "aborted",
+        }
+        .to_string();
         let side = |p: &PlayerRef| Side {
             id: p.id.clone(),
             name: p.name.clone(),
@@ -373,7 +381,7 @@ impl GameRecord {
             ended_ms: self.updated_ms,
             rated: self.rated,
             pace: self.time_control.pace(),
-            ruleset: self.ruleset.clone(),
+            ruleset: self.ruleset.as_str().to_string(),
             set_up: self.start_fen.is_some(),
             community: self.community.clone(),
         })

@@ -972,7 +972,7 @@ mod tests {
             channel: "console:#local".into(),
             red: PlayerRef::new("console:alice", "alice"),
             black: PlayerRef::new("console:bob", "bob"),
-            ruleset: "official".into(),
+            ruleset: crate::arbiter::RulesetName::Official,
             start_fen: None,
             moves: vec!["h2e2".into()],
             time_control: TimeControl::None,

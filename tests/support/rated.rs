@@ -22,7 +22,7 @@ pub fn rated(
         channel: "dc:100".into(),
         red,
         black,
-        ruleset: "official".into(),
+        ruleset: xiangqi_bot::arbiter::RulesetName::Official,
         start_fen: None,
         moves: ["h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"]
             .map(String::from)
@@ -33,8 +33,12 @@ pub fn rated(
         },
         clock: None,
         status: GameStatus::Finished {
-            result: result.into(),
-            reason: reason.into(),
+            result: match result {
+                "red_wins" => xiangqi_bot::arbiter::Outcome::RedWins,
+                "black_wins" => xiangqi_bot::arbiter::Outcome::BlackWins,
+                _ => xiangqi_bot::arbiter::Outcome::Draw,
+            },
+            reason: xiangqi_bot::game::EndReason::parse(reason).expect("a reason"),
         },
         draw_offer: None,
         takeback_request: None,

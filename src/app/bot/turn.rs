@@ -23,7 +23,7 @@ use crate::app::ctx::{Ctx, Slot};
 use crate::app::{AppResult, Incoming, Reply, Service};
 use crate::core::Color;
 use crate::engine::Clock;
-use crate::game::{color_name, ClockReading, Game, PlayerRef, TimeControl};
+use crate::game::{ClockReading, Game, PlayerRef, TimeControl};
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;
 use crate::rating::BOT_ID_PREFIX;
@@ -423,7 +423,7 @@ impl Service {
             return Ok(());
         };
         let ply = game.record.moves.len();
-        let human_offered = game.record.draw_offer.as_deref() == Some(color_name(bot.other()));
+        let human_offered = game.record.draw_offer == Some(bot.other());
         let opponent_ms = game
             .record
             .clock
@@ -508,9 +508,7 @@ impl Service {
 
 /// Whether the human asked the bot to take back a move.
 fn takeback_asked(game: &Game) -> bool {
-    bot_side(game).is_some_and(|(bot, _)| {
-        game.record.takeback_request.as_deref() == Some(color_name(bot.other()))
-    })
+    bot_side(game).is_some_and(|(bot, _)| game.record.takeback_request == Some(bot.other()))
 }
 
 impl Service {

@@ -156,7 +156,7 @@ pub(crate) async fn rematch(ctx: &Ctx<'_>, slot: &mut Slot, game_id: u64) -> App
         }
         let terms = Terms {
             time_control: old.time_control,
-            ruleset: old.ruleset.parse().unwrap_or_default(),
+            ruleset: old.ruleset,
             start: old
                 .start_fen
                 .as_deref()
