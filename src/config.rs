@@ -1,5 +1,7 @@
-//! Everything read from the environment, validated once, with clear errors. Tokens are kept
-//! in [`Secret`], whose `Debug` and `Display` never show them.
+//! Everything read from the environment, validated once, with clear errors, into the settings
+//! each part declares for itself (the engines' in `uci`, each platform's in its adapter, the
+//! service's in `app`, the database's in `storage`): nothing below the command line imports
+//! this module. Tokens are kept in [`Secret`], whose `Debug` and `Display` never show them.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -7,106 +9,18 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::adapters::discord::shards::{RegisterCommands, ShardRange};
+pub use crate::adapters::discord::DiscordConfig;
+pub use crate::adapters::telegram::{
+    valid_webhook_secret, HookLimits, TelegramConfig, WebhookConfig, MIN_WEBHOOK_SECRET,
+};
+pub use crate::adapters::Secret;
+pub use crate::uci::EngineConfig;
+
+use crate::adapters::discord::shards::RegisterCommands;
 use crate::app::ServiceConfig;
 use crate::engine::uci::Dialect;
 use crate::storage::PgPools;
 use crate::uci::{EngineSpec, Timeouts};
-
-/// A secret value (a bot token): printable only as `***`.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    /// The value, for the one place that needs it (the platform client).
-    #[must_use]
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(***)")
-    }
-}
-
-impl fmt::Display for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("***")
-    }
-}
-
-/// Telegram settings.
-#[derive(Clone, Debug)]
-pub struct TelegramConfig {
-    /// `TELEGRAM_BOT_TOKEN`.
-    pub token: Secret,
-    /// `TELEGRAM_API_URL`, for a self-hosted Bot API server.
-    pub api_url: Option<String>,
-    /// `TELEGRAM_WEBHOOK_URL` and its companions: receive updates by webhook instead of long
-    /// polling.
-    pub webhook: Option<WebhookConfig>,
-}
-
-/// Receiving Telegram's updates by webhook: Telegram POSTs each update to `url`, and this
-/// process serves `listen` (behind a TLS proxy that forwards `url` to it).
-#[derive(Clone, Debug)]
-pub struct WebhookConfig {
-    /// `TELEGRAM_WEBHOOK_URL`: the public URL Telegram POSTs to (https; http only for tests).
-    pub url: String,
-    /// The URL's path, served here (`/` when it has none).
-    pub path: String,
-    /// `TELEGRAM_WEBHOOK_LISTEN`: the address served (default `0.0.0.0:8443`).
-    pub listen: SocketAddr,
-    /// `TELEGRAM_WEBHOOK_SECRET`: what Telegram sends in `X-Telegram-Bot-Api-Secret-Token`.
-    pub secret: Secret,
-    /// `TELEGRAM_WEBHOOK_MAX_CONNECTIONS`: how many updates Telegram sends at once (1 to 100,
-    /// default 40).
-    pub max_connections: u8,
-    /// What the server allows each connection (see [`HookLimits`]).
-    pub limits: HookLimits,
-}
-
-/// What the webhook's server allows a connection: slow or idle ones are closed, so that
-/// nobody can keep it from Telegram's requests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HookLimits {
-    /// `TELEGRAM_WEBHOOK_HEADER_TIMEOUT_MS`: a request's headers must arrive within this from
-    /// their first byte, and a kept-alive connection waits this long for its next request
-    /// (default 10 s).
-    pub header_timeout: Duration,
-    /// `TELEGRAM_WEBHOOK_BODY_TIMEOUT_MS`: a request's body must arrive within this once its
-    /// headers did (default 10 s).
-    pub body_timeout: Duration,
-    /// `TELEGRAM_WEBHOOK_CONNECTIONS`: connections open at once (default 128; keep it below
-    /// the process's file limit). At the cap, an idle connection is closed for a new one.
-    pub connections: usize,
-}
-
-impl Default for HookLimits {
-    fn default() -> Self {
-        HookLimits {
-            header_timeout: Duration::from_secs(10),
-            body_timeout: Duration::from_secs(10),
-            connections: 128,
-        }
-    }
-}
-
-/// The shortest webhook secret taken: 24 characters of Telegram's 64 are 144 bits, beyond
-/// guessing at any rate the server answers.
-pub const MIN_WEBHOOK_SECRET: usize = 24;
-
-/// Whether `secret` is a secret token Telegram accepts, and long enough not to be guessed:
-/// [`MIN_WEBHOOK_SECRET`] to 256 characters of `A-Z`, `a-z`, `0-9`, `_` and `-`.
-#[must_use]
-pub fn valid_webhook_secret(secret: &str) -> bool {
-    (MIN_WEBHOOK_SECRET..=256).contains(&secret.len())
-        && secret
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}
 
 /// The webhook settings, when `TELEGRAM_WEBHOOK_URL` is set.
 fn webhook_config(vars: &HashMap<String, String>) -> Result<Option<WebhookConfig>, ConfigError> {
@@ -135,7 +49,7 @@ fn webhook_config(vars: &HashMap<String, String>) -> Result<Option<WebhookConfig
     };
     // Not echoed: it is a secret.
     let secret = match get("TELEGRAM_WEBHOOK_SECRET") {
-        Some(s) if valid_webhook_secret(&s) => Secret(s),
+        Some(s) if valid_webhook_secret(&s) => Secret::new(s),
         Some(_) => {
             return Err(ConfigError(format!(
                 "TELEGRAM_WEBHOOK_SECRET must be {MIN_WEBHOOK_SECRET} to 256 characters of A-Z, \
@@ -193,42 +107,6 @@ fn webhook_config(vars: &HashMap<String, String>) -> Result<Option<WebhookConfig
         max_connections,
         limits,
     }))
-}
-
-/// Discord settings.
-#[derive(Clone, Debug)]
-pub struct DiscordConfig {
-    /// `DISCORD_TOKEN`.
-    pub token: Secret,
-    /// `DISCORD_GUILD_ID`: register commands to this guild (fast) instead of globally.
-    pub guild_id: Option<u64>,
-    /// `DISCORD_API_URL`: talk to another Discord-compatible server (tests).
-    pub api_url: Option<String>,
-    /// `DISCORD_SHARDS=FIRST-LAST/TOTAL`: run only these shards in this process; `None`: one
-    /// process for the whole bot (one shard).
-    pub shards: Option<ShardRange>,
-    /// `DISCORD_REGISTER_COMMANDS` (auto, always, never): whether this process registers the
-    /// slash commands; auto: the process that runs shard 0.
-    pub register_commands: RegisterCommands,
-}
-
-/// The engines that play and analyse.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineConfig {
-    /// `ENGINE_COMMAND`: an external UCI engine for the top level and for analysis (program
-    /// and arguments, split at whitespace); `None`: the built-in engine only.
-    pub external: Option<EngineSpec>,
-    /// `ENGINE_HASH_MB`: the built-in engine's table per search (default 16).
-    pub hash_mb: usize,
-}
-
-impl Default for EngineConfig {
-    fn default() -> Self {
-        EngineConfig {
-            external: None,
-            hash_mb: 16,
-        }
-    }
 }
 
 /// The whole configuration.
@@ -328,7 +206,7 @@ impl Config {
         let database_url = match get("DATABASE_URL") {
             None => None,
             Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
-                Some(Secret(url))
+                Some(Secret::new(url))
             }
             Some(_) => {
                 // Not echoed: the value may hold a password.
@@ -340,7 +218,7 @@ impl Config {
         let telegram = match get("TELEGRAM_BOT_TOKEN") {
             None => None,
             Some(t) => Some(TelegramConfig {
-                token: Secret(t),
+                token: Secret::new(t),
                 api_url: get("TELEGRAM_API_URL"),
                 webhook: webhook_config(vars)?,
             }),
@@ -348,7 +226,7 @@ impl Config {
         let discord = match get("DISCORD_TOKEN") {
             None => None,
             Some(t) => Some(DiscordConfig {
-                token: Secret(t),
+                token: Secret::new(t),
                 guild_id: match get("DISCORD_GUILD_ID") {
                     None => None,
                     Some(g) => Some(g.parse().map_err(|_| {
@@ -497,6 +375,7 @@ fn engine_config(vars: &HashMap<String, String>) -> Result<EngineConfig, ConfigE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::adapters::discord::shards::ShardRange;
 
     fn vars(pairs: &[(&str, &str)]) -> HashMap<String, String> {
         pairs

@@ -32,7 +32,12 @@ pub mod ops;
 pub mod outbox;
 mod polling;
 mod press;
+mod settings;
 mod webhook;
+
+pub use settings::{
+    valid_webhook_secret, HookLimits, TelegramConfig, WebhookConfig, MIN_WEBHOOK_SECRET,
+};
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -50,7 +55,6 @@ pub use outbox::RetryPolicy;
 pub use webhook::{BODY_LIMIT, SECRET_HEADER};
 
 use crate::app::{Delivery, Incoming, Origin, Service};
-use crate::config::{TelegramConfig, WebhookConfig};
 use crate::game::PlayerRef;
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;

@@ -17,9 +17,9 @@ use std::sync::{Arc, Mutex};
 pub use analysis::{HintAsk, ReviewData, ReviewRecord, ReviewedPly, REVIEW_VERSION};
 pub use clock::{format_clock, ClockReading, ClockState, SideClock, TimeControl};
 pub use model::{
-    bound, clean_name, BotMemory, Challenge, ChannelRecord, ChannelSettings, ColorChoice, Deadline,
-    DeadlineKind, GameRecord, GameStatus, PlayerRef, ShownMenu, StoredEval, UserPrefs, MAX_NAME,
-    SCHEMA_VERSION,
+    bound, clean_name, is_invisible_format, BotMemory, Challenge, ChannelRecord, ChannelSettings,
+    ColorChoice, Deadline, DeadlineKind, GameRecord, GameStatus, PlayerRef, ShownMenu, StoredEval,
+    UserPrefs, MAX_NAME, SCHEMA_VERSION,
 };
 pub use names::EndReason;
 pub use puzzle::{DailyPuzzle, LivePuzzle, PuzzlePlayer, PuzzleStanding, RECENT_PUZZLES};

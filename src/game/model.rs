@@ -7,7 +7,6 @@ use super::clock::{ClockState, TimeControl};
 use super::names::{self, EndReason};
 use crate::arbiter::{Outcome, RulesetName};
 use crate::core::Color;
-use crate::render::is_invisible_format;
 
 /// Version written into every record; readers accept this one and older ones they know.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -34,6 +33,17 @@ impl PlayerRef {
             name: clean_name(name),
         }
     }
+}
+
+/// Invisible characters that could reorder or hide text, or pass for a blank name: bidi marks,
+/// overrides and isolates (U+061C, U+200E/F, U+202A–202E, U+2066–2069), the invisible operators
+/// and word joiner (U+2060–2064), soft hyphen, BOM, line separators, and the Hangul fillers
+/// (U+115F, U+1160, U+3164, U+FFA0) that draw nothing. Removed from names, drawn or echoed.
+#[must_use]
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(c as u32,
+        0x00AD | 0x061C | 0x115F..=0x1160 | 0x180E | 0x200B | 0x200E..=0x200F | 0x2028..=0x202E
+        | 0x2060..=0x206F | 0x3164 | 0xFEFF | 0xFFA0 | 0xFFF9..=0xFFFB)
 }
 
 /// Cut `s` to `max` characters.

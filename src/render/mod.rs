@@ -47,7 +47,7 @@ use ab_glyph::FontRef;
 pub use arrows::{Arrow, ArrowStyle, MAX_ARROWS};
 pub use layout::Layout;
 pub use strips::{CacheStats, DEFAULT_CACHE_BYTES};
-pub use text::{is_invisible_format, sanitize_name, MAX_NAME_CHARS};
+pub use text::{sanitize_name, MAX_NAME_CHARS};
 pub use textual::{describe, text_board};
 pub use theme::{Colors, Rgb, Theme};
 

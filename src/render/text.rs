@@ -1,5 +1,6 @@
 //! Text: the embedded font, laying out a line of glyphs, and making user strings safe to draw.
 
+use crate::game::is_invisible_format;
 use ab_glyph::{Font, FontRef, GlyphId, PxScale, ScaleFont};
 
 /// WenQuanYi Micro Hei, subset to what the renderer draws (see `assets/fonts/README.md`).
@@ -161,17 +162,6 @@ pub(crate) fn is_zero_width(c: char) -> bool {
         | 0x0E31 | 0x0E34..=0x0E3A | 0x0E47..=0x0E4E | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF
         | 0x200B..=0x200F | 0x20D0..=0x20FF | 0x302A..=0x302F | 0x3099..=0x309A
         | 0xFE00..=0xFE0F | 0xFE20..=0xFE2F | 0x1F3FB..=0x1F3FF | 0xE0000..=0xE0FFF)
-}
-
-/// Invisible characters that could reorder or hide text, or pass for a blank name: bidi marks,
-/// overrides and isolates (U+061C, U+200E/F, U+202A–202E, U+2066–2069), the invisible operators
-/// and word joiner (U+2060–2064), soft hyphen, BOM, line separators, and the Hangul fillers
-/// (U+115F, U+1160, U+3164, U+FFA0) that draw nothing. Removed from names, drawn or echoed.
-#[must_use]
-pub fn is_invisible_format(c: char) -> bool {
-    matches!(c as u32,
-        0x00AD | 0x061C | 0x115F..=0x1160 | 0x180E | 0x200B | 0x200E..=0x200F | 0x2028..=0x202E
-        | 0x2060..=0x206F | 0x3164 | 0xFEFF | 0xFFA0 | 0xFFF9..=0xFFFB)
 }
 
 /// The longest name drawn, in characters that take room (about graphemes).

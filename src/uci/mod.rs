@@ -20,6 +20,7 @@ use crate::engine::uci::Go;
 use crate::engine::Limits;
 
 pub use client::{EngineError, EngineSpec, ExternalEngine, Timeouts};
+pub use player::EngineConfig;
 
 /// The `go` command for `limits` when `turn` is to move. A clock is given to both sides (UCI has
 /// no way to say "only mine"); byo-yomi, which UCI lacks, becomes the increment, or the move

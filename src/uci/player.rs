@@ -13,11 +13,29 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::arbiter::Arbiter;
-use crate::config::EngineConfig;
 use crate::core::Move;
 use crate::engine::{level_spec, play_level, Clock, Engine, Info, Limits, SearchResult};
 
 use super::{check_move, EngineSpec, ExternalEngine};
+
+/// The engines that play and analyse.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineConfig {
+    /// `ENGINE_COMMAND`: an external UCI engine for the top level and for analysis (program
+    /// and arguments, split at whitespace); `None`: the built-in engine only.
+    pub external: Option<EngineSpec>,
+    /// `ENGINE_HASH_MB`: the built-in engine's table per search (default 16).
+    pub hash_mb: usize,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            external: None,
+            hash_mb: 16,
+        }
+    }
+}
 
 /// The top level: the only one the external engine plays.
 pub const TOP_LEVEL: u8 = 8;

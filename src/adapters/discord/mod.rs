@@ -31,6 +31,7 @@ mod interactions;
 mod rest;
 mod retry;
 mod send;
+mod settings;
 pub mod shards;
 mod tracking;
 
@@ -48,9 +49,9 @@ use tokio::sync::{mpsc, watch};
 
 use crate::adapters::lanes::RetryPolicy;
 use crate::app::{Delivery, Service};
-use crate::config::DiscordConfig;
 use crate::game::PlayerRef;
 use delivery::Deliverer;
+pub use settings::DiscordConfig;
 
 /// The service's channel key for a Discord channel or thread.
 #[must_use]

@@ -25,7 +25,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Notify, Semaphore};
 
-use crate::config::HookLimits;
+use super::HookLimits;
 
 /// Refusals a source may have before it is throttled.
 const FREE_REFUSALS: u32 = 5;

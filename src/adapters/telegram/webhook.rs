@@ -33,9 +33,9 @@ use tokio::sync::oneshot;
 
 use super::listen::{self, Throttle};
 use super::outbox::redacted;
+use super::WebhookConfig;
 use super::{RetryPolicy, TelegramError};
 use crate::adapters::lanes::{Lanes, Work};
-use crate::config::WebhookConfig;
 
 /// The header Telegram sends the secret token in.
 pub const SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";

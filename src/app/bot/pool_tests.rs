@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::arbiter::Ruleset;
-use crate::config::EngineConfig;
+use crate::uci::EngineConfig;
 
 fn game() -> Arbiter {
     Arbiter::new(Position::startpos(), Ruleset::default())

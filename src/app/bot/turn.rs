@@ -216,9 +216,9 @@ impl Service {
         match self.bot.get() {
             Some(rt) => Arc::clone(&rt.pool),
             None => Arc::clone(self.spare_pool.get_or_init(|| {
-                let engines = crate::config::EngineConfig {
+                let engines = crate::uci::EngineConfig {
                     hash_mb: SPARE_HASH_MB,
-                    ..crate::config::EngineConfig::default()
+                    ..crate::uci::EngineConfig::default()
                 };
                 Arc::new(ThinkingPool::new(
                     1,
