@@ -17,12 +17,15 @@
 //!   own shard; one process running two; identify pacing; commands registered once.
 //! * `review`: with the engine attached, a hint as its own board, the *Review* button under a
 //!   result and the review's graph.
+//! * `fake_smoke` (was `tests/discord_fake_smoke.rs`): the fake Discord itself, against
+//!   serenity's own client.
 #![forbid(unsafe_code)]
 
 mod bot;
 mod delivery;
 #[path = "../support/discord_fake.rs"]
 mod discord_fake;
+mod fake_smoke;
 mod game;
 #[path = "../support/games.rs"]
 mod games;

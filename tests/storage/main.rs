@@ -1,6 +1,8 @@
 //! The storage conformance suite: the same checks against sled and against PostgreSQL (a
 //! throwaway cluster, or `TEST_DATABASE_URL`; see `tests/support/pg.rs`). Each check runs on
-//! every backend that can be had, reopening the storage where a restart matters.
+//! every backend that can be had, reopening the storage where a restart matters. Beside it:
+//! `compat`, databases written by an earlier binary, and `damage` (was `tests/sled_damage.rs`),
+//! a damaged sled database refused, `check`, `export` and `import`.
 
 #[path = "../support/console.rs"]
 mod console;
@@ -11,6 +13,7 @@ mod rated;
 
 mod boards;
 mod compat;
+mod damage;
 mod migrate;
 mod secrets;
 

@@ -1,4 +1,4 @@
-//! Several bot processes behind one webhook URL, for `tests/telegram_webhook.rs`: a
+//! Several bot processes behind one webhook URL, for `tests/telegram/webhook.rs`: a
 //! round-robin load balancer in front of them, and the bot binary started in webhook mode.
 #![allow(dead_code)]
 
