@@ -2,7 +2,7 @@
 //! table (`k bytea` → `v bytea`), read with range scans in key order, as the sled storage
 //! reads its tree. A game's rating update runs in the transaction that stores its end, after
 //! checking its end record, so it happens once per game; the leaderboard bands are kept in
-//! step as in sled (`src/storage/ratings.rs`), so pages and ranks are found the same way.
+//! step as in sled (`src/storage/sled/ratings.rs`), so pages and ranks are found the same way.
 
 use deadpool_postgres::Transaction;
 

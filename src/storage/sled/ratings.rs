@@ -8,13 +8,13 @@ use sled::transaction::{
 };
 
 use super::err;
-use super::ranking::KeyRange;
 use crate::game::StorageError;
 use crate::rating::board::Band;
 use crate::rating::{
     self, apply, history_point, keys, Before, Ending, Entry, Family, GameEnd, HistoryPoint,
     PairRecord, Profile, Write,
 };
+use crate::storage::ranking::KeyRange;
 
 /// The meta key set once every leaderboard band is built (see [`rebuild_bands`]).
 pub(super) const BANDS_BUILT: &str = "ratings.bands.v1";
