@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rerun the matches of the README's "Strength" section: the level ladder (each level against
+# Rerun the matches of the "Strength" section of docs/engine.md: the level ladder (each level against
 # the one below, 40 games), level 8 against level 4 (40 games), and the top level against
 # Debian's Fairy-Stockfish 11.1 (100 games, 200 ms a move, two at a time). Every match plays the
 # openings of assets/openings.txt, each twice with colours swapped, adjudicated by our arbiter

@@ -4,7 +4,7 @@
 //!
 //! The formulas and constants are those of lichess (lila, `modules/tree/src/main/WinPercent.scala`,
 //! `modules/tree/src/main/Advice.scala`, `modules/analyse/src/main/AccuracyPercent.scala`,
-//! `modules/common/src/main/Maths.scala`); the README lists them. Only the arithmetic is
+//! `modules/common/src/main/Maths.scala`); docs/internals.md ("Game review") lists them. Only the arithmetic is
 //! shared: the code is ours.
 
 /// Centipawn scores are clamped to ±this before they become winning chances; a mate (or a

@@ -210,7 +210,7 @@ pub struct ReviewLimits {
 
 impl Default for ReviewLimits {
     /// 150,000 nodes a position within 15 s: a 100-ply game is never reviewed in more than
-    /// 15 s (the README's review figures say how deep it gets there).
+    /// 15 s (docs/internals.md, "Reviews in chat: figures and tests", says how deep it gets there).
     fn default() -> Self {
         ReviewLimits {
             nodes: 150_000,

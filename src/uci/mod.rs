@@ -207,7 +207,7 @@ mod tests {
             check_move(&a, m("a9a8")),
             Err(Rejection::Illegal(_))
         ));
-        // Perpetual check by Red (README's `judge` example), seen from after Red's first check:
+        // Perpetual check by Red (the `judge` example of docs/operations.md), seen from after Red's first check:
         // Red's 8th ply would bring the position a third time with every Red ply a check.
         let fen = "c2a1k3/2c1a2R1/b6P1/8p/9/9/9/9/4K4/9 w";
         let mut start = Position::from_fen(fen).unwrap_or_else(|_| unreachable!());

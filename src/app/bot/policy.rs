@@ -3,7 +3,7 @@
 //! Pure functions of the game and the bot's own evaluations (from its side, one per move it
 //! played, at its level's depth).
 //!
-//! The thresholds (the README's "Playing the bot" lists them):
+//! The thresholds (docs/commands.md, "Playing the bot", lists them):
 //! - **Resigning** — only at levels 5–8, whose searches are deep enough to be believed; the
 //!   lower levels play on to the end, as a beginner's sparring partner should. The bot resigns
 //!   when it has seen itself mated on its last [`RESIGN_MATED_MOVES`] moves, or at least
