@@ -3,120 +3,101 @@
 /// Longest message the service reads, in characters.
 pub const MAX_TEXT: usize = 500;
 
-/// A command word the service knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cmd {
-    /// `/play`.
-    Play,
-    /// `/accept`.
-    Accept,
-    /// `/decline`.
-    Decline,
-    /// `/cancel`.
-    Cancel,
-    /// `/move`.
-    Move,
-    /// `/resign`.
-    Resign,
-    /// `/draw`.
-    Draw,
-    /// `/takeback`.
-    Takeback,
-    /// `/abort`.
-    Abort,
-    /// `/claim`: an untimed game whose player to move stopped moving.
-    Claim,
-    /// `/board`.
-    Board,
-    /// `/flip`.
-    Flip,
-    /// `/moves`.
-    Moves,
-    /// `/fen`.
-    Fen,
-    /// `/pgn`.
-    Pgn,
-    /// `/gif`.
-    Gif,
-    /// `/why`.
-    Why,
-    /// `/rules`.
-    Rules,
-    /// `/ruleset`.
-    Ruleset,
-    /// `/notation`.
-    Notation,
-    /// `/lang`.
-    Lang,
-    /// `/takebacks`.
-    Takebacks,
-    /// `/time`.
-    Time,
-    /// `/games`.
-    Games,
-    /// `/rating`.
-    Rating,
-    /// `/top`.
-    Top,
-    /// `/stats`.
-    Stats,
-    /// `/help` (also `/start`, which Telegram sends first).
-    Help,
-    /// `/hint`: the engine's best move for the player to move.
-    Hint,
-    /// `/hints on|off`: hints in games between people here.
-    Hints,
-    /// `/review [N]`: the engine's review of a finished game.
-    Review,
-    /// `/puzzle [theme|difficulty|next|hint|solution|stats|daily]`.
-    Puzzle,
+/// Declares the commands, each once: its variant, its doc and its name. From this come
+/// [`Cmd`], [`Cmd::ALL`] (parsing, Telegram's menus, Discord's definitions, the summaries'
+/// test) and [`Cmd::name`]; the router's `match` and Discord's option table are exhaustive,
+/// so the compiler asks for a route and its options when a command is added here. Texts are
+/// the catalogues' (`i18n::commands` by the name, `i18n::app` for answers).
+macro_rules! commands {
+    ($( $(#[$doc:meta])* $variant:ident => $name:literal, )+) => {
+        /// A command word the service knows.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Cmd {
+            $( $(#[$doc])* $variant, )+
+        }
+
+        impl Cmd {
+            /// Every command, with its name, in the order menus show them.
+            pub const ALL: [(Cmd, &'static str); [$($name),+].len()] = [$( (Cmd::$variant, $name), )+];
+
+            /// The command's name (without the slash).
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( Cmd::$variant => $name, )+
+                }
+            }
+        }
+    };
 }
 
-impl Cmd {
-    /// Every command, with its name.
-    pub const ALL: [(Cmd, &'static str); 32] = [
-        (Cmd::Play, "play"),
-        (Cmd::Accept, "accept"),
-        (Cmd::Decline, "decline"),
-        (Cmd::Cancel, "cancel"),
-        (Cmd::Move, "move"),
-        (Cmd::Resign, "resign"),
-        (Cmd::Draw, "draw"),
-        (Cmd::Takeback, "takeback"),
-        (Cmd::Abort, "abort"),
-        (Cmd::Claim, "claim"),
-        (Cmd::Board, "board"),
-        (Cmd::Flip, "flip"),
-        (Cmd::Moves, "moves"),
-        (Cmd::Fen, "fen"),
-        (Cmd::Pgn, "pgn"),
-        (Cmd::Gif, "gif"),
-        (Cmd::Why, "why"),
-        (Cmd::Rules, "rules"),
-        (Cmd::Ruleset, "ruleset"),
-        (Cmd::Notation, "notation"),
-        (Cmd::Lang, "lang"),
-        (Cmd::Takebacks, "takebacks"),
-        (Cmd::Time, "time"),
-        (Cmd::Games, "games"),
-        (Cmd::Rating, "rating"),
-        (Cmd::Top, "top"),
-        (Cmd::Stats, "stats"),
-        (Cmd::Help, "help"),
-        (Cmd::Hint, "hint"),
-        (Cmd::Hints, "hints"),
-        (Cmd::Review, "review"),
-        (Cmd::Puzzle, "puzzle"),
-    ];
-
-    /// The command's name (without the slash).
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        Cmd::ALL
-            .iter()
-            .find(|(c, _)| *c == self)
-            .map_or("help", |(_, n)| n)
-    }
+commands! {
+    /// `/play`.
+    Play => "play",
+    /// `/accept`.
+    Accept => "accept",
+    /// `/decline`.
+    Decline => "decline",
+    /// `/cancel`.
+    Cancel => "cancel",
+    /// `/move`.
+    Move => "move",
+    /// `/resign`.
+    Resign => "resign",
+    /// `/draw`.
+    Draw => "draw",
+    /// `/takeback`.
+    Takeback => "takeback",
+    /// `/abort`.
+    Abort => "abort",
+    /// `/claim`: an untimed game whose player to move stopped moving.
+    Claim => "claim",
+    /// `/board`.
+    Board => "board",
+    /// `/flip`.
+    Flip => "flip",
+    /// `/moves`.
+    Moves => "moves",
+    /// `/fen`.
+    Fen => "fen",
+    /// `/pgn`.
+    Pgn => "pgn",
+    /// `/gif`.
+    Gif => "gif",
+    /// `/why`.
+    Why => "why",
+    /// `/rules`.
+    Rules => "rules",
+    /// `/ruleset`.
+    Ruleset => "ruleset",
+    /// `/notation`.
+    Notation => "notation",
+    /// `/lang`.
+    Lang => "lang",
+    /// `/takebacks`.
+    Takebacks => "takebacks",
+    /// `/time`.
+    Time => "time",
+    /// `/games`.
+    Games => "games",
+    /// `/rating`.
+    Rating => "rating",
+    /// `/top`.
+    Top => "top",
+    /// `/stats`.
+    Stats => "stats",
+    /// `/help` (also `/start`, which Telegram sends first).
+    Help => "help",
+    /// `/about`: the version, the rule documents the arbiter follows, where the source is.
+    About => "about",
+    /// `/hint`: the engine's best move for the player to move.
+    Hint => "hint",
+    /// `/hints on|off`: hints in games between people here.
+    Hints => "hints",
+    /// `/review [N]`: the engine's review of a finished game.
+    Review => "review",
+    /// `/puzzle [theme|difficulty|next|hint|solution|stats|daily]`.
+    Puzzle => "puzzle",
 }
 
 /// What a line says.
