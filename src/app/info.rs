@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::ctx::{caption, headline, Ctx, Slot};
 use super::view::{clocks_text, game_buttons, seen_from};
-use super::{AppResult, Cmd, Image, ImageKind, Reply, Service};
+use super::{AppResult, Image, ImageKind, Reply, Service};
 use crate::arbiter::{RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};
 use crate::game::{Changes, Game, GameRecord, GameStatus};
@@ -16,34 +16,30 @@ use crate::i18n::Lang;
 use crate::notation::{format_move, Notation};
 use crate::render::{PieceStyle, Theme};
 
-pub(crate) async fn command(
-    ctx: &Ctx<'_>,
-    slot: &mut Slot,
-    cmd: Cmd,
-    args: &str,
-) -> AppResult<Vec<Reply>> {
-    match cmd {
-        Cmd::Board | Cmd::Flip => board(ctx, slot, cmd == Cmd::Flip).await,
-        Cmd::Moves => Ok(vec![moves(ctx, slot)]),
-        Cmd::Fen => Ok(vec![fen(ctx, slot)?]),
-        Cmd::Pgn => Ok(vec![pgn(ctx, slot)?]),
-        Cmd::Gif => gif(ctx, slot).await,
-        Cmd::Why => why(ctx, slot).await,
-        Cmd::Rules => Ok(vec![rules(ctx, args)]),
-        Cmd::Ruleset => ruleset(ctx, slot, args).await,
-        Cmd::Notation => notation(ctx, args).await,
-        Cmd::Lang => lang(ctx, slot, args).await,
-        Cmd::Takebacks => takebacks(ctx, slot, args).await,
-        Cmd::Time => Ok(vec![time(ctx, slot)]),
-        Cmd::Games => games(ctx),
-        _ => {
-            let mut help = ctx.say(Msg::Help);
-            if ctx.svc.bot_enabled() {
-                help.buttons = vec![vec![super::view::play_bot_button(ctx.lang)]];
-            }
-            Ok(vec![help])
-        }
+/// `/help`: the commands, and *Play the bot* when the bot plays.
+pub(crate) fn help(ctx: &Ctx<'_>) -> Reply {
+    let mut help = ctx.say(Msg::Help);
+    if ctx.svc.bot_enabled() {
+        help.buttons = vec![vec![super::view::play_bot_button(ctx.lang)]];
     }
+    help
+}
+
+/// `/about`: the version, the rule documents the arbiter follows (in the channel's language),
+/// and where the source is when the build names it (`repository` in `Cargo.toml`).
+pub(crate) fn about(ctx: &Ctx<'_>) -> Reply {
+    let documents = crate::arbiter::Source::ALL
+        .iter()
+        .map(|&s| format!("• {}", crate::i18n::arbiter::source_name(s, ctx.lang)))
+        .collect::<Vec<_>>()
+        .join("\n");
+    ctx.say(Msg::About {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        documents,
+        source: Some(env!("CARGO_PKG_REPOSITORY"))
+            .filter(|s| !s.is_empty())
+            .map(str::to_string),
+    })
 }
 
 /// The channel's game in progress, or else its most recent one.
@@ -71,7 +67,7 @@ pub(crate) async fn flipped(ctx: &Ctx<'_>, slot: &Slot, viewer: Color) -> Reply 
         .await
 }
 
-async fn board(ctx: &Ctx<'_>, slot: &Slot, flip: bool) -> AppResult<Vec<Reply>> {
+pub(crate) async fn board(ctx: &Ctx<'_>, slot: &Slot, flip: bool) -> AppResult<Vec<Reply>> {
     let Some(game) = current_or_last(ctx, slot)? else {
         return Ok(vec![ctx.say(Msg::NoGame)]);
     };
@@ -87,7 +83,7 @@ async fn board(ctx: &Ctx<'_>, slot: &Slot, flip: bool) -> AppResult<Vec<Reply>> 
     ])
 }
 
-fn moves(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
+pub(crate) fn moves(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
     let Some(game) = slot.game.as_ref() else {
         return ctx.say(Msg::NoGame);
     };
@@ -104,14 +100,14 @@ fn moves(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
     })
 }
 
-fn fen(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Reply> {
+pub(crate) fn fen(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Reply> {
     Ok(match current_or_last(ctx, slot)? {
         Some(g) => Reply::text(g.position().to_fen()),
         None => ctx.say(Msg::NoGame),
     })
 }
 
-fn pgn(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Reply> {
+pub(crate) fn pgn(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Reply> {
     Ok(match current_or_last(ctx, slot)? {
         Some(g) => Reply::text(format!(
             "{}\n{}",
@@ -125,7 +121,7 @@ fn pgn(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Reply> {
     })
 }
 
-async fn gif(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
+pub(crate) async fn gif(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
     let Some(game) = current_or_last(ctx, slot)? else {
         return Ok(vec![ctx.say(Msg::NoGame)]);
     };
@@ -161,7 +157,7 @@ async fn gif(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
     }])
 }
 
-async fn why(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
+pub(crate) async fn why(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
     let Some(game) = current_or_last(ctx, slot)? else {
         return Ok(vec![ctx.say(Msg::NothingToExplain)]);
     };
@@ -207,7 +203,7 @@ async fn why(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
     Ok(vec![Reply::text(lines.join("\n"))])
 }
 
-fn rules(ctx: &Ctx<'_>, args: &str) -> Reply {
+pub(crate) fn rules(ctx: &Ctx<'_>, args: &str) -> Reply {
     if args.trim().is_empty() {
         return Reply::text(rulebook(None, ctx.lang));
     }
@@ -235,7 +231,7 @@ async fn save_channel(
     Ok(())
 }
 
-async fn ruleset(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
+pub(crate) async fn ruleset(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
     let current: RulesetName = slot
         .record
         .settings
@@ -273,7 +269,7 @@ async fn ruleset(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Re
     })])
 }
 
-async fn notation(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
+pub(crate) async fn notation(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
     let arg = args.trim();
     let chosen = if arg.is_empty() {
         ctx.notation
@@ -304,7 +300,7 @@ async fn notation(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
     })])
 }
 
-async fn lang(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
+pub(crate) async fn lang(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
     let arg = args.trim();
     if arg.is_empty() {
         return Ok(vec![ctx.say(Msg::LangIs)]);
@@ -344,7 +340,7 @@ async fn lang(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply
     Ok(vec![Reply::text(text(&Msg::LangIs, l))])
 }
 
-async fn takebacks(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
+pub(crate) async fn takebacks(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
     let on = match args.trim().to_lowercase().as_str() {
         "on" | "yes" | "true" | "bật" | "bat" | "开" | "開" => true,
         "off" | "no" | "false" | "tắt" | "tat" | "关" | "關" => false,
@@ -361,7 +357,7 @@ async fn takebacks(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<
     Ok(vec![ctx.say(Msg::TakebacksSet { on })])
 }
 
-fn time(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
+pub(crate) fn time(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
     let Some(game) = slot.game.as_ref() else {
         return ctx.say(Msg::NoGame);
     };
@@ -400,7 +396,7 @@ fn game_line(record: &GameRecord, me: &str, channel: &str, lang: Lang) -> String
     )
 }
 
-fn games(ctx: &Ctx<'_>) -> AppResult<Vec<Reply>> {
+pub(crate) fn games(ctx: &Ctx<'_>) -> AppResult<Vec<Reply>> {
     let ids = ctx.svc.storage().games_of(&ctx.inc.user.id, 10)?;
     let mut lines = Vec::new();
     for id in ids {

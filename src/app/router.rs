@@ -122,7 +122,22 @@ async fn command(ctx: &Ctx<'_>, slot: &mut Slot, cmd: Cmd, args: &str) -> AppRes
         Cmd::Hints => hint::hints(ctx, slot, args).await,
         Cmd::Review => review::review(ctx, slot, args).await,
         Cmd::Puzzle => puzzle::command(ctx, slot, args).await,
-        _ => info::command(ctx, slot, cmd, args).await,
+        Cmd::Board => info::board(ctx, slot, false).await,
+        Cmd::Flip => info::board(ctx, slot, true).await,
+        Cmd::Moves => Ok(vec![info::moves(ctx, slot)]),
+        Cmd::Fen => Ok(vec![info::fen(ctx, slot)?]),
+        Cmd::Pgn => Ok(vec![info::pgn(ctx, slot)?]),
+        Cmd::Gif => info::gif(ctx, slot).await,
+        Cmd::Why => info::why(ctx, slot).await,
+        Cmd::Rules => Ok(vec![info::rules(ctx, args)]),
+        Cmd::Ruleset => info::ruleset(ctx, slot, args).await,
+        Cmd::Notation => info::notation(ctx, args).await,
+        Cmd::Lang => info::lang(ctx, slot, args).await,
+        Cmd::Takebacks => info::takebacks(ctx, slot, args).await,
+        Cmd::Time => Ok(vec![info::time(ctx, slot)]),
+        Cmd::Games => info::games(ctx),
+        Cmd::Help => Ok(vec![info::help(ctx)]),
+        Cmd::About => Ok(vec![info::about(ctx)]),
     }
 }
 

@@ -81,6 +81,15 @@ pub enum Source {
 }
 
 impl Source {
+    /// Every rule document.
+    pub const ALL: [Source; 5] = [
+        Source::Seed000Official,
+        Source::Seed001App,
+        Source::Seed002Cxq,
+        Source::Seed004Vietnam,
+        Source::AxfRulebook,
+    ];
+
     /// A short stable identifier (`seed-000`, ..., `axf`).
     #[must_use]
     pub const fn id(self) -> &'static str {

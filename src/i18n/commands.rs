@@ -140,6 +140,11 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
             "胜和负统计：/stats [@用户] [@对手]",
         ),
         "help" => ("Danh sách lệnh", "All commands", "全部命令"),
+        "about" => (
+            "Phiên bản, các văn bản luật mà trọng tài theo, mã nguồn",
+            "The version, the rule documents the arbiter follows, the source",
+            "版本、裁判依据的规则文献、源代码",
+        ),
         _ => return None,
     };
     Some(match lang {

@@ -482,3 +482,28 @@ async fn moved_channel(place: Place) {
         "{channels:?}"
     );
 }
+
+#[tokio::test]
+async fn about_names_the_version_and_every_rule_document_in_the_channels_language() {
+    let f = fixture();
+    let en = ask(&f, "alice", "/about").await;
+    assert!(
+        en.starts_with(&format!("xiangqi-bot {}", env!("CARGO_PKG_VERSION"))),
+        "{en}"
+    );
+    for document in [
+        "Official Xiangqi Rules",
+        "Luật cờ tướng",
+        "Luật Cờ Tướng CXQ",
+        "Luật Cờ Tướng Việt Nam",
+        "AXF/WXF",
+    ] {
+        assert!(en.contains(document), "{document} in {en}");
+    }
+    assert!(en.contains("/rules") && en.contains("/why"), "{en}");
+    assert!(ask(&f, "alice", "/help").await.contains("/about"));
+    ask(&f, "alice", "/lang vi").await;
+    let vi = ask(&f, "bob", "/about").await;
+    assert!(vi.contains("Trọng tài xử theo"), "{vi}");
+    assert!(vi.contains("Luật Thi Đấu Cờ Tướng"), "{vi}");
+}

@@ -375,7 +375,25 @@ fn spec(cmd: Cmd) -> &'static [Opt] {
         Cmd::Rating => RATING,
         Cmd::Top => TOP,
         Cmd::Stats => STATS,
-        _ => &[],
+        Cmd::Accept
+        | Cmd::Decline
+        | Cmd::Cancel
+        | Cmd::Resign
+        | Cmd::Draw
+        | Cmd::Takeback
+        | Cmd::Abort
+        | Cmd::Board
+        | Cmd::Flip
+        | Cmd::Moves
+        | Cmd::Fen
+        | Cmd::Pgn
+        | Cmd::Gif
+        | Cmd::Why
+        | Cmd::Time
+        | Cmd::Games
+        | Cmd::Help
+        | Cmd::Hint
+        | Cmd::About => &[],
     }
 }
 

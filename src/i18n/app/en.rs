@@ -17,7 +17,7 @@ pub(super) fn text(m: &Msg) -> String {
 /rating [@user] [family] — ratings and their graph; /top [family] [page] [global] — leaderboard; /stats [@user] [@opponent] — statistics, head to head
 /hint — the engine's best move for you (against the bot; between people after /hints on); /review [N] — the engine's review of a finished game
 /puzzle [theme|difficulty] — a puzzle to solve by moves; /puzzle next, hint, solution, stats, daily on|off
-/games — your games; /help — this list".into(),
+/games — your games; /help — this list; /about — the version and the rule documents".into(),
         Msg::UnknownCommand { cmd } => format!("I don't know the command {cmd}. Type /help for the list."),
         Msg::TooLong { max } => format!("That message is too long for me (over {max} characters). Send a shorter one."),
         Msg::RateLimited { secs } => format!("You are sending commands too fast. Wait {secs} s and try again."),
@@ -118,6 +118,10 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BotName { level } => format!("Bot level {level}"),
         Msg::BadBotLevel { text } => format!("The bot plays at levels 1 to 8, not \"{text}\". Example: /play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("You are already playing the bot in {max} games, as many as one may at once. Finish or resign one of them first."),
+        Msg::About { version, documents, source } => {
+            let source = source.as_deref().map_or_else(String::new, |s| format!("\nSource: {s}"));
+            format!("xiangqi-bot {version}, a Xiangqi bot for chat. The arbiter rules by these documents:\n{documents}\nType /rules for the rulebook, and /why after a ruling for its reasons.{source}")
+        }
         Msg::QueueFull => "Too much is being asked here at once: I skipped some answers. Ask again in a moment.".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "Only members who can manage this channel can change its settings." } else { "Only this group's administrators can change its settings." };

@@ -420,6 +420,15 @@ pub enum Msg {
     /// A chat's send queue was full: some answers (to commands that changed nothing) were
     /// not sent.
     QueueFull,
+    /// `/about`.
+    About {
+        /// The bot's version.
+        version: String,
+        /// The rule documents, one per line, in the reader's language.
+        documents: String,
+        /// Where the source is, when the build says.
+        source: Option<String>,
+    },
     /// Someone who may not change the chat's settings tried to (said privately).
     AdminsOnly {
         /// A Discord channel (members with Manage Channels) rather than a Telegram group

@@ -200,6 +200,11 @@ fn samples() -> Vec<Msg> {
         Msg::BotUnavailable,
         Msg::TooManyBotGames { max: 3 },
         Msg::QueueFull,
+        Msg::About {
+            version: "0.1.0".into(),
+            documents: "- a\n- b".into(),
+            source: Some("https://example.org/xq".into()),
+        },
         Msg::AdminsOnly {
             discord: false,
             slash: None,
@@ -300,10 +305,11 @@ fn index(m: &Msg) -> usize {
         Msg::AdminsOnly { .. } => 84,
         Msg::QueueFull => 85,
         Msg::GameLine { .. } => 86,
+        Msg::About { .. } => 87,
     }
 }
 
-const VARIANTS: usize = 87;
+const VARIANTS: usize = 88;
 
 #[test]
 fn durations_read_naturally() {

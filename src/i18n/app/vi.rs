@@ -17,7 +17,7 @@ pub(super) fn text(m: &Msg) -> String {
 /rating [@người] [thể loại] — điểm xếp hạng và biểu đồ; /top [thể loại] [trang] [global] — bảng xếp hạng; /stats [@người] [@đối thủ] — thống kê, đối đầu
 /hint — nước hay nhất cho bạn (khi chơi với máy; giữa người với người sau /hints on); /review [N] — máy phân tích ván đã xong
 /puzzle [chủ đề|độ khó] — một bài tập để giải; /puzzle next, hint, solution, stats, daily on|off
-/games — các ván của bạn; /help — danh sách này".into(),
+/games — các ván của bạn; /help — danh sách này; /about — phiên bản và các văn bản luật".into(),
         Msg::UnknownCommand { cmd } => format!("Tôi không biết lệnh {cmd}. Gõ /help để xem danh sách lệnh."),
         Msg::TooLong { max } => format!("Tin nhắn quá dài (hơn {max} ký tự). Hãy gửi ngắn hơn."),
         Msg::RateLimited { secs } => format!("Bạn gửi lệnh quá nhanh. Đợi {secs} giây rồi thử lại."),
@@ -117,6 +117,10 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BotName { level } => format!("Máy cấp {level}"),
         Msg::BadBotLevel { text } => format!("Máy chơi ở cấp 1 đến 8, không có cấp “{text}”. Ví dụ: /play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("Bạn đang chơi với máy {max} ván cùng lúc, mức tối đa. Hãy kết thúc hoặc xin thua một ván trước."),
+        Msg::About { version, documents, source } => {
+            let source = source.as_deref().map_or_else(String::new, |s| format!("\nMã nguồn: {s}"));
+            format!("xiangqi-bot {version}, máy chơi cờ tướng trong trò chuyện. Trọng tài xử theo các văn bản luật sau:\n{documents}\nGõ /rules để xem luật, và /why sau một phán quyết để biết lý do.{source}")
+        }
         Msg::QueueFull => "Ở đây đang có quá nhiều yêu cầu cùng lúc nên tôi đã bỏ qua vài câu trả lời. Bạn hãy hỏi lại sau giây lát.".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "Chỉ thành viên có quyền quản lý kênh này mới đổi được cài đặt của kênh." } else { "Chỉ quản trị viên của nhóm mới đổi được cài đặt của nhóm." };

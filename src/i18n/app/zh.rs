@@ -17,7 +17,7 @@ pub(super) fn text(m: &Msg) -> String {
 /rating [@用户] [类别] —— 等级分及走势图；/top [类别] [页码] [global] —— 排行榜；/stats [@用户] [@对手] —— 统计、交手记录
 /hint —— 引擎为你找出最佳着法（与电脑对局时；真人对局需先 /hints on）；/review [N] —— 引擎复盘已结束的对局
 /puzzle [主题|难度] —— 出一道习题；/puzzle next、hint、solution、stats、daily on|off
-/games —— 你的对局；/help —— 本列表".into(),
+/games —— 你的对局；/help —— 本列表；/about —— 版本与规则文献".into(),
         Msg::UnknownCommand { cmd } => format!("我不认识命令 {cmd}。输入 /help 查看命令列表。"),
         Msg::TooLong { max } => format!("消息太长了（超过{max}个字符），请发短一些。"),
         Msg::RateLimited { secs } => format!("你发命令太快了，请等{secs}秒再试。"),
@@ -118,6 +118,10 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::BotName { level } => format!("{level}级电脑"),
         Msg::BadBotLevel { text } => format!("电脑等级只有1到8级，没有“{text}”这一级。例如：/play bot 3 red"),
         Msg::TooManyBotGames { max } => format!("你已同时与电脑下{max}盘棋，已达上限。请先下完或认输其中一盘。"),
+        Msg::About { version, documents, source } => {
+            let source = source.as_deref().map_or_else(String::new, |s| format!("\n源代码：{s}"));
+            format!("xiangqi-bot {version}，聊天中的象棋电脑。裁判依据以下规则文献判定：\n{documents}\n输入 /rules 查看规则手册，裁决之后输入 /why 查看理由。{source}")
+        }
         Msg::QueueFull => "这里同时收到的请求太多，我跳过了一些回复。请稍后再问一次。".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "只有能管理本频道的成员才能更改本频道的设置。" } else { "只有本群管理员才能更改本群的设置。" };
