@@ -353,7 +353,12 @@ fn report_game(g: &GameReport, scores: &Mutex<Vec<GameScore>>) {
     ));
 }
 
+/// One game as PGN: the moves in WXF, and for a referee of its own (`scripts/referee.py`) the
+/// same moves in ICCS (`Iccs`), which side player A had (`PlayerA`), how the game ended (`Ending`,
+/// `EndKind`) and its result by mates and stalemates alone (`MatesResult`).
 fn game_pgn(g: &GameReport, args: &MatchArgs) -> String {
+    let iccs: Vec<String> = g.moves.iter().map(ToString::to_string).collect();
+    let mates = Counting::Mates.outcome(g.outcome, g.kind);
     let tags = [
         ("Event", format!("{} vs {}", args.a, args.b)),
         ("Site", "xiangqi-bot match".to_string()),
@@ -363,6 +368,11 @@ fn game_pgn(g: &GameReport, args: &MatchArgs) -> String {
         ("Opening", g.opening.clone()),
         ("Ruleset", args.ruleset.to_string()),
         ("Termination", g.reason.clone()),
+        ("PlayerA", if g.a_red { "Red" } else { "Black" }.to_string()),
+        ("Ending", g.ending.to_string()),
+        ("EndKind", kind_name(g.kind).to_string()),
+        ("MatesResult", mates.pgn().to_string()),
+        ("Iccs", iccs.join(" ")),
     ];
     write_pgn(&tags, None, &g.moves, g.outcome.pgn())
 }
