@@ -39,12 +39,14 @@ def llr(pen,e0,e1,model):
         k=math.sqrt(2)*math.log(10)/800
         q0,q1=mle_t(p,0.5,e0*k),mle_t(p,0.5,e1*k)
     return n*sum(pi*math.log(b/a) for pi,a,b in zip(p,q0,q1))
-cases=[([307,619,1202,725,353],0,5,2.95),([40,67,295,123,54],0,10,2.95),([120,246,645,386,302],40,45,2.95),
-([29,80,142,101,60],-5,5,2.97),([352,579,1264,743,464],9,16,4.60),([0,0,1,8,1],0,50,1.24),([0,0,2,0,37],0,20,2.96)]
-for pen,e0,e1,pub in cases:
-    print(pen,e0,e1,pub,'normalized %.6f'%llr(pen,e0,e1,'n'),'logistic %.6f'%llr(pen,e0,e1,'logistic'))
-print(math.log(0.05/0.95), math.log(0.95/0.05))
-print('fishtest logistic', llr([292,5905,28939,6129,299],-0.25,1.25,'logistic'), llr([5,418,6043,506,12],0.25,1.25,'logistic'))
-# Degenerate counts (no published value): 200 pairs all won, all lost, all drawn, bounds 0,5.
-for pen in ([0, 0, 0, 0, 200], [200, 0, 0, 0, 0], [0, 0, 200, 0, 0]):
-    print('degenerate', pen, 'logistic', llr(pen, 0, 5, 'logistic'), 'normalized', llr(pen, 0, 5, 'n'))
+# The printed reference values; scripts/referee.py imports the functions above.
+if __name__ == '__main__':
+    cases=[([307,619,1202,725,353],0,5,2.95),([40,67,295,123,54],0,10,2.95),([120,246,645,386,302],40,45,2.95),
+    ([29,80,142,101,60],-5,5,2.97),([352,579,1264,743,464],9,16,4.60),([0,0,1,8,1],0,50,1.24),([0,0,2,0,37],0,20,2.96)]
+    for pen,e0,e1,pub in cases:
+        print(pen,e0,e1,pub,'normalized %.6f'%llr(pen,e0,e1,'n'),'logistic %.6f'%llr(pen,e0,e1,'logistic'))
+    print(math.log(0.05/0.95), math.log(0.95/0.05))
+    print('fishtest logistic', llr([292,5905,28939,6129,299],-0.25,1.25,'logistic'), llr([5,418,6043,506,12],0.25,1.25,'logistic'))
+    # Degenerate counts (no published value): 200 pairs all won, all lost, all drawn, bounds 0,5.
+    for pen in ([0, 0, 0, 0, 200], [200, 0, 0, 0, 0], [0, 0, 200, 0, 0]):
+        print('degenerate', pen, 'logistic', llr(pen, 0, 5, 'logistic'), 'normalized', llr(pen, 0, 5, 'n'))

@@ -35,6 +35,11 @@ pub struct MatchArgs {
     /// Nodes per move instead of time (external engines and builtin:8).
     #[arg(long)]
     nodes: Option<u64>,
+    /// With --nodes: vary each move's node budget by up to this many percent either way (a
+    /// fixed function of --seed, the game and the ply), so that games from the same opening do
+    /// not repeat move for move when the openings file is played through more than once.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=50))]
+    nodes_jitter: u32,
     /// Depth per move instead of time (external engines and builtin:8).
     #[arg(long)]
     depth: Option<u32>,
@@ -203,8 +208,10 @@ pub fn run(args: &MatchArgs) -> i32 {
         report_game(g, &scores);
         state.as_mut().is_some_and(|s| s.record(g))
     };
-    let (a, b, hash) = (&args.a, &args.b, args.hash);
-    let make = |is_a: bool| Ok((if is_a { a } else { b }).contestant(limits.as_ref(), hash));
+    let (a, b, hash, jitter) = (&args.a, &args.b, args.hash, args.nodes_jitter);
+    let make = |is_a: bool| {
+        Ok((if is_a { a } else { b }).contestant_jittered(limits.as_ref(), hash, jitter))
+    };
     let games = match run_match_until(&settings, make, &on_game) {
         Ok(g) => g,
         Err(e) => {
@@ -353,7 +360,12 @@ fn report_game(g: &GameReport, scores: &Mutex<Vec<GameScore>>) {
     ));
 }
 
+/// One game as PGN: the moves in WXF, and for a referee of its own (`scripts/referee.py`) the
+/// same moves in ICCS (`Iccs`), which side player A had (`PlayerA`), how the game ended (`Ending`,
+/// `EndKind`) and its result by mates and stalemates alone (`MatesResult`).
 fn game_pgn(g: &GameReport, args: &MatchArgs) -> String {
+    let iccs: Vec<String> = g.moves.iter().map(ToString::to_string).collect();
+    let mates = Counting::Mates.outcome(g.outcome, g.kind);
     let tags = [
         ("Event", format!("{} vs {}", args.a, args.b)),
         ("Site", "xiangqi-bot match".to_string()),
@@ -363,6 +375,11 @@ fn game_pgn(g: &GameReport, args: &MatchArgs) -> String {
         ("Opening", g.opening.clone()),
         ("Ruleset", args.ruleset.to_string()),
         ("Termination", g.reason.clone()),
+        ("PlayerA", if g.a_red { "Red" } else { "Black" }.to_string()),
+        ("Ending", g.ending.to_string()),
+        ("EndKind", kind_name(g.kind).to_string()),
+        ("MatesResult", mates.pgn().to_string()),
+        ("Iccs", iccs.join(" ")),
     ];
     write_pgn(&tags, None, &g.moves, g.outcome.pgn())
 }

@@ -80,6 +80,7 @@ pub struct UciContestant {
     spec: EngineSpec,
     engine: Option<ExternalEngine>,
     limits: Limits,
+    node_jitter: u32,
     name: String,
 }
 
@@ -92,8 +93,16 @@ impl UciContestant {
             spec,
             engine: None,
             limits,
+            node_jitter: 0,
             name,
         }
+    }
+
+    /// Vary a node budget by up to `percent` either way, move by move (see [`jittered`]).
+    #[must_use]
+    pub fn with_node_jitter(mut self, percent: u32) -> UciContestant {
+        self.node_jitter = percent;
+        self
     }
 }
 
@@ -117,12 +126,13 @@ impl Contestant for UciContestant {
         engine.new_game().map_err(|e| e.to_string())
     }
 
-    fn choose(&mut self, game: &Arbiter, _seed: u64) -> Result<Option<Move>, String> {
+    fn choose(&mut self, game: &Arbiter, seed: u64) -> Result<Option<Move>, String> {
         let engine = self.engine.as_mut().ok_or("engine not started")?;
         let moves: Vec<Move> = game.plies().iter().map(|p| p.mv).collect();
         let stop = AtomicBool::new(false);
+        let limits = jittered(&self.limits, self.node_jitter, seed, moves.len());
         engine
-            .search(game.start(), &moves, &self.limits, &stop, &mut |_| {})
+            .search(game.start(), &moves, &limits, &stop, &mut |_| {})
             .map(|r| r.best)
             .map_err(|e| e.to_string())
     }
@@ -134,6 +144,7 @@ pub struct BuiltinContestant {
     engine: Engine,
     level: u8,
     limits: Option<Limits>,
+    node_jitter: u32,
 }
 
 impl BuiltinContestant {
@@ -144,7 +155,15 @@ impl BuiltinContestant {
             engine: Engine::new(hash_mb),
             level: level.clamp(1, 8),
             limits: limits.filter(|_| level >= 8),
+            node_jitter: 0,
         }
+    }
+
+    /// Vary a node budget by up to `percent` either way, move by move (see [`jittered`]).
+    #[must_use]
+    pub fn with_node_jitter(mut self, percent: u32) -> BuiltinContestant {
+        self.node_jitter = percent;
+        self
     }
 }
 
@@ -163,9 +182,11 @@ impl Contestant for BuiltinContestant {
         let stop = AtomicBool::new(false);
         let (start, rules) = (game.start(), game.rules());
         let result = match &self.limits {
-            Some(l) => self
-                .engine
-                .search(start, &moves, rules, l, &stop, &mut |_| {}),
+            Some(l) => {
+                let l = jittered(l, self.node_jitter, seed, moves.len());
+                self.engine
+                    .search(start, &moves, rules, &l, &stop, &mut |_| {})
+            }
             None => play_level(
                 &mut self.engine,
                 start,
@@ -181,6 +202,26 @@ impl Contestant for BuiltinContestant {
     }
 }
 
+/// `limits` with its node budget, if any, moved by up to `percent` either way: a fixed function
+/// of the game's seed and the ply, so a match replays exactly, yet two games from the same
+/// opening (a second pass through the openings file) do not repeat move for move the way they
+/// would under a fixed budget with deterministic engines.
+#[must_use]
+pub fn jittered(limits: &Limits, percent: u32, seed: u64, ply: usize) -> Limits {
+    let mut out = limits.clone();
+    if let (Some(n), 1..) = (limits.nodes, percent) {
+        // SplitMix64 of the seed and the ply: a well-spread draw in 0..2·percent·10 + 1.
+        let mut z = seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        let span = u64::from(percent.min(90)) * 10;
+        let permille = 1000 - span + z % (2 * span + 1);
+        out.nodes = Some((n.saturating_mul(permille) / 1000).max(1));
+    }
+    out
+}
+
 /// The time an external engine gets when a match sets no limit.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 
@@ -190,10 +231,23 @@ impl PlayerSpec {
     /// top level; levels 1–7 play at their own budget.
     #[must_use]
     pub fn contestant(&self, limits: Option<&Limits>, hash_mb: usize) -> Box<dyn Contestant> {
+        self.contestant_jittered(limits, hash_mb, 0)
+    }
+
+    /// [`PlayerSpec::contestant`] whose node budget, if any, varies by up to `node_jitter`
+    /// percent either way, move by move ([`jittered`]).
+    #[must_use]
+    pub fn contestant_jittered(
+        &self,
+        limits: Option<&Limits>,
+        hash_mb: usize,
+        node_jitter: u32,
+    ) -> Box<dyn Contestant> {
         match self {
-            PlayerSpec::Builtin { level } => {
-                Box::new(BuiltinContestant::new(*level, limits.cloned(), hash_mb))
-            }
+            PlayerSpec::Builtin { level } => Box::new(
+                BuiltinContestant::new(*level, limits.cloned(), hash_mb)
+                    .with_node_jitter(node_jitter),
+            ),
             PlayerSpec::Uci { command, dialect } => {
                 let spec = EngineSpec {
                     dialect: *dialect,
@@ -203,8 +257,41 @@ impl PlayerSpec {
                     movetime_ms: Some(DEFAULT_MOVETIME_MS),
                     ..Limits::default()
                 });
-                Box::new(UciContestant::new(spec, limits))
+                Box::new(UciContestant::new(spec, limits).with_node_jitter(node_jitter))
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_jitter_stays_within_its_percent_and_replays() {
+        let fixed = Limits {
+            nodes: Some(10_000),
+            ..Limits::default()
+        };
+        let budgets: Vec<u64> = (0..400)
+            .map(|ply| jittered(&fixed, 10, 7, ply).nodes.unwrap_or(0))
+            .collect();
+        assert!(budgets.iter().all(|n| (9_000..=11_000).contains(n)));
+        assert!(budgets.iter().any(|&n| n < 9_500) && budgets.iter().any(|&n| n > 10_500));
+        assert_eq!(jittered(&fixed, 10, 7, 3), jittered(&fixed, 10, 7, 3));
+        assert_ne!(
+            (0..20)
+                .map(|p| jittered(&fixed, 10, 7, p))
+                .collect::<Vec<_>>(),
+            (0..20)
+                .map(|p| jittered(&fixed, 10, 8, p))
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(jittered(&fixed, 0, 7, 3), fixed);
+        let timed = Limits {
+            movetime_ms: Some(100),
+            ..Limits::default()
+        };
+        assert_eq!(jittered(&timed, 10, 7, 3), timed);
     }
 }

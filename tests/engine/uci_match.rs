@@ -1,6 +1,7 @@
 //! The match runner: tiny matches of our engine against the real Fairy-Stockfish through the
-//! command line (W/D/L, Elo, PGN; the SPRT and the three counts), and the adjudication of an
-//! engine's illegal move, a crash and the ply limit.
+//! command line (W/D/L, Elo, PGN; the SPRT and the three counts), a neutral referee's recount of
+//! a match's PGN (`scripts/referee.py`, Fairy-Stockfish's rules through pyffish), and the
+//! adjudication of an engine's illegal move, a crash and the ply limit.
 
 use crate::engines;
 
@@ -251,6 +252,81 @@ fn sprt_and_three_counts_against_fairy_stockfish() {
     assert!(at == pairs || at + 1 == pairs, "{verdict}\n{text}");
     // One lost pair is not enough evidence: the LLR needs several.
     assert!(at >= 2, "{verdict}");
+}
+
+/// A neutral referee: `scripts/referee.py` replays a real match's PGN under Fairy-Stockfish's
+/// rules (pyffish), checks every move, recounts every game by mates and stalemates alone, and
+/// must agree with our own `mates` count game by game and in total (W/D/L and pairs). Needs
+/// python3 with pyffish (`pip install pyffish`).
+#[test]
+fn the_neutral_referee_agrees_with_our_mates_count() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pgn = dir.path().join("games.pgn");
+    // Level 8 mates level 2 in most games; the 70-ply limit draws the others.
+    let out = Command::new(BIN)
+        .args([
+            "match",
+            "builtin:8",
+            "builtin:2",
+            "--games",
+            "8",
+            "--nodes",
+            "3000",
+        ])
+        .args(["--max-plies", "70", "--concurrency", "2"])
+        .arg("--openings")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/assets/openings-200.txt"
+        ))
+        .arg("--pgn")
+        .arg(&pgn)
+        .output()
+        .expect("run match");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}");
+    let referee = Command::new("python3")
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/referee.py"))
+        .arg(&pgn)
+        .args(["--sprt", "0,10"])
+        .output()
+        .expect("python3 runs");
+    let verdict = String::from_utf8_lossy(&referee.stdout).into_owned();
+    let err = String::from_utf8_lossy(&referee.stderr);
+    assert!(
+        !err.contains("No module named 'pyffish'"),
+        "the referee needs pyffish: pip install pyffish\n{err}"
+    );
+    assert!(
+        referee.status.success(),
+        "the referee disagrees or found an illegal move:\n{verdict}\n{err}\nour report:\n{text}"
+    );
+    let ours = text
+        .lines()
+        .find_map(|l| l.strip_prefix("count mates:"))
+        .expect("mates count");
+    let theirs = verdict
+        .lines()
+        .find(|l| l.starts_with("W "))
+        .expect("referee W/D/L");
+    assert_eq!(wdl(ours.trim_start()), wdl(theirs), "{text}\n{verdict}");
+    let our_pairs = ours.split_once("; pairs ").expect("pairs").1;
+    let their_pairs = verdict
+        .lines()
+        .find_map(|l| l.strip_prefix("pairs by points for A (0, 1/2, 1, 3/2, 2): "))
+        .expect("referee pairs");
+    assert!(
+        our_pairs.starts_with(&format!("{their_pairs} (")),
+        "{text}\n{verdict}"
+    );
+    assert!(
+        verdict.contains("games where pyffish disagrees with our mates count: 0"),
+        "{verdict}"
+    );
+    // The recount had something to decide: games were mated.
+    assert!(text.contains("[mate]"), "{text}");
+    let [w, _, l] = wdl(theirs);
+    assert!(w + l > 0, "{verdict}");
 }
 
 fn settings(games: usize, max_plies: usize) -> MatchSettings {
