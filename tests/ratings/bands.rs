@@ -118,12 +118,7 @@ async fn pages_and_ranks_read_through_bands_match_the_board_by_hand() {
         // The storage's writer thread lets go of the files a moment after the handle is dropped.
         let mut tries = 0;
         let db = loop {
-            // As the bot made it: compressed (a new database).
-            match sled::Config::new()
-                .path(dir.path())
-                .use_compression(true)
-                .open()
-            {
+            match sled::open(dir.path()) {
                 Ok(db) => break db,
                 Err(e) if tries < 100 => {
                     tries += 1;

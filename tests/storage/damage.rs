@@ -165,18 +165,11 @@ fn a_healthy_database_is_reported_healthy() {
 
 #[test]
 fn flipped_bytes_are_refused_or_change_nothing() {
-    // Uncompressed (as databases made before compression are), so that the game can be found
-    // in the file: sled's stored parameters from a database of that time, then the games.
-    let data = tempfile::tempdir().expect("tempdir");
-    let conf = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sled-before-markers/conf");
-    std::fs::create_dir_all(data.path().join("db")).expect("mkdir");
-    std::fs::copy(conf, data.path().join("db").join("conf")).expect("copy conf");
-    play_two_games(data.path());
-    assert!(sled_conf(data.path()).contains("use_compression: false"));
+    let data = healthy();
     let pristine = contents(data.path());
     let bytes = std::fs::read(db_file(data.path())).expect("read db");
-    // Where the third game's moves are written (sled keeps values as they are when it does
-    // not compress): damage there must be seen.
+    // Where the third game's moves are written (sled keeps values as they are): damage there
+    // must be seen.
     let moves = br#""moves":["b2e2","b9c7","b0c2"]"#;
     let at = bytes
         .windows(moves.len())
@@ -366,34 +359,4 @@ fn export_then_import_gives_back_the_same_database() {
     assert_eq!(r.code, Some(1), "{}", r.out);
     assert!(r.err.contains("damaged"), "{}", r.err);
     assert!(!fresh.path().join("db").exists(), "nothing was written");
-}
-
-/// sled's stored parameters of the database in data directory `data`.
-fn sled_conf(data: &Path) -> String {
-    // Text, then a checksum.
-    String::from_utf8_lossy(&std::fs::read(data.join("db").join("conf")).expect("read conf"))
-        .into_owned()
-}
-
-#[test]
-fn a_new_database_is_compressed_and_an_old_one_stays_as_it_was_until_rebuilt() {
-    let data = healthy();
-    assert!(
-        sled_conf(data.path()).contains("use_compression: true"),
-        "{}",
-        sled_conf(data.path())
-    );
-    // A database from before compression opens and plays on, uncompressed.
-    let old = tempfile::tempdir().expect("tempdir");
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/sled-before-markers");
-    copy_dir(&fixture, &old.path().join("db"));
-    assert!(sled_conf(old.path()).contains("use_compression: false"));
-    let mut c = Console::start(old.path(), &[("BOARD_IMAGES", "off")]);
-    assert_eq!(c.stored_plies(), 3);
-    c.finish();
-    assert!(sled_conf(old.path()).contains("use_compression: false"));
-    // Export and import rebuild it compressed, with the same records.
-    let (rebuilt, _) = export_and_import(old.path());
-    assert!(sled_conf(rebuilt.path()).contains("use_compression: true"));
-    assert_eq!(contents(rebuilt.path()), contents(old.path()));
 }

@@ -276,7 +276,6 @@ impl Trees {
         let config = sled::Config::new()
             .path(dir)
             .mode(sled::Mode::HighThroughput)
-            .use_compression(compressed(dir))
             // Only the writer thread flushes (see the module comment).
             .flush_every_ms(None)
             .cache_capacity(64 * 1024 * 1024);
@@ -600,24 +599,6 @@ impl Trees {
         marks.record = record;
         marks.game_number = marks.game_number.max(changes.game_number.unwrap_or(0));
         Ok(())
-    }
-}
-
-/// Whether sled compresses what it writes in `dir`: a new database does (zstd, sled's own
-/// level), a database made before it did keeps what its `conf` file says (sled stores the
-/// choice and refuses another); `xiangqi-bot export` and `import` turn it on for one.
-///
-/// Why: every move rewrites its game record, channel and reply, and sled rewrites a whole
-/// leaf of up to 16 records after ten changes to it, so the log is mostly JSON written again;
-/// compressed, a game's share of the running files fell from about 30 KB to about 14 KB,
-/// and to 2.4 KB once rebuilt (docs/service-cost.md).
-fn compressed(dir: &Path) -> bool {
-    // The file is text and then a checksum.
-    match std::fs::read(dir.join("conf")) {
-        Ok(conf) => String::from_utf8_lossy(&conf)
-            .lines()
-            .any(|l| l.trim() == "use_compression: true"),
-        Err(_) => true,
     }
 }
 
