@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A neutral referee for `xiangqi-bot match --pgn` files: Fairy-Stockfish's rules (pyffish).
 
-    python3 scripts/referee.py GAMES.pgn [--sprt 0,10] [--model normalized|logistic]
+    python3 scripts/referee.py GAMES.pgn [MORE.pgn ...] [--sprt 0,10] [--model normalized|logistic]
 
-Every game is replayed move by move under pyffish (variant "xiangqi"), each move checked
-against pyffish's own legal moves, and the game recounted by mates and stalemates alone: at
+Every game is replayed under pyffish (variant "xiangqi"), which refuses a move that is not
+among its own legal moves (the first refused ply is found and reported), and the game recounted by mates and stalemates alone: at
 the final position, no legal move is a loss for the side to move as pyffish's `game_result`
 scores it (checkmate and stalemate both lose in xiangqi), an immediate game end
 (`is_immediate_game_end`) stands as pyffish scores it, and anything else is a draw (a
@@ -16,7 +16,8 @@ own "mates" count (the `MatesResult` tag).
 
 The PGN must carry the tags the match command writes: `Iccs` (the moves, ICCS, ranks 0-9),
 `PlayerA` (`Red` or `Black`), `Round` (1-based: games 2k-1 and 2k are a pair), `MatesResult`,
-`Ending`. Exit status: 0 when every move is legal and every game agrees, 1 otherwise, 2 on bad
+`Ending`. Several files (the parts of one test, played with different `--seed`s) are counted
+together, each file's rounds paired within it. Exit status: 0 when every move is legal and every game agrees, 1 otherwise, 2 on bad
 input.
 """
 
@@ -60,14 +61,27 @@ def to_uci(iccs):
     return f"{m[1]}{int(m[2]) + 1}{m[3]}{int(m[4]) + 1}"
 
 
+def plays(start, moves):
+    """The FEN after `moves`, or None when pyffish refuses one of them as illegal."""
+    try:
+        return sf.get_fen(VARIANT, start, moves)
+    except (ValueError, SystemError):
+        return None
+
+
 def referee(game, start):
     """(result from Red's view: 1, 0.5, 0; why; the index of an illegal move or None)."""
     moves = [to_uci(t) for t in game.get("Iccs", "").split()]
-    fen = start
-    for i, mv in enumerate(moves):
-        if mv not in sf.legal_moves(VARIANT, fen, []):
-            return None, f"ply {i + 1} ({game['Iccs'].split()[i]}) is illegal under pyffish", i
-        fen = sf.get_fen(VARIANT, fen, [mv])
+    # pyffish refuses a move list with a move that is not among its legal moves (each call
+    # costs milliseconds, so the whole list is tried at once, and a refused one is bisected).
+    fen = plays(start, moves)
+    if fen is None:
+        lo, hi = 0, len(moves)  # moves[:lo] play, moves[:hi] do not
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if plays(start, moves[:mid]) else (lo, mid)
+        bad = game["Iccs"].split()[lo]
+        return None, f"ply {lo + 1} ({bad}) is illegal under pyffish", lo
     red_to_move = fen.split()[1] == "w"
     if not sf.legal_moves(VARIANT, start, moves):
         value = sf.game_result(VARIANT, start, moves)
@@ -97,16 +111,21 @@ def elo(score):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("pgn")
+    ap.add_argument("pgn", nargs="+")
     ap.add_argument("--sprt", default="0,10", help="ELO0,ELO1 (default 0,10)")
     ap.add_argument("--model", default="normalized", choices=["normalized", "logistic"])
     args = ap.parse_args()
     e0, e1 = (float(x) for x in args.sprt.split(","))
 
-    games = read_games(args.pgn)
-    if not games:
-        print(f"error: no games in {args.pgn}")
-        return 2
+    games = []
+    for part, path in enumerate(args.pgn):
+        found = read_games(path)
+        if not found:
+            print(f"error: no games in {path}")
+            return 2
+        for g in found:
+            g["_part"] = part
+        games.extend(found)
     missing = [g.get("Round", "?") for g in games if "Iccs" not in g or "PlayerA" not in g]
     if missing:
         print(f"error: games without Iccs/PlayerA tags (rounds {', '.join(missing[:5])}): "
@@ -119,21 +138,22 @@ def main():
     for g in games:
         red_score, why, bad = referee(g, start)
         rnd = int(g.get("Round", "0"))
+        name = f"{args.pgn[g['_part']]}:{rnd}" if len(args.pgn) > 1 else str(rnd)
         if bad is not None:
-            illegal.append((rnd, why))
+            illegal.append((name, why))
             continue
         a_red = g["PlayerA"] == "Red"
         a = red_score if a_red else 1 - red_score
         wdl[{1.0: 0, 0.5: 1, 0.0: 2}[a]] += 1
-        by_round[rnd] = a
+        by_round[(g["_part"], rnd)] = a
         ours = from_pgn_result(g.get("MatesResult", ""))
         if ours is None or ours != red_score:
-            disagree.append((rnd, g.get("Ending", "?"), g.get("MatesResult", "?"), red_score, why))
+            disagree.append((name, g.get("Ending", "?"), g.get("MatesResult", "?"), red_score, why))
 
     pairs = [0] * 5
-    for rnd, a in by_round.items():
-        if rnd % 2 == 1 and rnd + 1 in by_round:
-            pairs[round(2 * (a + by_round[rnd + 1]))] += 1
+    for (part, rnd), a in by_round.items():
+        if rnd % 2 == 1 and (part, rnd + 1) in by_round:
+            pairs[round(2 * (a + by_round[(part, rnd + 1)]))] += 1
     n = sum(wdl)
     score = (wdl[0] + 0.5 * wdl[1]) / n if n else 0.5
     m = sum(pairs)
@@ -145,7 +165,8 @@ def main():
         se = math.sqrt(var / m)
         lo, hi = elo(mean - 1.959964 * se), elo(mean + 1.959964 * se)
         interval = f" [{lo:+.1f}, {hi:+.1f}] (95%, pentanomial)"
-    print(f"referee: pyffish {sf.version()}, variant {VARIANT}, {len(games)} games in {args.pgn}")
+    print(f"referee: pyffish {sf.version()}, variant {VARIANT}, {len(games)} games in "
+          f"{' '.join(args.pgn)}")
     print(f"W {wdl[0]} D {wdl[1]} L {wdl[2]} ({n} games) for A, score {100 * score:.1f}%, "
           f"Elo {elo(score):+.1f}{interval}")
     print(f"pairs by points for A (0, 1/2, 1, 3/2, 2): {' '.join(map(str, pairs))}")

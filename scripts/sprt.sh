@@ -29,7 +29,8 @@ git -C "$root" worktree remove --force "$tree"
 cp "$target/release/xiangqi-bot" "$out/new"
 
 cd "$root"
-"$out/new" match builtin:8 "uci:$out/base uci" --nodes "$nodes" --nodes-jitter 10 \
+# Both sides through UCI, so the harness treats them alike (only the engines differ).
+"$out/new" match "uci:$out/new uci" "uci:$out/base uci" --nodes "$nodes" --nodes-jitter 10 \
     --sprt "$bounds" --sprt-count mates --games "$games" --openings assets/openings-200.txt \
     --concurrency "${CONCURRENCY:-2}" --pgn "$out/games.pgn" | tee "$out/match.txt"
 python3 scripts/referee.py "$out/games.pgn" --sprt "$bounds" | tee "$out/referee.txt"

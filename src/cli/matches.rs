@@ -49,7 +49,7 @@ pub struct MatchArgs {
     /// Games played at once (each on its own thread, with its own engines).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Write every game to this PGN file.
+    /// Write every game to this PGN file (each game as it ends; in play order at the end).
     #[arg(long)]
     pgn: Option<PathBuf>,
     /// The ruleset the arbiter applies.
@@ -201,11 +201,27 @@ pub fn run(args: &MatchArgs) -> i32 {
             return 2;
         }
     };
+    // Each game is added to the PGN file as it ends, so a match stopped part way leaves its
+    // games for the referee; the whole file is written again in play order at the end.
+    let live_pgn = match &args.pgn {
+        None => None,
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some(Mutex::new(f)),
+            Err(e) => {
+                emit(&format!("error: cannot write {}: {e}", path.display()));
+                return 1;
+            }
+        },
+    };
     let scores = Mutex::new(Vec::new());
     let on_game = |g: &GameReport| -> bool {
         // The SPRT's lock is held over both, so a game's line and its pair's line stay together.
         let mut state = sprt.as_ref().and_then(|s| s.lock().ok());
         report_game(g, &scores);
+        if let Some(mut f) = live_pgn.as_ref().and_then(|f| f.lock().ok()) {
+            use std::io::Write as _;
+            let _ = writeln!(f, "{}", game_pgn(g, args));
+        }
         state.as_mut().is_some_and(|s| s.record(g))
     };
     let (a, b, hash, jitter) = (&args.a, &args.b, args.hash, args.nodes_jitter);
