@@ -12,6 +12,7 @@ mod movegen;
 pub(crate) use movegen::{Shields, GEN_ALL, GEN_CAPTURES, GEN_QUIETS};
 mod perft;
 mod position;
+mod random;
 pub(crate) mod tables;
 mod types;
 mod zobrist;
@@ -23,6 +24,7 @@ pub use legality::{soldier_crossed, IllegalMove, IllegalReason};
 pub use perft::{divide, perft};
 pub(crate) use position::{code_of, Undo};
 pub use position::{MoveList, Position};
+pub use random::{mix64, next_random, splitmix, GOLDEN};
 pub use types::{ByColor, Color, Move, Piece, PieceId, Role, Square};
 
 /// How a position stands for the side to move, by the basic rules alone (no arbiter).

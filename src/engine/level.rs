@@ -7,7 +7,7 @@
 use std::sync::atomic::AtomicBool;
 
 use crate::arbiter::Ruleset;
-use crate::core::Position;
+use crate::core::{next_random, Position};
 
 use super::{Clock, Engine, Limits, Score, SearchResult};
 
@@ -59,15 +59,6 @@ fn comparable(s: Score) -> i32 {
         Score::Mate(n) if n > 0 => 100_000 - n,
         Score::Mate(n) => -100_000 - n,
     }
-}
-
-/// A small reproducible generator (SplitMix64).
-fn next_random(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Which of `scores` (best first) a level with `margin` plays, drawn with `seed`: a line within

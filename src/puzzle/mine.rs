@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
 use crate::arbiter::{Arbiter, Ruleset};
-use crate::core::{Move, Position, Status};
+use crate::core::{next_random, Move, Position, Status};
 use crate::engine::{Engine, Info, Limits, Score, SearchResult};
 
 use super::material::{balance, theme_of};
@@ -46,15 +46,6 @@ pub struct MineSettings {
 /// A strength for one side of a self-play game: nodes per move, and how far from the best
 /// line (centipawns) its choice may stray.
 const STRENGTHS: [(u64, i32); 4] = [(800, 250), (2_000, 150), (5_000, 80), (12_000, 30)];
-
-/// A small reproducible generator (SplitMix64).
-fn next(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// A score on one scale (mates beyond every centipawn score).
 fn scale(s: Score) -> i32 {
@@ -238,7 +229,7 @@ fn pick(r: &SearchResult, margin: i32, state: &mut u64) -> Option<Move> {
         })
         .filter_map(|l| l.pv.first().copied())
         .collect();
-    let i = usize::try_from(next(state) % ok.len().max(1) as u64).unwrap_or(0);
+    let i = usize::try_from(next_random(state) % ok.len().max(1) as u64).unwrap_or(0);
     ok.get(i).copied().or(r.best)
 }
 
@@ -259,16 +250,16 @@ pub fn mine(
     let mut count = 0;
     for g in 0..settings.games {
         let mut state = settings.seed ^ (g as u64).wrapping_mul(0xA076_1D64_78BD_642F);
-        next(&mut state);
+        next_random(&mut state);
         let opening: &[Move] = if settings.openings.is_empty() {
             &[]
         } else {
-            let i = next(&mut state) % settings.openings.len() as u64;
+            let i = next_random(&mut state) % settings.openings.len() as u64;
             &settings.openings[usize::try_from(i).unwrap_or(0)]
         };
         let strength = [
-            STRENGTHS[usize::try_from(next(&mut state) % 4).unwrap_or(0)],
-            STRENGTHS[usize::try_from(next(&mut state) % 4).unwrap_or(0)],
+            STRENGTHS[usize::try_from(next_random(&mut state) % 4).unwrap_or(0)],
+            STRENGTHS[usize::try_from(next_random(&mut state) % 4).unwrap_or(0)],
         ];
         let mut arb = Arbiter::new(Position::startpos(), Ruleset::default());
         if opening.iter().any(|&m| arb.submit(m).is_err()) {

@@ -3,6 +3,7 @@
 //! has not seen lately; and the day's puzzle, the same everywhere on one day.
 
 use super::{Puzzle, Theme};
+use crate::core::mix64;
 
 /// How far from the asked rating (or the solver's own) a puzzle may be.
 pub const NEAR: u16 = 150;
@@ -143,13 +144,6 @@ pub fn parse_filter(text: &str) -> Result<Filter, String> {
     Ok(f)
 }
 
-/// A small reproducible mix (SplitMix64's finaliser).
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// A puzzle matching `filter`, near `target` (the solver's rating, unless the filter names a
 /// rating), not among `recent` if that leaves any: one of the nearest few, by `seed`.
 #[must_use]
@@ -177,7 +171,7 @@ pub fn choose<'a>(
         da.total_cmp(&db).then_with(|| a.id.cmp(&b.id))
     });
     pool.truncate(WINDOW);
-    let i = usize::try_from(mix(seed) % pool.len().max(1) as u64).unwrap_or(0);
+    let i = usize::try_from(mix64(seed) % pool.len().max(1) as u64).unwrap_or(0);
     pool.get(i).copied()
 }
 
@@ -190,11 +184,11 @@ pub fn daily(set: &[Puzzle], day: u64) -> Option<&Puzzle> {
     }
     let n = set.len() as u64;
     // A step coprime with n visits every puzzle once per cycle.
-    let mut step = mix(0x5EED) % n;
+    let mut step = mix64(0x5EED) % n;
     while step == 0 || gcd(step, n) != 1 {
         step = (step + 1) % n;
     }
-    let i = (mix(0xDA11) % n + day % n * step) % n;
+    let i = (mix64(0xDA11) % n + day % n * step) % n;
     set.get(usize::try_from(i).ok()?)
 }
 

@@ -210,11 +210,8 @@ impl Contestant for BuiltinContestant {
 pub fn jittered(limits: &Limits, percent: u32, seed: u64, ply: usize) -> Limits {
     let mut out = limits.clone();
     if let (Some(n), 1..) = (limits.nodes, percent) {
-        // SplitMix64 of the seed and the ply: a well-spread draw in 0..2·percent·10 + 1.
-        let mut z = seed ^ (ply as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
+        // SplitMix64's mix of the seed and the ply: a well-spread draw in 0..2·percent·10 + 1.
+        let z = crate::core::mix64(seed ^ (ply as u64).wrapping_mul(crate::core::GOLDEN));
         let span = u64::from(percent.min(90)) * 10;
         let permille = 1000 - span + z % (2 * span + 1);
         out.nodes = Some((n.saturating_mul(permille) / 1000).max(1));
