@@ -28,22 +28,6 @@ pub use storage::{BoxFuture, Changes, Claim, Lease, OutboxKey, Storage, StorageE
 use crate::arbiter::{Accepted, Arbiter, Outcome, Ruleset, RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};
 
-/// The colour's stored name.
-#[must_use]
-pub fn color_name(c: Color) -> &'static str {
-    c.name()
-}
-
-/// A colour from its stored name.
-#[must_use]
-pub fn color_from(s: &str) -> Option<Color> {
-    match s {
-        "red" => Some(Color::Red),
-        "black" => Some(Color::Black),
-        _ => None,
-    }
-}
-
 /// A game in memory: its record and its arbiter.
 #[derive(Clone, Debug)]
 pub struct Game {

@@ -117,7 +117,9 @@ pub mod side {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Color>, D::Error> {
         Option::<String>::deserialize(d)?
             .map(|w| {
-                crate::game::color_from(&w)
+                [Color::Red, Color::Black]
+                    .into_iter()
+                    .find(|c| c.name() == w)
                     .ok_or_else(|| D::Error::custom(format!("unknown side {w:?}")))
             })
             .transpose()
@@ -142,5 +144,23 @@ mod tests {
             assert_eq!(serde_json::from_str::<EndReason>(&json).expect("read"), r);
         }
         assert!(serde_json::from_str::<EndReason>("\"fainted\"").is_err());
+    }
+
+    #[test]
+    fn a_side_reads_back_from_its_word() {
+        #[derive(serde::Serialize, Deserialize, PartialEq, Debug)]
+        struct Offer(#[serde(with = "side")] Option<Color>);
+        for c in [None, Some(Color::Red), Some(Color::Black)] {
+            let json = serde_json::to_string(&Offer(c)).expect("write");
+            assert_eq!(
+                serde_json::from_str::<Offer>(&json).expect("read"),
+                Offer(c)
+            );
+        }
+        assert_eq!(
+            serde_json::to_string(&Offer(Some(Color::Black))).expect("write"),
+            "\"black\""
+        );
+        assert!(serde_json::from_str::<Offer>("\"blue\"").is_err());
     }
 }
