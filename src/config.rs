@@ -1,7 +1,8 @@
 //! Everything read from the environment, validated once, with clear errors, into the settings
 //! each part declares for itself (the engines' in `uci`, each platform's in its adapter, the
 //! service's in `app`, the database's in `storage`): nothing below the command line imports
-//! this module. Tokens are kept in [`Secret`], whose `Debug` and `Display` never show them.
+//! this module, and it re-exports none of them. Tokens are kept in
+//! [`Secret`](crate::adapters::Secret), whose `Debug` and `Display` never show them.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -9,12 +10,12 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use crate::adapters::discord::DiscordConfig;
-pub use crate::adapters::telegram::{
+use crate::adapters::discord::DiscordConfig;
+use crate::adapters::telegram::{
     valid_webhook_secret, HookLimits, TelegramConfig, WebhookConfig, MIN_WEBHOOK_SECRET,
 };
-pub use crate::adapters::Secret;
-pub use crate::uci::EngineConfig;
+use crate::adapters::Secret;
+use crate::uci::EngineConfig;
 
 use crate::adapters::discord::shards::RegisterCommands;
 use crate::app::ServiceConfig;

@@ -16,12 +16,12 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use xiangqi_bot::app::bot::{default_threads, ThinkingPool};
 use xiangqi_bot::app::{Reply, Service};
-use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::core::Move;
 use xiangqi_bot::engine::level_spec;
 use xiangqi_bot::game::{Game, GameStatus};
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::uci::player::Player;
+use xiangqi_bot::uci::EngineConfig;
 
 use super::{env, percentile, said, service};
 

@@ -6,11 +6,12 @@ use std::sync::atomic::AtomicBool;
 use clap::Args;
 
 use crate::arbiter::{Arbiter, Ruleset, RulesetName};
-use crate::config::{Config, EngineConfig};
+use crate::config::Config;
 use crate::core::{Move, Position};
 use crate::engine::{Limits, Score, SearchResult};
 use crate::notation::{format_move, Notation};
 use crate::uci::player::{Played, Player};
+use crate::uci::EngineConfig;
 
 use super::emit;
 

@@ -14,10 +14,11 @@ use tokio::task::JoinHandle;
 use xiangqi_bot::adapters::discord::{self, DiscordError};
 use xiangqi_bot::app::bot::ThinkingPool;
 use xiangqi_bot::app::{system_now, Now, Service, ServiceConfig};
-use xiangqi_bot::config::{Config, EngineConfig};
+use xiangqi_bot::config::Config;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 use xiangqi_bot::uci::player::Player;
+use xiangqi_bot::uci::EngineConfig;
 
 use crate::discord_fake::{
     CmdOpt, FakeDiscord, FakeInteraction, FakeMessage, FakeUser, InjectedInteraction,

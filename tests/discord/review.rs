@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use xiangqi_bot::app::bot::ThinkingPool;
-use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::uci::player::Player;
+use xiangqi_bot::uci::EngineConfig;
 
 use crate::discord_fake::{
     permissions, CmdOpt, FakeDiscord, FakeInteraction, FakeMessage, ResponseKind,

@@ -8,10 +8,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use xiangqi_bot::arbiter::{Arbiter, Ruleset};
-use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::core::Position;
 use xiangqi_bot::engine::Limits;
 use xiangqi_bot::uci::player::{Player, Source};
+use xiangqi_bot::uci::EngineConfig;
 use xiangqi_bot::uci::{check_move, EngineSpec};
 
 fn player(command: &str) -> Player {

@@ -11,13 +11,13 @@ use tokio::task::JoinHandle;
 use xiangqi_bot::app::bot::{Job, ThinkingPool};
 use xiangqi_bot::app::{system_now, Incoming, Reply, Service, ServiceConfig};
 use xiangqi_bot::arbiter::{Arbiter, Ruleset};
-use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::core::{Color, Move, Position};
 use xiangqi_bot::engine::Limits;
 use xiangqi_bot::game::{Game, GameRecord, GameStatus, PlayerRef, Storage};
 use xiangqi_bot::render::{text_board, Renderer};
 use xiangqi_bot::storage::SledStorage;
 use xiangqi_bot::uci::player::Player;
+use xiangqi_bot::uci::EngineConfig;
 
 use crate::faulty;
 

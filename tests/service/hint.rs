@@ -11,10 +11,10 @@ use tokio::sync::mpsc::UnboundedReceiver as Receiver;
 use tokio::task::JoinHandle;
 use xiangqi_bot::app::bot::ThinkingPool;
 use xiangqi_bot::app::{Outgoing, Service, ServiceConfig};
-use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::game::Storage;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
+use xiangqi_bot::uci::EngineConfig;
 
 use crate::faulty;
 use crate::said;

@@ -11,14 +11,16 @@ use std::time::Duration;
 use teloxide::Bot;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
+use xiangqi_bot::adapters::telegram::WebhookConfig;
 use xiangqi_bot::adapters::telegram::{self, RetryPolicy, TelegramError, TelegramOptions};
 use xiangqi_bot::app::bot::ThinkingPool;
 use xiangqi_bot::app::{system_now, Action, Service, ServiceConfig};
-use xiangqi_bot::config::{Config, EngineConfig, WebhookConfig};
+use xiangqi_bot::config::Config;
 use xiangqi_bot::game::Storage;
 use xiangqi_bot::render::Renderer;
 use xiangqi_bot::storage::SledStorage;
 use xiangqi_bot::uci::player::Player;
+use xiangqi_bot::uci::EngineConfig;
 
 use serde_json::json;
 

@@ -13,8 +13,8 @@ use telegram_harness::{
 };
 use xiangqi_bot::app::bot::ThinkingPool;
 use xiangqi_bot::app::Action;
-use xiangqi_bot::config::EngineConfig;
 use xiangqi_bot::uci::player::Player;
+use xiangqi_bot::uci::EngineConfig;
 
 fn user(id: i64, name: &str) -> FakeUser {
     FakeUser::new(id, name)
