@@ -36,6 +36,7 @@ use crate::game::{
     BoxFuture, Changes, ChannelRecord, Deadline, DeadlineKind, GameRecord, GameStatus, OutboxKey,
     Storage, StorageError, UserPrefs,
 };
+use crate::storage::ranking;
 
 /// Storage in a sled database directory.
 #[derive(Clone)]
@@ -47,10 +48,10 @@ pub struct SledStorage {
 }
 
 /// The meta key of the game-number counter.
-pub(crate) const GAME_NUMBER: &str = "game_number";
+const GAME_NUMBER: &str = "game_number";
 /// The meta key of the number added to sled's ids: set by an import to the highest id the
 /// exported database had handed out (sled's own id counter starts again in a new database).
-pub(crate) const IDS_OFFSET: &str = "ids_offset";
+const IDS_OFFSET: &str = "ids_offset";
 /// How often, at most, the marker file is rewritten while writes go on.
 const MARKER_EVERY: Duration = Duration::from_secs(1);
 
@@ -118,7 +119,7 @@ impl Marks {
     }
 }
 
-pub(crate) fn err(e: impl std::fmt::Display) -> StorageError {
+fn err(e: impl std::fmt::Display) -> StorageError {
     StorageError(e.to_string())
 }
 
@@ -130,7 +131,7 @@ fn deadline_key(d: &Deadline) -> [u8; 17] {
     k
 }
 
-pub(crate) fn deadline_from(k: &[u8], v: &[u8]) -> Option<Deadline> {
+fn deadline_from(k: &[u8], v: &[u8]) -> Option<Deadline> {
     if k.len() != 17 {
         return None;
     }
@@ -153,7 +154,7 @@ fn outbox_key(k: &OutboxKey) -> Vec<u8> {
     out
 }
 
-pub(crate) fn outbox_key_from(k: &[u8]) -> Option<OutboxKey> {
+fn outbox_key_from(k: &[u8]) -> Option<OutboxKey> {
     let split = k.len().checked_sub(9)?;
     if k[split] != 0 {
         return None;
@@ -171,7 +172,7 @@ fn user_game_key(user: &str, id: u64) -> Vec<u8> {
     k
 }
 
-pub(crate) fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StorageError> {
+fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StorageError> {
     serde_json::from_slice(bytes).map_err(err)
 }
 
@@ -817,14 +818,7 @@ impl Storage for SledStorage {
         first: usize,
         visit: &mut dyn FnMut(usize, crate::rating::Entry) -> bool,
     ) -> Result<(), StorageError> {
-        crate::storage::ranking::leaderboard(
-            &self.trees.ratings,
-            scope,
-            family,
-            now_ms,
-            first,
-            visit,
-        )
+        ranking::leaderboard(&self.trees.ratings, scope, family, now_ms, first, visit)
     }
 
     fn rank(
@@ -835,7 +829,7 @@ impl Storage for SledStorage {
         rating: f64,
         now_ms: u64,
     ) -> Result<Option<usize>, StorageError> {
-        crate::storage::ranking::rank(&self.trees.ratings, scope, family, player, rating, now_ms)
+        ranking::rank(&self.trees.ratings, scope, family, player, rating, now_ms)
     }
 
     fn last_family(
