@@ -49,7 +49,8 @@ pub struct MatchArgs {
     /// Games played at once (each on its own thread, with its own engines).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
-    /// Write every game to this PGN file (each game as it ends; in play order at the end).
+    /// Write every game to this PGN file, each as it ends (its `Round` tag says where it was in
+    /// the match).
     #[arg(long)]
     pgn: Option<PathBuf>,
     /// The ruleset the arbiter applies.
@@ -202,11 +203,11 @@ pub fn run(args: &MatchArgs) -> i32 {
         }
     };
     // Each game is added to the PGN file as it ends, so a match stopped part way leaves its
-    // games for the referee; the whole file is written again in play order at the end.
+    // games for the referee; the first failed write is kept and reported at the end.
     let live_pgn = match &args.pgn {
         None => None,
         Some(path) => match std::fs::File::create(path) {
-            Ok(f) => Some(Mutex::new(f)),
+            Ok(f) => Some(Mutex::new((f, None::<std::io::Error>))),
             Err(e) => {
                 emit(&format!("error: cannot write {}: {e}", path.display()));
                 return 1;
@@ -218,9 +219,12 @@ pub fn run(args: &MatchArgs) -> i32 {
         // The SPRT's lock is held over both, so a game's line and its pair's line stay together.
         let mut state = sprt.as_ref().and_then(|s| s.lock().ok());
         report_game(g, &scores);
-        if let Some(mut f) = live_pgn.as_ref().and_then(|f| f.lock().ok()) {
+        if let Some(mut out) = live_pgn.as_ref().and_then(|f| f.lock().ok()) {
             use std::io::Write as _;
-            let _ = writeln!(f, "{}", game_pgn(g, args));
+            let (file, failed) = &mut *out;
+            if failed.is_none() {
+                *failed = writeln!(file, "{}", game_pgn(g, args)).err();
+            }
         }
         state.as_mut().is_some_and(|s| s.record(g))
     };
@@ -288,16 +292,12 @@ pub fn run(args: &MatchArgs) -> i32 {
             ),
         });
     }
-    if let Some(path) = &args.pgn {
-        let text: String = games
-            .iter()
-            .map(|g| game_pgn(g, args))
-            .collect::<Vec<_>>()
-            .join("\n");
-        if let Err(e) = std::fs::write(path, text) {
-            emit(&format!("error: cannot write {}: {e}", path.display()));
-            return 1;
-        }
+    let failed = live_pgn
+        .and_then(|f| f.into_inner().ok())
+        .and_then(|(_, e)| e);
+    if let (Some(path), Some(e)) = (&args.pgn, failed) {
+        emit(&format!("error: cannot write {}: {e}", path.display()));
+        return 1;
     }
     0
 }
