@@ -308,7 +308,7 @@ impl StoredImage {
     fn texts(&self) -> (String, Option<String>) {
         let made = self.drawing.as_ref().and_then(|d| {
             let lang = Lang::from_tag(d.described_in.as_deref()?)?;
-            let (position, _, _) = d.position()?;
+            let position = d.position()?;
             Some(d.texts(&position, lang))
         });
         match made {
@@ -439,24 +439,22 @@ impl Drawing {
         }
     }
 
-    /// The position drawn, the move that led to it and who is at the bottom, if the stored
-    /// position still reads.
-    fn position(&self) -> Option<(Position, Option<Move>, Color)> {
-        let position = Position::from_fen(&self.fen).ok()?;
-        Some((position, self.last(), self.viewer()))
+    /// The position drawn, if the stored position still reads.
+    fn position(&self) -> Option<Position> {
+        Position::from_fen(&self.fen).ok()
     }
 
     /// The request for the renderer, if the stored position still reads.
     fn request(&self) -> Option<(Position, Option<Move>, Color, Player, Player)> {
-        let (position, last_move, viewer) = self.position()?;
+        let position = self.position()?;
         let player = |(name, clock): &(String, Option<String>)| Player {
             name: name.clone(),
             clock: clock.clone(),
         };
         Some((
             position,
-            last_move,
-            viewer,
+            self.last(),
+            self.viewer(),
             player(&self.red),
             player(&self.black),
         ))
