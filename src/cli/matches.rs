@@ -229,9 +229,8 @@ pub fn run(args: &MatchArgs) -> i32 {
         state.as_mut().is_some_and(|s| s.record(g))
     };
     let (a, b, hash, jitter) = (&args.a, &args.b, args.hash, args.nodes_jitter);
-    let make = |is_a: bool| {
-        Ok((if is_a { a } else { b }).contestant_jittered(limits.as_ref(), hash, jitter))
-    };
+    let make =
+        |is_a: bool| Ok((if is_a { a } else { b }).contestant(limits.as_ref(), hash, jitter));
     let games = match run_match_until(&settings, make, &on_game) {
         Ok(g) => g,
         Err(e) => {

@@ -225,16 +225,10 @@ pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 impl PlayerSpec {
     /// A contestant for one worker thread. `limits` (from `--movetime`, `--nodes`, `--depth`)
     /// apply to external engines (default: [`DEFAULT_MOVETIME_MS`] a move) and to the built-in
-    /// top level; levels 1–7 play at their own budget.
+    /// top level; levels 1–7 play at their own budget. A node budget, if any, varies by up to
+    /// `node_jitter` percent either way, move by move ([`jittered`]; 0: fixed).
     #[must_use]
-    pub fn contestant(&self, limits: Option<&Limits>, hash_mb: usize) -> Box<dyn Contestant> {
-        self.contestant_jittered(limits, hash_mb, 0)
-    }
-
-    /// [`PlayerSpec::contestant`] whose node budget, if any, varies by up to `node_jitter`
-    /// percent either way, move by move ([`jittered`]).
-    #[must_use]
-    pub fn contestant_jittered(
+    pub fn contestant(
         &self,
         limits: Option<&Limits>,
         hash_mb: usize,

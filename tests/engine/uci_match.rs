@@ -346,7 +346,7 @@ fn play(a: &PlayerSpec, b: &PlayerSpec, s: &MatchSettings) -> Vec<GameReport> {
         nodes: Some(500),
         ..Limits::default()
     };
-    let make = |is_a: bool| Ok((if is_a { a } else { b }).contestant(Some(&limits), 4));
+    let make = |is_a: bool| Ok((if is_a { a } else { b }).contestant(Some(&limits), 4, 0));
     run_match(s, make, &|_| {}).expect("match runs")
 }
 
