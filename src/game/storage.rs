@@ -28,136 +28,141 @@ pub struct OutboxKey {
     pub seq: u64,
 }
 
-/// A set of changes written atomically and durably by [`Storage::persist`].
-#[derive(Debug, Default)]
-pub struct Changes {
-    /// Games to write (whole records).
-    pub games: Vec<GameRecord>,
-    /// Channels to write.
-    pub channels: Vec<(String, ChannelRecord)>,
-    /// User preferences to write.
-    pub users: Vec<(String, UserPrefs)>,
-    /// Deadlines to add.
-    pub add_deadlines: Vec<Deadline>,
-    /// Deadlines to remove.
-    pub remove_deadlines: Vec<Deadline>,
-    /// Handles to remember: (`platform:@handle`, player id), so `/rating @handle` finds a
-    /// player the platform names only by handle.
-    pub aliases: Vec<(String, String)>,
-    /// Replies to deliver (the outbox), as the service encoded them.
-    pub outbox: Vec<(OutboxKey, Vec<u8>)>,
-    /// Outbox entries delivered (or given up), to forget.
-    pub delivered: Vec<OutboxKey>,
-    /// Incoming events handled, by their platform id (`tg:u:123`), with the time: a platform
-    /// that delivers an event again after a crash finds it here and it is not run twice.
-    pub seen: Vec<(String, u64)>,
-    /// A game number (from [`Storage::next_game_number`]) now in use: the stored counter
-    /// moves up to it in the same transaction (it never moves down).
-    pub game_number: Option<u64>,
-    /// Game reviews to write (asked for, or done), by their game.
-    pub reviews: Vec<super::analysis::ReviewRecord>,
-    /// Solvers' puzzle records to write, by player id.
-    pub puzzle_players: Vec<(String, PuzzlePlayer)>,
-    /// Puzzles' own ratings to write, by puzzle id.
-    pub puzzle_standings: Vec<(String, PuzzleStanding)>,
-    /// Incoming events to keep until handled (the inbox), by a key that orders them
-    /// (`tg:BOT:00000000123`), as the platform sent them: a platform told "received" sends
-    /// them no more, so they are kept before it is told.
-    pub inbox: Vec<(String, Vec<u8>)>,
-    /// Inbox entries handled, to forget.
-    pub inbox_done: Vec<String>,
+/// `Changes`, declared once: each field with its documentation, its type, how a later change
+/// merges into an earlier one ([`Changes::absorb`]), and whether it changes the state of
+/// games, channels, users or deadlines ([`Changes::changes_state`]) or only the record of
+/// delivery (`log`). [`Changes::is_empty`] and both methods come from this one list. The
+/// backends write each kind their own way; PostgreSQL's `encode` (`storage/pg/write.rs`) names
+/// every field, so a new kind of change does not build until it is written there too.
+macro_rules! changes {
+    ($(#[$sdoc:meta])* pub struct Changes {
+        $( $(#[$doc:meta])* $name:ident: $ty:ty => $rule:ident $(($($arg:tt)*))?, $scope:ident; )*
+    }) => {
+        $(#[$sdoc])*
+        #[derive(Debug, Default)]
+        pub struct Changes {
+            $( $(#[$doc])* pub $name: $ty, )*
+        }
+
+        impl Changes {
+            /// Whether nothing would be written.
+            #[must_use]
+            pub fn is_empty(&self) -> bool {
+                true $( && Nothing::is_nothing(&self.$name) )*
+            }
+
+            /// Whether the state of games, channels, users or deadlines changes (the outbox
+            /// and the record of handled events aside).
+            #[must_use]
+            pub fn changes_state(&self) -> bool {
+                false $( || (changes!(@state $scope) && !Nothing::is_nothing(&self.$name)) )*
+            }
+
+            /// Add `later`'s changes after these, as if both were applied one after the
+            /// other: a record written twice keeps the later version, and a deadline added
+            /// then removed (or removed then added) ends as the later change says.
+            pub fn absorb(&mut self, mut later: Changes) {
+                $( changes!(@merge self, later, $name, $rule $(($($arg)*))?); )*
+            }
+        }
+    };
+    (@state state) => { true };
+    (@state log) => { false };
+    // Appended in order.
+    (@merge $this:ident, $later:ident, $f:ident, append) => {
+        $this.$f.extend(std::mem::take(&mut $later.$f));
+    };
+    // The larger of the two.
+    (@merge $this:ident, $later:ident, $f:ident, max) => {
+        $this.$f = $this.$f.max($later.$f.take());
+    };
+    // Records by key: the later one wins, and the earlier copies go (they would be written
+    // first and overwritten anyway).
+    (@merge $this:ident, $later:ident, $f:ident, keyed($key:expr)) => {{
+        let later = std::mem::take(&mut $later.$f);
+        let key = $key;
+        $this.$f.retain(|x| !later.iter().any(|y| key(y) == key(x)));
+        $this.$f.extend(later);
+    }};
+    // Removals of what `$adds` adds, merged before the additions (the field is declared
+    // before `$adds`): a deadline the later change removes must not survive as an earlier
+    // addition, and one it adds must not be removed.
+    (@merge $this:ident, $later:ident, $f:ident, removes($adds:ident)) => {{
+        let later = std::mem::take(&mut $later.$f);
+        $this.$adds.retain(|d| !later.contains(d));
+        $this.$f.extend(later);
+        $this.$f.retain(|d| !$later.$adds.contains(d));
+    }};
 }
 
-impl Changes {
-    /// Whether nothing would be written.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.games.is_empty()
-            && self.channels.is_empty()
-            && self.users.is_empty()
-            && self.add_deadlines.is_empty()
-            && self.remove_deadlines.is_empty()
-            && self.aliases.is_empty()
-            && self.game_number.is_none()
-            && self.outbox.is_empty()
-            && self.delivered.is_empty()
-            && self.seen.is_empty()
-            && self.reviews.is_empty()
-            && self.puzzle_players.is_empty()
-            && self.puzzle_standings.is_empty()
-            && self.inbox.is_empty()
-            && self.inbox_done.is_empty()
-    }
+/// A field of [`Changes`] that holds nothing to write.
+trait Nothing {
+    fn is_nothing(&self) -> bool;
+}
 
-    /// Whether the state of games, channels, users or deadlines changes (the outbox and the
-    /// record of handled events aside).
-    #[must_use]
-    pub fn changes_state(&self) -> bool {
-        !(self.games.is_empty()
-            && self.channels.is_empty()
-            && self.users.is_empty()
-            && self.add_deadlines.is_empty()
-            && self.remove_deadlines.is_empty()
-            && self.aliases.is_empty()
-            && self.game_number.is_none()
-            && self.reviews.is_empty()
-            && self.puzzle_players.is_empty()
-            && self.puzzle_standings.is_empty())
+impl<T> Nothing for Vec<T> {
+    fn is_nothing(&self) -> bool {
+        self.is_empty()
     }
+}
 
-    /// Add `later`'s changes after these, as if both were applied one after the other: a
-    /// record written twice keeps the later version, and a deadline added then removed (or
-    /// removed then added) ends as the later change says.
-    pub fn absorb(&mut self, later: Changes) {
-        let Changes {
-            games,
-            channels,
-            users,
-            add_deadlines,
-            remove_deadlines,
-            aliases,
-            outbox,
-            delivered,
-            seen,
-            game_number,
-            reviews,
-            puzzle_players,
-            puzzle_standings,
-            inbox,
-            inbox_done,
-        } = later;
-        self.inbox.extend(inbox);
-        self.inbox_done.extend(inbox_done);
-        // Records are written in order, so the later one wins; drop the earlier copies anyway.
-        self.games
-            .retain(|g| !games.iter().any(|later| later.id == g.id));
-        self.games.extend(games);
-        self.channels
-            .retain(|(k, _)| !channels.iter().any(|(later, _)| later == k));
-        self.channels.extend(channels);
-        self.users
-            .retain(|(k, _)| !users.iter().any(|(later, _)| later == k));
-        self.users.extend(users);
-        // Removals are applied before additions: a deadline the later change removes must not
-        // survive as an earlier addition, and one it adds must not be removed.
-        self.add_deadlines.retain(|d| !remove_deadlines.contains(d));
-        self.remove_deadlines.extend(remove_deadlines);
-        self.remove_deadlines.retain(|d| !add_deadlines.contains(d));
-        self.add_deadlines.extend(add_deadlines);
-        self.aliases.extend(aliases);
-        self.outbox.extend(outbox);
-        self.delivered.extend(delivered);
-        self.seen.extend(seen);
-        self.game_number = self.game_number.max(game_number);
-        self.reviews
-            .retain(|r| !reviews.iter().any(|later| later.game == r.game));
-        self.reviews.extend(reviews);
-        self.puzzle_players
-            .retain(|(k, _)| !puzzle_players.iter().any(|(later, _)| later == k));
-        self.puzzle_players.extend(puzzle_players);
-        self.puzzle_standings
-            .retain(|(k, _)| !puzzle_standings.iter().any(|(later, _)| later == k));
-        self.puzzle_standings.extend(puzzle_standings);
+impl<T> Nothing for Option<T> {
+    fn is_nothing(&self) -> bool {
+        self.is_none()
+    }
+}
+
+fn game_id(g: &GameRecord) -> u64 {
+    g.id
+}
+
+fn review_game(r: &super::analysis::ReviewRecord) -> u64 {
+    r.game
+}
+
+fn first<A, B>(pair: &(A, B)) -> &A {
+    &pair.0
+}
+
+changes! {
+    /// A set of changes written atomically and durably by [`Storage::persist`].
+    pub struct Changes {
+        /// Games to write (whole records).
+        games: Vec<GameRecord> => keyed(game_id), state;
+        /// Channels to write.
+        channels: Vec<(String, ChannelRecord)> => keyed(first), state;
+        /// User preferences to write.
+        users: Vec<(String, UserPrefs)> => keyed(first), state;
+        /// Deadlines to remove.
+        remove_deadlines: Vec<Deadline> => removes(add_deadlines), state;
+        /// Deadlines to add.
+        add_deadlines: Vec<Deadline> => append, state;
+        /// Handles to remember: (`platform:@handle`, player id), so `/rating @handle` finds a
+        /// player the platform names only by handle.
+        aliases: Vec<(String, String)> => append, state;
+        /// Replies to deliver (the outbox), as the service encoded them.
+        outbox: Vec<(OutboxKey, Vec<u8>)> => append, log;
+        /// Outbox entries delivered (or given up), to forget.
+        delivered: Vec<OutboxKey> => append, log;
+        /// Incoming events handled, by their platform id (`tg:u:123`), with the time: a
+        /// platform that delivers an event again after a crash finds it here and it is not run
+        /// twice.
+        seen: Vec<(String, u64)> => append, log;
+        /// A game number (from [`Storage::next_game_number`]) now in use: the stored counter
+        /// moves up to it in the same transaction (it never moves down).
+        game_number: Option<u64> => max, state;
+        /// Game reviews to write (asked for, or done), by their game.
+        reviews: Vec<super::analysis::ReviewRecord> => keyed(review_game), state;
+        /// Solvers' puzzle records to write, by player id.
+        puzzle_players: Vec<(String, PuzzlePlayer)> => keyed(first), state;
+        /// Puzzles' own ratings to write, by puzzle id.
+        puzzle_standings: Vec<(String, PuzzleStanding)> => keyed(first), state;
+        /// Incoming events to keep until handled (the inbox), by a key that orders them
+        /// (`tg:BOT:00000000123`), as the platform sent them: a platform told "received"
+        /// sends them no more, so they are kept before it is told.
+        inbox: Vec<(String, Vec<u8>)> => append, log;
+        /// Inbox entries handled, to forget.
+        inbox_done: Vec<String> => append, log;
     }
 }
 
@@ -509,5 +514,55 @@ mod tests {
             ..Changes::default()
         };
         assert!(!only_outbox.is_empty() && !only_outbox.changes_state());
+    }
+
+    #[test]
+    fn every_kind_of_change_merges_by_its_declared_rule() {
+        let record = |last_game| ChannelRecord {
+            last_game: Some(last_game),
+            ..ChannelRecord::default()
+        };
+        let d = deadline(30);
+        let mut first = Changes {
+            channels: vec![("a".into(), record(1)), ("b".into(), record(2))],
+            game_number: Some(5),
+            aliases: vec![("tg:@a".into(), "tg:1".into())],
+            ..Changes::default()
+        };
+        assert!(!first.is_empty() && first.changes_state());
+        // One later change that removes a deadline and adds it again keeps it, as applying
+        // the two one after the other would.
+        first.absorb(Changes {
+            channels: vec![("a".into(), record(3))],
+            game_number: Some(3),
+            aliases: vec![("tg:@b".into(), "tg:2".into())],
+            remove_deadlines: vec![d.clone()],
+            add_deadlines: vec![d.clone()],
+            inbox: vec![("tg:x:1".into(), vec![1])],
+            ..Changes::default()
+        });
+        let kept: Vec<(&str, Option<u64>)> = first
+            .channels
+            .iter()
+            .map(|(k, r)| (k.as_str(), r.last_game))
+            .collect();
+        assert_eq!(
+            kept,
+            vec![("b", Some(2)), ("a", Some(3))],
+            "the later record, once"
+        );
+        assert_eq!(first.game_number, Some(5), "the counter never goes back");
+        assert_eq!(first.aliases.len(), 2);
+        assert_eq!(
+            (first.add_deadlines.clone(), first.remove_deadlines.clone()),
+            (vec![d], vec![])
+        );
+        assert_eq!(first.inbox.len(), 1);
+        assert!(Changes::default().is_empty() && !Changes::default().changes_state());
+        let only_inbox = Changes {
+            inbox_done: vec!["tg:x:1".into()],
+            ..Changes::default()
+        };
+        assert!(!only_inbox.is_empty() && !only_inbox.changes_state());
     }
 }
