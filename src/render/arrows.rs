@@ -6,49 +6,15 @@
 //! the first time it is asked for, and kept; a board with arrows is then composed and encoded
 //! like any other (the strips an arrow crosses differ, so the strip cache deflates them anew).
 
-use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::layout::CELL;
 use super::paint::Sprite;
 use super::raster::Layer;
+pub use super::style::ArrowStyle;
+use super::style::ARROW_ALPHA;
 use super::theme::{Colors, Palette};
 use crate::core::{Move, Square};
-
-/// What an arrow says, which sets its colour.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ArrowStyle {
-    /// A suggested move (`/hint`): violet, apart from the blue marks of the last move.
-    #[default]
-    Hint,
-    /// The better move, in a review: green.
-    Best,
-    /// The move played, when it was a mistake: red.
-    Mistake,
-}
-
-impl ArrowStyle {
-    /// All styles.
-    pub const ALL: [ArrowStyle; 3] = [ArrowStyle::Hint, ArrowStyle::Best, ArrowStyle::Mistake];
-
-    pub(crate) const fn index(self) -> usize {
-        self as usize
-    }
-}
-
-impl FromStr for ArrowStyle {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "hint" => Ok(ArrowStyle::Hint),
-            "best" => Ok(ArrowStyle::Best),
-            "mistake" => Ok(ArrowStyle::Mistake),
-            _ => Err(format!(
-                "unknown arrow style {s:?}: use hint, best or mistake"
-            )),
-        }
-    }
-}
 
 /// An arrow from one point to another.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -75,10 +41,6 @@ impl Arrow {
 
 /// The most arrows drawn on one board; more are left out.
 pub const MAX_ARROWS: usize = 8;
-
-/// How opaque an arrow is: enough to read on a small screen in daylight, not so much that the
-/// characters beneath disappear.
-pub(crate) const ARROW_ALPHA: f32 = 0.72;
 
 /// Shaft width, head length and head width, in pixels (a cell is [`CELL`] pixels).
 const SHAFT: f32 = 14.0;

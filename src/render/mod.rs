@@ -34,6 +34,7 @@ mod layout;
 mod paint;
 mod raster;
 mod strips;
+mod style;
 mod text;
 mod textual;
 mod theme;

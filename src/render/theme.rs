@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
-use super::arrows::{ArrowStyle, ARROW_ALPHA};
+use super::style::{ArrowStyle, ARROW_ALPHA};
 
 /// An sRGB colour.
 pub type Rgb = [u8; 3];

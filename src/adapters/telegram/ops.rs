@@ -218,7 +218,7 @@ pub struct Answering {
     pub message: Option<MessageId>,
     /// The message whose button they pressed, and what it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pressed: Option<(MessageId, super::press::Pressed)>,
+    pub pressed: Option<(MessageId, Pressed)>,
 }
 
 /// The callback data of a button: the action, and for a button that only one user may
@@ -382,6 +382,19 @@ pub fn reply_ops(reply: &Reply, only_for: Option<UserId>, reply_to: Option<Messa
         });
     }
     ops
+}
+
+/// What kind of message a button was pressed under, judged by its buttons.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pressed {
+    /// A board (its buttons stay while they are current).
+    Board,
+    /// The move picker (edited step by step).
+    Picker,
+    /// A one-time question: a challenge, an offer, a confirmation.
+    Question,
+    /// No message or no keyboard we know.
+    Other,
 }
 
 #[cfg(test)]

@@ -534,7 +534,7 @@ mod tests {
 
     #[test]
     fn entries_are_delivered_as_the_event_they_answer_asked() {
-        use super::super::press::Pressed;
+        use super::super::ops::Pressed;
         use crate::app::{Button, Delivery, Reply};
         use crate::game::OutboxKey;
         let target = Target {

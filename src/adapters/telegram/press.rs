@@ -2,26 +2,13 @@
 //! press become (the press's answer, edits of the pressed message, new messages, buttons taken
 //! away). Pure, so the tests call it directly.
 
-use serde::{Deserialize, Serialize};
 use teloxide::types::{InlineKeyboardButtonKind, MessageId, UserId};
 
 use super::ops::{
-    self, callback_text, keyboard, read_callback_data, reply_ops, retire_ops, tracking, Op, Track,
+    self, callback_text, keyboard, read_callback_data, reply_ops, retire_ops, tracking, Op,
+    Pressed, Track,
 };
 use crate::app::{Action, Reply};
-
-/// What kind of message a button was pressed under, judged by its buttons.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Pressed {
-    /// A board (its buttons stay while they are current).
-    Board,
-    /// The move picker (edited step by step).
-    Picker,
-    /// A one-time question: a challenge, an offer, a confirmation.
-    Question,
-    /// No message or no keyboard we know.
-    Other,
-}
 
 pub(super) fn pressed_kind(msg: Option<&teloxide::types::Message>) -> Pressed {
     let Some(kb) = msg.and_then(teloxide::types::Message::reply_markup) else {
