@@ -7,12 +7,9 @@
 //! and runs them again.
 
 use std::collections::{BTreeSet, HashSet};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Duration;
+use std::sync::{Mutex, PoisonError};
 
 use tokio::sync::Notify;
-
-use super::Service;
 
 /// Work to start.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -26,10 +23,10 @@ pub(crate) enum Work {
 /// Due work, the work running, and the work whose result could not be stored.
 #[derive(Default)]
 pub(crate) struct Analysis {
-    due: Mutex<BTreeSet<Work>>,
-    running: Mutex<HashSet<Work>>,
-    failed: Mutex<BTreeSet<Work>>,
-    wake: Notify,
+    pub(super) due: Mutex<BTreeSet<Work>>,
+    pub(super) running: Mutex<HashSet<Work>>,
+    pub(super) failed: Mutex<BTreeSet<Work>>,
+    pub(super) wake: Notify,
 }
 
 impl Analysis {
@@ -82,70 +79,4 @@ impl Analysis {
 /// takeback that stops the bot's search does not stop a review.
 pub(crate) fn pool_key(channel: &str, what: &str) -> String {
     format!("{channel}#{what}")
-}
-
-impl Service {
-    /// Mark every review asked for and not done due (after a restart, or when a process
-    /// sharing the storage died with reviews in hand).
-    pub(crate) fn resume_reviews(&self) {
-        match self.storage().pending_reviews() {
-            Ok(pending) => {
-                for r in pending {
-                    self.analysis.due(Work::Review(r.channel, r.game));
-                }
-            }
-            Err(e) => tracing::error!(error = %e, "cannot list the reviews to resume"),
-        }
-    }
-
-    /// Run hints and reviews forever: first the reviews stored before a restart (the hints
-    /// are found by [`Service::run_bot`]'s pass over the active games), then each one a
-    /// handler marks due. Started by [`Service::run_bot`].
-    pub(crate) async fn run_analysis(self: Arc<Self>) {
-        self.resume_reviews();
-        loop {
-            let due = std::mem::take(
-                &mut *self
-                    .analysis
-                    .due
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner),
-            );
-            for w in due {
-                if !self.analysis.claim(&w) {
-                    continue;
-                }
-                let svc = Arc::clone(&self);
-                tokio::spawn(async move {
-                    // Processes sharing the storage: one of them does it.
-                    let claim = svc
-                        .storage()
-                        .claim_work(&format!("work:{w:?}"))
-                        .await
-                        .unwrap_or_else(|e| {
-                            tracing::error!(work = ?w, error = %e, "analysis: storage failure");
-                            None
-                        });
-                    let Some(claim) = claim else {
-                        svc.analysis.release(&w);
-                        return;
-                    };
-                    let result = match &w {
-                        Work::Hint(channel) => svc.hint_job(channel).await,
-                        Work::Review(channel, game) => svc.review_job(channel, *game).await,
-                    };
-                    svc.analysis.release(&w);
-                    drop(claim);
-                    if let Err(e) = result {
-                        tracing::error!(work = ?w, error = %e, "analysis: storage failure, tried again shortly");
-                        svc.analysis.retry_later(w);
-                    }
-                });
-            }
-            tokio::select! {
-                () = self.analysis.wake.notified() => {}
-                () = tokio::time::sleep(Duration::from_secs(60)) => {}
-            }
-        }
-    }
 }

@@ -17,114 +17,21 @@ use std::time::Duration;
 
 use tokio::sync::Notify;
 
-use super::policy::{accepts_draw, conduct, vet, Conduct, Memory};
-use super::pool::{Job, Outcome, ThinkingPool};
-use crate::app::ctx::{Ctx, Slot};
-use crate::app::{AppResult, Incoming, Reply, Service};
+use super::bot::runtime::{BotRuntime, Search};
+use super::bot::{
+    accepts_draw, bot_side, conduct, vet, Conduct, Job, Memory, Outcome, ThinkingPool,
+};
+use super::chat::{AppResult, Reply};
+use super::ctx::{Ctx, Slot};
+use super::event::{Event, Raised};
+use super::service::Service;
 use crate::core::Color;
 use crate::engine::Clock;
-use crate::game::{ClockReading, Game, PlayerRef, TimeControl};
-use crate::i18n::app::{text, Msg};
-use crate::i18n::Lang;
-use crate::rating::BOT_ID_PREFIX;
-
-/// What follows the ratings' reserved prefix in the bot's player ids: `bot:level3` (so a game
-/// against the bot is never rated, by the same test the ratings use).
-const LEVEL_WORD: &str = "level";
-
-/// Levels players can choose.
-pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
-
-/// The level `/play bot` uses when none is given.
-pub const DEFAULT_LEVEL: u8 = 3;
-
-/// The bot at `level` as a player, named in `lang`.
-#[must_use]
-pub fn bot_player(level: u8, lang: Lang) -> PlayerRef {
-    PlayerRef::new(
-        format!("{BOT_ID_PREFIX}{LEVEL_WORD}{level}"),
-        &text(&Msg::BotName { level }, lang),
-    )
-}
-
-/// The bot's own account as a player, for adapters: a mention of the bot itself (`@XiangqiBot`
-/// on Telegram, the bot's user on Discord) stands for this in [`crate::app::Incoming::mentions`],
-/// and `/play` with it starts a game against the bot (at [`DEFAULT_LEVEL`] unless a level
-/// follows).
-#[must_use]
-pub fn bot_itself() -> PlayerRef {
-    bot_player(DEFAULT_LEVEL, Lang::En)
-}
-
-/// The level of `p` if `p` is the bot.
-#[must_use]
-pub fn bot_level(p: &PlayerRef) -> Option<u8> {
-    p.id.strip_prefix(BOT_ID_PREFIX)?
-        .strip_prefix(LEVEL_WORD)?
-        .parse()
-        .ok()
-        .filter(|l| LEVELS.contains(l))
-}
-
-/// The bot's colour and level in `game`, if it plays in it.
-#[must_use]
-pub fn bot_side(game: &Game) -> Option<(Color, u8)> {
-    [Color::Red, Color::Black]
-        .into_iter()
-        .find_map(|c| bot_level(game.player(c)).map(|l| (c, l)))
-}
+use crate::game::{ClockReading, Game, TimeControl};
+use crate::uci::player::Played;
 
 /// The table of the spare pool's one engine (a service without the bot), in megabytes.
 const SPARE_HASH_MB: usize = 8;
-
-/// Where one channel's search stands: the game and the ply it searches for.
-type Search = (u64, usize);
-
-/// The bot's side of the service: the pool, the searches in flight, the channels to look at.
-pub(crate) struct BotRuntime {
-    pool: Arc<ThinkingPool>,
-    /// `BOT_MOVE_CAP_MS`: no bot move takes longer than this (tests, small machines).
-    move_cap_ms: Option<u64>,
-    in_flight: Mutex<HashMap<String, Search>>,
-    due: Mutex<BTreeSet<String>>,
-    /// Channels where the bot's move could not be stored: looked at again on the timer.
-    failed: Mutex<BTreeSet<String>>,
-    wake: Notify,
-}
-
-impl BotRuntime {
-    fn lock_flight(&self) -> std::sync::MutexGuard<'_, HashMap<String, Search>> {
-        self.in_flight
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn mark_due(&self, channel: &str) {
-        self.due
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(channel.to_string());
-        self.wake.notify_one();
-    }
-
-    /// The bot's turn in `channel` failed to be stored: nothing else would start it again
-    /// before the human's next command, so the timer does ([`Service::retry_failed`]).
-    fn retry_later(&self, channel: &str) {
-        self.failed
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(channel.to_string());
-    }
-
-    /// Make the channels whose bot move failed due again.
-    pub(crate) fn retry_failed(&self) {
-        let failed =
-            std::mem::take(&mut *self.failed.lock().unwrap_or_else(PoisonError::into_inner));
-        for channel in failed {
-            self.mark_due(&channel);
-        }
-    }
-}
 
 /// The clock the bot thinks on: what is left of its time for this move, capped at `cap`
 /// (a cap alone reads as a byo-yomi period: the engine then uses nearly all of it).
@@ -336,10 +243,18 @@ impl Service {
         let Some(rt) = self.bot.get() else {
             return Ok(());
         };
-        let mut slot = self.manager.lock(channel).await?;
-        if slot.game.as_ref().is_some_and(takeback_asked) {
-            self.bot_answers_takeback(channel, &mut slot).await?;
+        let asked = self
+            .manager
+            .lock(channel)
+            .await?
+            .game
+            .as_ref()
+            .is_some_and(takeback_asked);
+        if asked {
+            let what = Raised::TakebackAsked;
+            self.enter(Event::Raised { channel, what }).await?;
         }
+        let slot = self.manager.lock(channel).await?;
         let Some(game) = slot.game.as_ref().filter(|g| g.is_active()) else {
             return Ok(());
         };
@@ -387,8 +302,8 @@ impl Service {
         Ok(())
     }
 
-    /// Play the bot's searched move in `channel` if the game is still at `search`, and send
-    /// the board to the channel as an unsolicited message.
+    /// The bot's search for `search` in `channel` came back: forget it, and play its move
+    /// through the router if it was not cancelled.
     async fn bot_move(
         &self,
         channel: &str,
@@ -407,102 +322,90 @@ impl Service {
         let Some((Outcome::Searched(played), searched_ms)) = out else {
             return Ok(()); // cancelled: whoever cancelled it decides what comes next
         };
-        let mut slot = self.manager.lock(channel).await?;
-        let Some(game) = slot
-            .game
-            .as_ref()
-            .filter(|g| g.is_active() && (g.record.id, g.record.moves.len()) == search)
-        else {
-            return Ok(()); // the game moved on while the bot thought
+        let what = Raised::BotMoved {
+            search,
+            played: Box::new(played),
+            searched_ms,
         };
-        let Some((bot, level)) = bot_side(game).filter(|(c, _)| *c == game.to_move()) else {
-            return Ok(());
-        };
-        let Some(mv) = vet(&game.arbiter, played.result.best) else {
-            tracing::error!(%channel, "bot: no move to play in an active game");
-            return Ok(());
-        };
-        let ply = game.record.moves.len();
-        let human_offered = game.record.draw_offer == Some(bot.other());
-        let opponent_ms = game
-            .record
-            .clock
-            .as_ref()
-            .filter(|_| game.record.time_control != TimeControl::None)
-            .map(|c| c.side(bot.other() == Color::Red).remaining_ms);
-        // The bot's memory lives in the game record: it is written with this move (or
-        // resignation, or draw), in the same transaction, and survives a restart.
-        let me = game.player(bot).clone();
-        let mut memory = Memory::from_stored(game.record.bot_memory.as_ref());
-        if let Some(line) = played.result.lines.first() {
-            memory.evals.push(line.score);
-        }
-        let decision = conduct(
-            level,
-            ply,
-            &memory,
-            opponent_ms,
-            game.record.draw_offer.is_some(),
-        );
-        if decision == Conduct::PlayAndOfferDraw {
-            memory.last_offer_ply = Some(ply);
-        }
-        let now = self.now();
-        if let Some(g) = slot.game.as_mut() {
-            g.record.bot_memory = Some(memory.to_stored());
-            // The bot's clock is charged with its own search alone: the time its job waited
-            // for a thread (and for the channel since) is given back.
-            if let Some(c) = g.record.clock.as_mut() {
-                c.turn_started_ms = c.turn_started_ms.max(now.saturating_sub(searched_ms));
-            }
-        }
-        let inc = Incoming {
-            channel: channel.to_string(),
-            user: me,
-            ..Incoming::default()
-        };
-        let ctx = Ctx::unsolicited(self, &inc, &slot, now);
-        let acted = async {
-            // Over its own time even so: its flag falls now, the move is not played.
-            let flagged = crate::app::endings::settle_flag(&ctx, &mut slot).await?;
-            if !flagged.is_empty() {
-                return Ok(flagged);
-            }
-            if human_offered && accepts_draw(ply, &memory) {
-                crate::app::endings::draw(&ctx, &mut slot).await
-            } else if decision == Conduct::Resign {
-                crate::app::endings::resign(&ctx, &mut slot).await
-            } else {
-                let mut r = crate::app::play::bot_plays(&ctx, &mut slot, mv).await?;
-                if decision == Conduct::PlayAndOfferDraw && slot.game.is_some() {
-                    r.extend(crate::app::endings::draw(&ctx, &mut slot).await?);
-                }
-                Ok(r)
-            }
-        }
-        .await;
-        let mut replies = match acted {
-            Ok(r) => r,
-            Err(e) => {
-                // The slot holds the memory (and maybe more) ahead of storage: reload it.
-                slot.loaded = false;
-                return Err(e);
-            }
-        };
-        replies.extend(ctx.retired_reply());
-        self.bot_commit(&ctx, &mut slot, replies).await
+        self.enter(Event::Raised { channel, what }).await?;
+        Ok(())
     }
+}
 
-    /// End the bot's event as a timer event ends: what it changed and what it says are
-    /// committed together to the outbox (delivered from there; handed straight to the
-    /// subscribers only when nothing was stored or no platform opened its outbox).
-    async fn bot_commit(
-        &self,
-        ctx: &Ctx<'_>,
-        slot: &mut Slot,
-        replies: Vec<Reply>,
-    ) -> AppResult<()> {
-        self.commit_unsolicited(ctx, slot, replies).await
+/// Play the bot's searched move if the game is still at `search` (its board goes to the
+/// channel as an unsolicited message), or resign, or take the human's draw, as its conduct
+/// says.
+pub(crate) async fn moved(
+    ctx: &mut Ctx<'_>,
+    slot: &mut Slot,
+    search: Search,
+    played: Played,
+    searched_ms: u64,
+) -> AppResult<Vec<Reply>> {
+    let Some(game) = slot
+        .game
+        .as_ref()
+        .filter(|g| g.is_active() && (g.record.id, g.record.moves.len()) == search)
+    else {
+        return Ok(Vec::new()); // the game moved on while the bot thought
+    };
+    let Some((bot, level)) = bot_side(game).filter(|(c, _)| *c == game.to_move()) else {
+        return Ok(Vec::new());
+    };
+    let Some(mv) = vet(&game.arbiter, played.result.best) else {
+        tracing::error!(channel = %ctx.channel, "bot: no move to play in an active game");
+        return Ok(Vec::new());
+    };
+    let ply = game.record.moves.len();
+    let human_offered = game.record.draw_offer == Some(bot.other());
+    let opponent_ms = game
+        .record
+        .clock
+        .as_ref()
+        .filter(|_| game.record.time_control != TimeControl::None)
+        .map(|c| c.side(bot.other() == Color::Red).remaining_ms);
+    // The bot's memory lives in the game record: it is written with this move (or
+    // resignation, or draw), in the same transaction, and survives a restart.
+    ctx.user = game.player(bot).clone();
+    let mut memory = Memory::from_stored(game.record.bot_memory.as_ref());
+    if let Some(line) = played.result.lines.first() {
+        memory.evals.push(line.score);
+    }
+    let decision = conduct(
+        level,
+        ply,
+        &memory,
+        opponent_ms,
+        game.record.draw_offer.is_some(),
+    );
+    if decision == Conduct::PlayAndOfferDraw {
+        memory.last_offer_ply = Some(ply);
+    }
+    let now = ctx.now;
+    if let Some(g) = slot.game.as_mut() {
+        g.record.bot_memory = Some(memory.to_stored());
+        // The bot's clock is charged with its own search alone: the time its job waited
+        // for a thread (and for the channel since) is given back.
+        if let Some(c) = g.record.clock.as_mut() {
+            c.turn_started_ms = c.turn_started_ms.max(now.saturating_sub(searched_ms));
+        }
+    }
+    let ctx = &*ctx;
+    // Over its own time even so: its flag falls now, the move is not played.
+    let flagged = crate::app::endings::settle_flag(ctx, slot).await?;
+    if !flagged.is_empty() {
+        return Ok(flagged);
+    }
+    if human_offered && accepts_draw(ply, &memory) {
+        crate::app::endings::draw(ctx, slot).await
+    } else if decision == Conduct::Resign {
+        crate::app::endings::resign(ctx, slot).await
+    } else {
+        let mut r = crate::app::play::bot_plays(ctx, slot, mv).await?;
+        if decision == Conduct::PlayAndOfferDraw && slot.game.is_some() {
+            r.extend(crate::app::endings::draw(ctx, slot).await?);
+        }
+        Ok(r)
     }
 }
 
@@ -511,53 +414,21 @@ fn takeback_asked(game: &Game) -> bool {
     bot_side(game).is_some_and(|(bot, _)| game.record.takeback_request == Some(bot.other()))
 }
 
-impl Service {
-    /// The context of the bot acting in a channel: the channel's language and its usual
-    /// notation.
-    /// The bot allows the takeback its opponent asked for (takebacks are always allowed
-    /// against it, when the game allows them at all), answering in the channel.
-    async fn bot_answers_takeback(&self, channel: &str, slot: &mut Slot) -> AppResult<()> {
-        let Some((bot, _)) = slot.game.as_ref().and_then(bot_side) else {
-            return Ok(());
-        };
-        let Some(user) = slot.game.as_ref().map(|g| g.player(bot).clone()) else {
-            return Ok(());
-        };
-        let inc = Incoming {
-            channel: channel.to_string(),
-            user,
-            ..Incoming::default()
-        };
-        let ctx = Ctx::unsolicited(self, &inc, slot, self.now());
-        let mut replies = crate::app::endings::takeback(&ctx, slot).await?;
-        replies.extend(ctx.retired_reply());
-        // Whatever it was thinking about is gone; the caller looks at the game again.
-        if let Some(rt) = self.bot.get() {
-            rt.pool.cancel(channel);
-            rt.lock_flight().remove(channel);
-        }
-        self.bot_commit(&ctx, slot, replies).await
+/// The bot allows the takeback its opponent asked for (takebacks are always allowed against
+/// it, when the game allows them at all), answering in the channel; whatever it was thinking
+/// about is gone, and it looks at the game again.
+pub(crate) async fn answer_takeback(ctx: &mut Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
+    let Some(game) = slot.game.as_ref().filter(|g| takeback_asked(g)) else {
+        return Ok(Vec::new());
+    };
+    let Some((bot, _)) = bot_side(game) else {
+        return Ok(Vec::new());
+    };
+    ctx.user = game.player(bot).clone();
+    let replies = crate::app::endings::takeback(ctx, slot).await?;
+    if let Some(rt) = ctx.svc.bot.get() {
+        rt.pool.cancel(ctx.channel);
+        rt.lock_flight().remove(ctx.channel);
     }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_bot_is_known_by_its_id() {
-        let p = bot_player(5, Lang::En);
-        assert_eq!(p.id, "bot:level5");
-        assert!(
-            crate::rating::is_bot(&p.id),
-            "ratings must see the bot as the bot"
-        );
-        assert_eq!(bot_level(&p), Some(5));
-        assert_eq!(bot_level(&PlayerRef::new("bot:level9", "x")), None);
-        assert_eq!(bot_level(&PlayerRef::new("engine:level5", "x")), None);
-        assert_eq!(bot_level(&PlayerRef::new("console:alice", "alice")), None);
-        for lang in [Lang::Vi, Lang::En, Lang::Zh] {
-            assert!(bot_player(2, lang).name.contains('2'));
-        }
-    }
+    Ok(replies)
 }

@@ -4,11 +4,12 @@ mod again;
 
 pub(crate) use again::{play_bot_button, rematch};
 
+use super::action::Action;
 use super::bot::{DEFAULT_LEVEL, LEVELS};
+use super::chat::{AppResult, Button, Reply};
 use super::command::rated_word;
 use super::ctx::{handle_alias, Ctx, Slot};
 use super::view::{button, clocks_text, game_buttons, seen_from, to_move_text};
-use super::{Action, AppResult, Button, Reply};
 use crate::arbiter::RulesetName;
 use crate::game::{Challenge, ChannelRecord, ColorChoice, Game, GameSetup, PlayerRef, TimeControl};
 use crate::i18n::app::{color_word, Label, Msg};
@@ -23,15 +24,15 @@ fn handle_key(platform: &str, handle: &str) -> String {
 /// Remember the display name of the user behind a handle, when it is new or changed, so a
 /// later `/play @handle` can name them. A failure only costs the name: it is logged.
 pub(crate) async fn remember_handle(ctx: &Ctx<'_>) {
-    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
-    let Some(handle) = ctx.inc.handle.as_deref().filter(|h| !h.is_empty()) else {
+    let platform = ctx.channel.split(':').next().unwrap_or("x");
+    let Some(handle) = ctx.handle() else {
         return;
     };
     if platform == "console" || handle.chars().count() > 64 {
         return;
     }
     let key = handle_key(platform, handle);
-    let name = ctx.inc.user.name.clone();
+    let name = ctx.user.name.clone();
     let storage = ctx.svc.storage();
     match storage.user(&key) {
         Ok(Some(p)) if p.name.as_deref() == Some(name.as_str()) => {}
@@ -50,14 +51,14 @@ pub(crate) async fn remember_handle(ctx: &Ctx<'_>) {
 }
 
 fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
-    if let Some((_, p)) = ctx.inc.mentions.iter().find(|(t, _)| t == token) {
+    if let Some((_, p)) = ctx.mentions().iter().find(|(t, _)| t == token) {
         return Some(p.clone());
     }
     let handle = token.strip_prefix('@')?;
     if handle.is_empty() || handle.chars().count() > 64 {
         return None;
     }
-    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
+    let platform = ctx.channel.split(':').next().unwrap_or("x");
     let lower = handle.to_lowercase();
     if platform == "console" {
         return Some(PlayerRef::new(format!("console:{lower}"), handle));
@@ -79,13 +80,11 @@ fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
 
 /// Whether the incoming user is `p` (by id, or by handle for `@name` challenges).
 fn is_user(ctx: &Ctx<'_>, p: &PlayerRef) -> bool {
-    if p.id == ctx.inc.user.id {
+    if p.id == ctx.user.id {
         return true;
     }
-    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
-    ctx.inc
-        .handle
-        .as_ref()
+    let platform = ctx.channel.split(':').next().unwrap_or("x");
+    ctx.handle()
         .is_some_and(|h| p.id == format!("{platform}:@{}", h.to_lowercase()))
 }
 
@@ -227,7 +226,7 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
     }
     let c = Challenge {
         id: 0,
-        challenger: ctx.inc.user.clone(),
+        challenger: ctx.user.clone(),
         opponent,
         time_control: tc,
         ruleset,
@@ -250,7 +249,7 @@ async fn post_challenge(ctx: &Ctx<'_>, slot: &mut Slot, c: Challenge) -> AppResu
         ..c
     };
     let mut changes = crate::game::Changes::default();
-    changes.add_deadlines.push(c.expiry(&ctx.inc.channel));
+    changes.add_deadlines.push(c.expiry(ctx.channel));
     changes.aliases.extend(handle_alias(ctx));
     put_challenge(ctx, slot, Some(c.clone()), changes).await?;
     Ok(vec![challenge_reply(ctx, &c)])
@@ -360,10 +359,10 @@ pub(crate) async fn set_rated(
     // A new id: the buttons of the message that showed the challenge as it was go stale
     // (and are taken away), so nobody accepts terms that have changed.
     let mut changes = crate::game::Changes::default();
-    changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
+    changes.remove_deadlines.push(c.expiry(ctx.channel));
     c.id = ctx.svc.storage().next_id()?;
     c.rated = rated;
-    changes.add_deadlines.push(c.expiry(&ctx.inc.channel));
+    changes.add_deadlines.push(c.expiry(ctx.channel));
     put_challenge(ctx, slot, Some(c.clone()), changes).await?;
     Ok(vec![challenge_reply(ctx, &c)])
 }
@@ -390,7 +389,7 @@ pub(crate) async fn accept(
             opponent: o.name.clone(),
         })]);
     }
-    let me = ctx.inc.user.clone();
+    let me = ctx.user.clone();
     let challenger_red = match c.color {
         ColorChoice::Red => true,
         ColorChoice::Black => false,
@@ -422,7 +421,7 @@ pub(crate) async fn accept(
         start,
         rated,
     };
-    let expiry = Some(c.expiry(&ctx.inc.channel));
+    let expiry = Some(c.expiry(ctx.channel));
     let board = start_game(ctx, slot, (red, black), terms, expiry).await?;
     Ok(vec![board])
 }
@@ -454,7 +453,7 @@ async fn start_game(
     let game = Game::start(
         GameSetup {
             id: number,
-            channel: ctx.inc.channel.clone(),
+            channel: ctx.channel.to_string(),
             red,
             black,
             ruleset,
@@ -463,7 +462,7 @@ async fn start_game(
             takebacks: slot.record.settings.takebacks,
             hints: slot.record.settings.hints,
             rated,
-            community: ctx.inc.community.clone(),
+            community: ctx.community().map(str::to_string),
             // The challenge's language (the channel's, else the challenger's) from now on.
             lang: Some(ctx.lang.code().to_string()),
             idle_after_ms: Some(ctx.svc.config.idle_claim_ms).filter(|&ms| ms > 0),
@@ -595,7 +594,7 @@ pub(crate) async fn decline(
         }
         drop_challenge(ctx, slot, &c).await?;
         return Ok(vec![ctx.say(Msg::ChallengeDeclined {
-            by: ctx.inc.user.name.clone(),
+            by: ctx.user.name.clone(),
         })]);
     }
     if id.is_some() {
@@ -606,7 +605,7 @@ pub(crate) async fn decline(
 
 async fn drop_challenge(ctx: &Ctx<'_>, slot: &mut Slot, c: &Challenge) -> AppResult<()> {
     let mut changes = crate::game::Changes::default();
-    changes.remove_deadlines.push(c.expiry(&ctx.inc.channel));
+    changes.remove_deadlines.push(c.expiry(ctx.channel));
     put_challenge(ctx, slot, None, changes).await
 }
 

@@ -3,11 +3,12 @@
 //! Handlers reach each other only through this module and [`super::view`], never by importing
 //! one another; the router ([`super::router`]) is the one place that knows every handler.
 
+use super::chat::{AppResult, Incoming, Reply};
+use super::service::Service;
 use super::view::{clocks_text, seen_from, to_move_text};
-use super::{AppResult, Incoming, Reply, Service};
 use crate::arbiter::Ruling;
 use crate::core::Color;
-use crate::game::{Changes, ChannelRecord, ChannelSlot, EndReason, Game, GameStatus};
+use crate::game::{Changes, ChannelRecord, ChannelSlot, EndReason, Game, GameStatus, PlayerRef};
 use crate::i18n::app::{text, Msg};
 use crate::i18n::arbiter::ruling_details;
 use crate::i18n::Lang;
@@ -16,7 +17,14 @@ use crate::notation::Notation;
 /// Everything a handler needs to know about the command being run.
 pub(crate) struct Ctx<'a> {
     pub svc: &'a Service,
-    pub inc: &'a Incoming,
+    /// The channel it happens in.
+    pub channel: &'a str,
+    /// Who acts: the author of a chat event; for an event the service raised, the one it acts
+    /// for (the bot at its move, the player whose hint came back), else nobody (a default
+    /// [`PlayerRef`]: a timer, a review).
+    pub user: PlayerRef,
+    /// The chat event, when one started this (`None` for an event the service raised).
+    pub chat: Option<&'a Incoming>,
     /// The language of what the channel reads: see [`public_lang`].
     pub lang: Lang,
     /// The language of answers only the acting user reads: their client's, else `lang`.
@@ -35,13 +43,16 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl<'a> Ctx<'a> {
-    /// The context of an event nobody typed (a timer, the bot): everything in the channel's
-    /// language and its usual notation.
-    pub(crate) fn unsolicited(svc: &'a Service, inc: &'a Incoming, slot: &Slot, now: u64) -> Self {
+    /// The context of an event nobody typed (a timer, the bot, work coming back) in
+    /// `channel`: everything in the channel's language and its usual notation, acted by nobody
+    /// until the event's handler says who.
+    pub(crate) fn raised(svc: &'a Service, channel: &'a str, slot: &Slot, now: u64) -> Self {
         let lang = public_lang(slot, None);
         Ctx {
             svc,
-            inc,
+            channel,
+            user: PlayerRef::default(),
+            chat: None,
             lang,
             reader: lang,
             notation: super::default_notation(lang),
@@ -51,6 +62,23 @@ impl<'a> Ctx<'a> {
             retired: std::sync::Mutex::default(),
         }
     }
+    /// Users the chat event's text mentions (as typed, and who they are).
+    pub(crate) fn mentions(&self) -> &[(String, PlayerRef)] {
+        self.chat.map_or(&[], |c| c.mentions.as_slice())
+    }
+
+    /// The chat event's community (see [`Incoming::community`]).
+    pub(crate) fn community(&self) -> Option<&str> {
+        self.chat.and_then(|c| c.community.as_deref())
+    }
+
+    /// The author's handle, if the chat event carries a non-empty one.
+    pub(crate) fn handle(&self) -> Option<&str> {
+        self.chat
+            .and_then(|c| c.handle.as_deref())
+            .filter(|h| !h.is_empty())
+    }
+
     /// The notation of moves in a public message the user asked for (a move picker): their
     /// choice, else the usual one of the channel's language (not of the user's client).
     pub(crate) fn public_notation(&self) -> Notation {
@@ -101,8 +129,8 @@ impl<'a> Ctx<'a> {
     /// allowed to make it; `None` when they may. `slash` is the command, named in the
     /// refusal when the platform could not tell (typed text on Discord).
     pub(crate) fn may_not_configure(&self, slash: &str) -> Option<Reply> {
-        let discord = self.inc.channel.starts_with("dc:");
-        match self.inc.may_configure {
+        let discord = self.channel.starts_with("dc:");
+        match self.chat.and_then(|c| c.may_configure) {
             Some(true) => None,
             Some(false) => Some(self.private(Msg::AdminsOnly {
                 discord,
@@ -153,7 +181,7 @@ impl<'a> Ctx<'a> {
         let dead = self.prune_menus(&mut record, game);
         changes
             .channels
-            .push((self.inc.channel.clone(), record.clone()));
+            .push((self.channel.to_string(), record.clone()));
         self.persist(changes).await?;
         self.retire(dead);
         *kept = record;
@@ -226,10 +254,10 @@ pub(crate) fn channel_lang(
 /// The user's handle as challenges name it (`tg:@name`) and their id, to remember, so that
 /// `/rating @name` finds them.
 pub(crate) fn handle_alias(ctx: &Ctx<'_>) -> Option<(String, String)> {
-    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
-    let handle = ctx.inc.handle.as_deref().filter(|h| !h.is_empty())?;
+    let platform = ctx.channel.split(':').next().unwrap_or("x");
+    let handle = ctx.handle()?;
     let alias = format!("{platform}:@{}", handle.to_lowercase());
-    (alias != ctx.inc.user.id).then(|| (alias, ctx.inc.user.id.clone()))
+    (alias != ctx.user.id).then(|| (alias, ctx.user.id.clone()))
 }
 
 /// What the game did to ratings, as lines under its result (nothing for a casual game).
@@ -389,7 +417,7 @@ pub(crate) async fn finished_replies(
         .await;
     let pgn = super::pgn(
         &game.record,
-        ctx.inc.channel.split(':').next().unwrap_or("chat"),
+        ctx.channel.split(':').next().unwrap_or("chat"),
     );
     vec![
         board,

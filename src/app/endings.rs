@@ -1,8 +1,9 @@
 //! Endings and offers: resign, draw (offer, accept, claim), takeback, abort, and the flag.
 
+use super::action::Action;
+use super::chat::{AppResult, Reply};
 use super::ctx::{finished_replies, not_your_game, save_game, Ctx, Slot};
 use super::view::{button, game_buttons, ply_of, seen_from, to_move_text};
-use super::{Action, AppResult, Reply};
 use crate::arbiter::{Outcome, Ruling};
 use crate::core::Color;
 use crate::game::{EndReason, Game, GameStatus};
@@ -11,7 +12,7 @@ use crate::i18n::app::{Label, Msg};
 fn player_of<'a>(ctx: &Ctx<'_>, slot: &'a Slot) -> Result<(&'a Game, Color), Box<Msg>> {
     let game = slot.game.as_ref().ok_or(Msg::NoGame)?;
     let me = game
-        .color_of(&ctx.inc.user.id)
+        .color_of(&ctx.user.id)
         .ok_or_else(|| Box::new(not_your_game(game)))?;
     Ok((game, me))
 }
@@ -29,7 +30,7 @@ async fn end_game(
     let old = current.deadlines();
     let mut game = current.clone();
     game.finish(outcome, reason, ctx.now);
-    let viewer = game.color_of(&ctx.inc.user.id);
+    let viewer = game.color_of(&ctx.user.id);
     save_game(ctx, slot, game.clone(), &old).await?;
     Ok(finished_replies(
         ctx,
@@ -103,7 +104,7 @@ pub(crate) async fn draw(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
     save_game(ctx, slot, g, &[]).await?;
     Ok(vec![Reply {
         text: ctx.t(&Msg::DrawOffered {
-            by: ctx.inc.user.name.clone(),
+            by: ctx.user.name.clone(),
             to,
         }),
         buttons: vec![vec![
@@ -169,7 +170,7 @@ pub(crate) async fn takeback(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Re
     save_game(ctx, slot, g, &[]).await?;
     Ok(vec![Reply {
         text: ctx.t(&Msg::TakebackRequested {
-            by: ctx.inc.user.name.clone(),
+            by: ctx.user.name.clone(),
             to,
         }),
         buttons: vec![vec![
@@ -201,12 +202,12 @@ pub(crate) async fn decline_offer(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<V
     let msg = if g.record.draw_offer == opp {
         g.record.draw_offer = None;
         Msg::DrawDeclined {
-            by: ctx.inc.user.name.clone(),
+            by: ctx.user.name.clone(),
         }
     } else if g.record.takeback_request == opp {
         g.record.takeback_request = None;
         Msg::TakebackDeclined {
-            by: ctx.inc.user.name.clone(),
+            by: ctx.user.name.clone(),
         }
     } else if g.record.draw_offer == mine {
         // Declining one's own offer: refused, and the offer (with its buttons) stands.
@@ -276,7 +277,7 @@ pub(crate) async fn claim(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResu
             g.record.updated_ms = ctx.now;
             save_game(ctx, slot, g, &old).await?;
             Ok(vec![ctx.say(Msg::ClaimEnded {
-                by: ctx.inc.user.name.clone(),
+                by: ctx.user.name.clone(),
                 absent,
             })])
         }

@@ -8,8 +8,10 @@
 
 use super::analysis::{pool_key, Work};
 use super::bot::{bot_side, vet, Job, Outcome};
+use super::chat::{default_notation, AppResult, Reply};
 use super::ctx::{Ctx, Slot};
-use super::{default_notation, AppResult, Incoming, Reply, Service};
+use super::event::{Event, Raised};
+use super::service::Service;
 use crate::engine::Limits;
 use crate::game::{Changes, Game, HintAsk, PlayerRef};
 use crate::i18n::analysis::{text, AnalysisMsg};
@@ -34,7 +36,7 @@ pub(crate) async fn hint(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
     let Some(game) = slot.game.as_ref().filter(|g| g.is_active()) else {
         return Ok(vec![private(ctx, &AnalysisMsg::HintNoGame)]);
     };
-    let Some(me) = game.color_of(&ctx.inc.user.id) else {
+    let Some(me) = game.color_of(&ctx.user.id) else {
         return Ok(vec![private(ctx, &AnalysisMsg::HintNotPlaying)]);
     };
     if me != game.to_move() {
@@ -57,7 +59,7 @@ pub(crate) async fn hint(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
     let ask = HintAsk {
         game: game.record.id,
         ply: game.record.moves.len(),
-        user: ctx.inc.user.id.clone(),
+        user: ctx.user.id.clone(),
         notation: ctx.notation.name().to_string(),
     };
     let game = slot.game.clone();
@@ -66,7 +68,7 @@ pub(crate) async fn hint(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
     ctx.store_record(&mut slot.record, record, game.as_ref(), Changes::default())
         .await?;
     // The job starts once this command is committed (it waits for the channel).
-    ctx.svc.analysis.due(Work::Hint(ctx.inc.channel.clone()));
+    ctx.svc.analysis.due(Work::Hint(ctx.channel.to_string()));
     Ok(vec![Reply::text(text(
         &AnalysisMsg::HintThinking,
         ctx.lang,
@@ -142,42 +144,19 @@ impl Service {
         }
     }
 
-    /// Forget `ask` and, if the game is still where it was, post `best` (`Some(None)`: the
-    /// engine found nothing).
+    /// The hint `ask` came back with `best` (or was dropped: `None`): through the router.
     async fn hint_done(
         &self,
         channel: &str,
         ask: &HintAsk,
         best: Option<Option<crate::core::Move>>,
     ) -> AppResult<()> {
-        let mut slot = self.manager.lock(channel).await?;
-        if slot.record.hint.as_ref() != Some(ask) {
-            return Ok(());
-        }
-        let game = slot.game.clone();
-        let user = game
-            .as_ref()
-            .and_then(|g| g.color_of(&ask.user).map(|c| g.player(c).clone()))
-            .unwrap_or_else(|| PlayerRef::new(ask.user.clone(), ""));
-        let inc = Incoming {
-            channel: channel.to_string(),
-            user,
-            ..Incoming::default()
+        let what = Raised::HintReady {
+            ask: ask.clone(),
+            best,
         };
-        let ctx = Ctx::unsolicited(self, &inc, &slot, self.now());
-        let mut record = slot.record.clone();
-        record.hint = None;
-        ctx.store_record(&mut slot.record, record, game.as_ref(), Changes::default())
-            .await?;
-        let mut replies = Vec::new();
-        if let (Some(best), Some(g)) = (best, game.as_ref().filter(|g| current(g, ask))) {
-            replies.push(match vet(&g.arbiter, best) {
-                Some(mv) => self.hint_board(&ctx, g, ask, mv).await,
-                None => ctx.say_analysis(&AnalysisMsg::HintNone),
-            });
-        }
-        replies.extend(ctx.retired_reply());
-        self.commit_unsolicited(&ctx, &mut slot, replies).await
+        self.enter(Event::Raised { channel, what }).await?;
+        Ok(())
     }
 
     /// The board with the hint's arrow, seen from the player who asked.
@@ -194,7 +173,7 @@ impl Service {
             .unwrap_or_else(|_| default_notation(ctx.lang));
         let caption = text(
             &AnalysisMsg::Hint {
-                player: ctx.inc.user.name.clone(),
+                player: ctx.user.name.clone(),
                 mv: format_move(game.position(), mv, notation),
                 iccs: mv.to_string(),
             },
@@ -205,13 +184,44 @@ impl Service {
             .board_reply(game, viewer, caption, Vec::new(), ctx.lang)
             .await;
         if let Some(d) = reply.image.as_mut().and_then(|i| i.drawing.as_mut()) {
-            d.arrows = vec![(mv.to_string(), "hint".into())];
+            d.arrows = vec![(mv, crate::render::ArrowStyle::Hint)];
         }
         if let Some(i) = reply.image.as_mut() {
             i.filename = format!("hint-{}-{}.png", game.record.id, game.record.moves.len());
         }
         reply
     }
+}
+
+/// Forget `ask` and, if the game is still where it was, post `best` (`Some(None)`: the engine
+/// found nothing), in the name of the player who asked.
+pub(super) async fn ready(
+    ctx: &mut Ctx<'_>,
+    slot: &mut Slot,
+    ask: &HintAsk,
+    best: Option<Option<crate::core::Move>>,
+) -> AppResult<Vec<Reply>> {
+    if slot.record.hint.as_ref() != Some(ask) {
+        return Ok(Vec::new());
+    }
+    let game = slot.game.clone();
+    ctx.user = game
+        .as_ref()
+        .and_then(|g| g.color_of(&ask.user).map(|c| g.player(c).clone()))
+        .unwrap_or_else(|| PlayerRef::new(ask.user.clone(), ""));
+    let ctx = &*ctx;
+    let mut record = slot.record.clone();
+    record.hint = None;
+    ctx.store_record(&mut slot.record, record, game.as_ref(), Changes::default())
+        .await?;
+    let mut replies = Vec::new();
+    if let (Some(best), Some(g)) = (best, game.as_ref().filter(|g| current(g, ask))) {
+        replies.push(match vet(&g.arbiter, best) {
+            Some(mv) => ctx.svc.hint_board(ctx, g, ask, mv).await,
+            None => ctx.say_analysis(&AnalysisMsg::HintNone),
+        });
+    }
+    Ok(replies)
 }
 
 impl Ctx<'_> {

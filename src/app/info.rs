@@ -3,9 +3,10 @@
 
 use std::sync::Arc;
 
+use super::chat::{AppResult, Image, ImageKind, Reply};
 use super::ctx::{caption, headline, Ctx, Slot};
+use super::service::Service;
 use super::view::{clocks_text, game_buttons, seen_from};
-use super::{AppResult, Image, ImageKind, Reply, Service};
 use crate::arbiter::{RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};
 use crate::game::{Changes, Game, GameRecord, GameStatus};
@@ -72,7 +73,7 @@ pub(crate) async fn board(ctx: &Ctx<'_>, slot: &Slot, flip: bool) -> AppResult<V
         return Ok(vec![ctx.say(Msg::NoGame)]);
     };
     let viewer = game
-        .color_of(&ctx.inc.user.id)
+        .color_of(&ctx.user.id)
         .unwrap_or_else(|| seen_from(&game));
     let viewer = if flip { viewer.other() } else { viewer };
     let buttons = game_buttons(&game, ctx.lang);
@@ -112,10 +113,7 @@ pub(crate) fn pgn(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Reply> {
         Some(g) => Reply::text(format!(
             "{}\n{}",
             ctx.t(&Msg::PgnCaption),
-            super::pgn(
-                &g.record,
-                ctx.inc.channel.split(':').next().unwrap_or("chat")
-            )
+            super::pgn(&g.record, ctx.channel.split(':').next().unwrap_or("chat"))
         )),
         None => ctx.say(Msg::NoGame),
     })
@@ -127,7 +125,7 @@ pub(crate) async fn gif(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Vec<Reply>> {
     };
     let start = game.arbiter.start().clone();
     let moves: Vec<Move> = game.arbiter.plies().iter().map(|p| p.mv).collect();
-    let viewer = game.color_of(&ctx.inc.user.id).unwrap_or(Color::Red);
+    let viewer = game.color_of(&ctx.user.id).unwrap_or(Color::Red);
     let renderer = Arc::clone(&ctx.svc.renderer);
     let plies = moves.len();
     // Drawn once the command is committed: a long game's replay takes a while.
@@ -225,7 +223,7 @@ async fn save_channel(
     let mut changes = Changes::default();
     changes
         .channels
-        .push((ctx.inc.channel.clone(), record.clone()));
+        .push((ctx.channel.to_string(), record.clone()));
     ctx.persist(changes).await?;
     slot.record = record;
     Ok(())
@@ -279,15 +277,11 @@ pub(crate) async fn notation(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>>
                 name: arg.chars().take(24).collect(),
             })]);
         };
-        let mut prefs = ctx
-            .svc
-            .storage()
-            .user(&ctx.inc.user.id)?
-            .unwrap_or_default();
+        let mut prefs = ctx.svc.storage().user(&ctx.user.id)?.unwrap_or_default();
         prefs.v = crate::game::SCHEMA_VERSION;
         prefs.notation = Some(n.to_string());
         let mut changes = Changes::default();
-        changes.users.push((ctx.inc.user.id.clone(), prefs));
+        changes.users.push((ctx.user.id.clone(), prefs));
         ctx.persist(changes).await?;
         n
     };
@@ -328,7 +322,7 @@ pub(crate) async fn lang(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResul
     let mut changes = Changes::default();
     changes
         .channels
-        .push((ctx.inc.channel.clone(), record.clone()));
+        .push((ctx.channel.to_string(), record.clone()));
     changes
         .games
         .extend(game.as_ref().map(|g| g.record.clone()));
@@ -397,11 +391,11 @@ fn game_line(record: &GameRecord, me: &str, channel: &str, lang: Lang) -> String
 }
 
 pub(crate) fn games(ctx: &Ctx<'_>) -> AppResult<Vec<Reply>> {
-    let ids = ctx.svc.storage().games_of(&ctx.inc.user.id, 10)?;
+    let ids = ctx.svc.storage().games_of(&ctx.user.id, 10)?;
     let mut lines = Vec::new();
     for id in ids {
         if let Some(r) = ctx.svc.storage().game(id)? {
-            lines.push(game_line(&r, &ctx.inc.user.id, &ctx.inc.channel, ctx.lang));
+            lines.push(game_line(&r, &ctx.user.id, ctx.channel, ctx.lang));
         }
     }
     Ok(vec![if lines.is_empty() {

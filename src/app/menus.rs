@@ -4,8 +4,10 @@
 //! service hands the message back in a reply's [`super::Reply::retire`] so the adapter takes
 //! its buttons away. Kept in the channel's record, so this survives a restart.
 
+use super::action::Action;
+use super::chat::AppResult;
+use super::service::Service;
 use super::view::ply_of;
-use super::{Action, AppResult, Service};
 use crate::game::{Changes, ChannelRecord, Game, ShownMenu};
 
 /// Most menus remembered per channel (the oldest are retired beyond it).

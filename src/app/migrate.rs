@@ -1,7 +1,8 @@
 //! Moving a channel's state to a new key: a Telegram group that becomes a supergroup gets a new
 //! chat id, and its game, clocks, challenge and settings must follow it.
 
-use super::{AppResult, Service};
+use super::chat::AppResult;
+use super::service::Service;
 use crate::game::{Changes, ChannelRecord};
 
 /// Whether a channel record holds nothing of its own (its schema version aside).

@@ -1,12 +1,13 @@
 //! Moves: typed (in any notation) or picked with the two-step picker, played through the
 //! arbiter, saved, and answered with the board.
 
+use super::action::Action;
+use super::chat::{AppResult, Reply};
 use super::ctx::{finished_replies, not_your_game, save_game, Ctx, Slot};
 use super::view::{
     clocks_text, game_buttons, looks_like_move, pick_menu, pick_prompt, seen_from, to_move_text,
     Picks,
 };
-use super::{Action, AppResult, Reply};
 use crate::arbiter::SubmitError;
 use crate::core::{Color, Move};
 use crate::i18n::app::Msg;
@@ -33,7 +34,8 @@ pub(crate) fn picker(
     }
     let player = game.player(me).name.clone();
     pick_menu(
-        ctx,
+        ctx.lang,
+        ctx.public_notation(),
         game.position(),
         from,
         &pick_prompt(player),
@@ -58,7 +60,7 @@ pub(crate) fn picker(
 pub(crate) fn takes_text(ctx: &Ctx<'_>, slot: &Slot, t: &str) -> bool {
     slot.game
         .as_ref()
-        .is_some_and(|g| g.color_of(&ctx.inc.user.id).is_some())
+        .is_some_and(|g| g.color_of(&ctx.user.id).is_some())
         && looks_like_move(t)
 }
 
@@ -71,7 +73,7 @@ pub(crate) async fn typed_move(
     let Some(game) = slot.game.as_ref() else {
         return Ok(vec![ctx.say(Msg::NoGame)]);
     };
-    let Some(me) = game.color_of(&ctx.inc.user.id) else {
+    let Some(me) = game.color_of(&ctx.user.id) else {
         return Ok(if explicit {
             vec![ctx.private(not_your_game(game))]
         } else {

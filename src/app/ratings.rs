@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
+use super::chat::{AppResult, Image, ImageKind, Reply};
+use super::command::Cmd;
 use super::ctx::Ctx;
-use super::{AppResult, Cmd, Image, ImageKind, Reply};
 use crate::game::PlayerRef;
 use crate::i18n::ratings::{family_name, platform_name, text, RatingMsg, Scope};
 use crate::rating::board::PageReader;
@@ -55,7 +56,7 @@ enum Named {
 /// The player a word names: a mention the platform resolved, or `@handle` (the console's
 /// users are their handles; elsewhere a handle is looked up among the players who used it).
 fn named(ctx: &Ctx<'_>, word: &str) -> AppResult<Named> {
-    if let Some((_, p)) = ctx.inc.mentions.iter().find(|(t, _)| t == word) {
+    if let Some((_, p)) = ctx.mentions().iter().find(|(t, _)| t == word) {
         return Ok(Named::Player(p.clone()));
     }
     let Some(handle) = word.strip_prefix('@') else {
@@ -65,7 +66,7 @@ fn named(ctx: &Ctx<'_>, word: &str) -> AppResult<Named> {
         return Ok(Named::Unknown);
     }
     let lower = handle.to_lowercase();
-    let platform = ctx.inc.channel.split(':').next().unwrap_or("x");
+    let platform = ctx.channel.split(':').next().unwrap_or("x");
     if platform == "console" {
         return Ok(Named::Player(PlayerRef::new(
             format!("console:{lower}"),
@@ -96,8 +97,8 @@ fn name_of(p: &PlayerRef, profile: Option<&Profile>) -> String {
 
 /// The community of this channel, if any, else the platform of `player`, with how to say it.
 fn scope_for(ctx: &Ctx<'_>, player: &str, global: bool) -> (String, Scope) {
-    match ctx.inc.community.as_ref().filter(|_| !global) {
-        Some(c) => (c.clone(), Scope::Here),
+    match ctx.community().filter(|_| !global) {
+        Some(c) => (c.to_string(), Scope::Here),
         None => {
             let p = platform_scope(player);
             (p.to_string(), Scope::Platform(platform_name(p)))
@@ -106,7 +107,7 @@ fn scope_for(ctx: &Ctx<'_>, player: &str, global: bool) -> (String, Scope) {
 }
 
 async fn rating(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
-    let mut who = ctx.inc.user.clone();
+    let mut who = ctx.user.clone();
     let mut family = None;
     for word in args.split_whitespace().take(4) {
         match named(ctx, word)? {
@@ -140,10 +141,8 @@ async fn rating(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
     for (f, fr) in &profile.ratings {
         // Ranked here if the player played this family here, else on the whole platform.
         let played_here = ctx
-            .inc
-            .community
-            .as_ref()
-            .is_some_and(|c| fr.communities.contains(c));
+            .community()
+            .is_some_and(|c| fr.communities.iter().any(|x| x == c));
         let (key, scope) = scope_for(ctx, &who.id, !played_here);
         // Only a listed player has a rank: nobody else's is looked for on the board.
         let rank = if fr.listed(ctx.now) {
@@ -283,7 +282,7 @@ fn top(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
             return Ok(vec![bad(ctx, word, USAGE_TOP)]);
         }
     }
-    let (key, scope) = scope_for(ctx, &ctx.inc.user.id, global);
+    let (key, scope) = scope_for(ctx, &ctx.user.id, global);
     let family = match family {
         Some(f) => f,
         None => ctx
@@ -368,10 +367,7 @@ fn stats(ctx: &Ctx<'_>, args: &str) -> AppResult<Vec<Reply>> {
             Ok(vec![say(ctx, &m)])
         }
         _ => {
-            let who = players
-                .first()
-                .cloned()
-                .unwrap_or_else(|| ctx.inc.user.clone());
+            let who = players.first().cloned().unwrap_or_else(|| ctx.user.clone());
             let profile = storage.profile(&who.id)?;
             let name = name_of(&who, profile.as_ref());
             let m = match profile.filter(|p| p.stats.all.games() > 0) {

@@ -12,8 +12,10 @@ use std::sync::Arc;
 
 use super::analysis::{pool_key, Work};
 use super::bot::{Job, Outcome as JobOutcome};
+use super::chat::{AppResult, Image, ImageKind, Reply};
 use super::ctx::{Ctx, Slot};
-use super::{AppResult, Image, ImageKind, Incoming, Reply, Service};
+use super::event::{Event, Raised};
+use super::service::Service;
 use crate::arbiter::Outcome;
 use crate::core::{Color, Move, Position};
 use crate::engine::review::{Better, Flaw, PlyReview};
@@ -47,9 +49,10 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
             Err(_) => return Ok(vec![not_found(ctx, asked)]),
         }
     };
-    let record = ctx.svc.storage().game(id)?.filter(|r| {
-        r.channel == ctx.inc.channel && matches!(r.status, GameStatus::Finished { .. })
-    });
+    let record =
+        ctx.svc.storage().game(id)?.filter(|r| {
+            r.channel == ctx.channel && matches!(r.status, GameStatus::Finished { .. })
+        });
     let Some(record) = record else {
         return Ok(vec![if asked.is_empty() {
             ctx.private_analysis(&AnalysisMsg::ReviewNoGame)
@@ -82,7 +85,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
         Some(_) => {
             ctx.svc
                 .analysis
-                .due(Work::Review(ctx.inc.channel.clone(), id));
+                .due(Work::Review(ctx.channel.to_string(), id));
             // The "being reviewed" line was posted when it was asked for: the review follows
             // it, and only the one who asks again is told so.
             Ok(vec![ctx.private_analysis(&AnalysisMsg::ReviewRunning {
@@ -97,7 +100,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
                 reviews: vec![ReviewRecord {
                     v: REVIEW_VERSION,
                     game: id,
-                    channel: ctx.inc.channel.clone(),
+                    channel: ctx.channel.to_string(),
                     notation: ctx.notation.name().to_string(),
                     asked_ms: ctx.now,
                     done: None,
@@ -109,7 +112,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
             // The job starts once this command is committed (it waits for the channel).
             ctx.svc
                 .analysis
-                .due(Work::Review(ctx.inc.channel.clone(), id));
+                .due(Work::Review(ctx.channel.to_string(), id));
             Ok(vec![
                 ctx.say_analysis(&AnalysisMsg::ReviewQueued { game: id })
             ])
@@ -174,24 +177,34 @@ impl Service {
         let data = stored(&review);
         asked.done = Some(data.clone());
         asked.posted_ms = Some(self.now());
-        let mut slot = self.manager.lock(channel).await?;
-        let inc = Incoming {
-            channel: channel.to_string(),
-            ..Incoming::default()
+        let what = Raised::ReviewReady {
+            asked: Box::new(asked),
+            game: Box::new(game.record),
+            data: Box::new(data),
         };
-        let ctx = Ctx::unsolicited(self, &inc, &slot, self.now());
-        let notation = asked
-            .notation
-            .parse()
-            .unwrap_or_else(|_| super::default_notation(ctx.lang));
-        ctx.persist(Changes {
-            reviews: vec![asked],
-            ..Changes::default()
-        })
-        .await?;
-        let out = replies(ctx.lang, notation, &game.record, &data);
-        self.commit_unsolicited(&ctx, &mut slot, out).await
+        self.enter(Event::Raised { channel, what }).await?;
+        Ok(())
     }
+}
+
+/// The review of `game` came back: stored with its request, and posted in the channel's
+/// language and the notation of whoever asked.
+pub(super) async fn ready(
+    ctx: &Ctx<'_>,
+    asked: ReviewRecord,
+    game: &GameRecord,
+    data: &ReviewData,
+) -> AppResult<Vec<Reply>> {
+    let notation = asked
+        .notation
+        .parse()
+        .unwrap_or_else(|_| super::default_notation(ctx.lang));
+    ctx.persist(Changes {
+        reviews: vec![asked],
+        ..Changes::default()
+    })
+    .await?;
+    Ok(replies(ctx.lang, notation, game, data))
 }
 
 /// The review as posted: the summary, the graph, the annotated PGN.

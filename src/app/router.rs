@@ -1,24 +1,177 @@
-//! The router: a command or a pressed button to its handler. It opens the channel, builds the
-//! [`Ctx`], settles a flag that fell since the last event, and answers the checks every button
+//! The router: every [`Event`] to its handler ([`Service::enter`]). It opens the channel, builds the [`Ctx`],
+//! settles a flag that fell since the last event, and answers the checks every button
 //! shares (a stale button, a button of someone else's game) before any handler runs; at the
-//! end it commits what the handlers changed together with their replies (the outbox).
+//! end it commits what the handlers changed together with their replies (the outbox). It is
+//! the one place that knows every handler.
 
+use super::action::Action;
+use super::chat::{default_notation, AppResult, Incoming, Reply};
+use super::command::{parse_line, MAX_TEXT};
+use super::command::{Cmd, Line};
+use super::ctx;
 use super::ctx::{public_lang, Ctx, Slot};
+use super::event::{Event, Raised};
+use super::outbox::{Handled, Origin};
+use super::service::Service;
 use super::view::ply_of;
-use super::{
-    challenge, default_notation, endings, hint, info, play, puzzle, ratings, review, Action,
-    AppResult, Cmd, Handled, Incoming, Line, Origin, Reply, Service,
-};
-use crate::i18n::app::Msg;
+use super::{bot_turn, challenge, endings, hint, info, play, puzzle, ratings, review, timer};
+use crate::i18n::app::{text, Msg};
 use crate::i18n::notation::move_text_error;
+use crate::i18n::Lang;
 use crate::notation::Notation;
 
-pub(crate) async fn dispatch(
-    svc: &Service,
-    inc: &Incoming,
-    line: Line,
-    origin: &Origin,
-) -> AppResult<Handled> {
+/// Run `event`. What a raised event says is committed to the outbox, or handed to the
+/// subscribers when nothing was stored or no platform opened its outbox; what a chat event
+/// says is the caller's to deliver when it was not queued ([`Handled::queued`]).
+async fn route(svc: &Service, event: Event<'_>) -> AppResult<Handled> {
+    match event {
+        Event::Chat { inc, line, origin } => chat(svc, inc, line, origin).await,
+        Event::Raised { channel, what } => {
+            let handled = raised(svc, channel, what).await?;
+            svc.send_unqueued(channel, &handled);
+            Ok(handled)
+        }
+        Event::ProcessGone { gone } => {
+            tracing::info!(gone, "a bot process stopped: its work goes on here");
+            svc.take_over();
+            Ok(Handled::default())
+        }
+    }
+}
+
+/// The doors of the service for the adapters: a chat event in, and what they ask of a
+/// channel without an event (its language, move suggestions).
+impl Service {
+    /// Handle one chat event; the replies are sent to the same channel (private ones only to
+    /// the user). Never panics on any input; a storage failure is answered with an apology.
+    /// Adapters use [`Service::handle_from`].
+    pub async fn handle(&self, inc: Incoming) -> Vec<Reply> {
+        self.handle_from(inc, Origin::default()).await.replies
+    }
+
+    /// Handle one chat event from `origin`. When it changed something, its replies were
+    /// stored with the change and handed to the channel's outbox ([`Handled::queued`]);
+    /// otherwise the caller delivers them. An event the platform delivers a second time
+    /// (after a crash) is recognised by [`Origin::event`] and not run again.
+    pub async fn handle_from(&self, inc: Incoming, origin: Origin) -> Handled {
+        self.handle_limited(inc, origin, true).await
+    }
+
+    /// Handle one chat event from `origin` whose author an adapter has already admitted with
+    /// [`Service::admit`] (to check the limit before it does something on the platform, such
+    /// as opening a thread for a game); otherwise as [`Service::handle_from`].
+    pub async fn handle_admitted_from(&self, inc: Incoming, origin: Origin) -> Handled {
+        self.handle_limited(inc, origin, false).await
+    }
+
+    /// The language `channel` reads in public ([`ctx::public_lang`]), read from storage
+    /// without locking the channel: for the answers given before (or instead of) opening it.
+    /// `hint` (else English) when storage cannot say.
+    pub(crate) fn channel_lang(&self, channel: &str, hint: Option<Lang>) -> Lang {
+        let Ok(Some(record)) = self.storage().channel(channel) else {
+            return hint.unwrap_or_default();
+        };
+        let game = record
+            .active_game
+            .and_then(|id| self.storage().game(id).ok().flatten())
+            .and_then(|g| g.lang);
+        ctx::channel_lang(game.as_deref(), &record, hint)
+    }
+
+    /// [`Service::handle_from`], the rate limit checked for a command if `limit`. The
+    /// refusals sent before the channel is opened (too fast, too long, storage failed) are
+    /// in the channel's language, as everything else it is told.
+    async fn handle_limited(&self, inc: Incoming, origin: Origin, limit: bool) -> Handled {
+        let direct = |replies: Vec<Reply>| Handled {
+            replies,
+            ..Handled::default()
+        };
+        if let Some(event) = &origin.event {
+            match self.storage().seen(event) {
+                Ok(true) => {
+                    tracing::info!(event = %event, "an event delivered again was handled before; skipped");
+                    return Handled {
+                        duplicate: true,
+                        ..Handled::default()
+                    };
+                }
+                Ok(false) => {}
+                Err(e) => tracing::error!(error = %e, "cannot read the handled events"),
+            }
+        }
+        let too_long = inc.text.chars().count() > MAX_TEXT;
+        // Only a command is answered when too long: a long plain text is conversation (no
+        // notation reads anything that long as a move), whoever wrote it.
+        let line = if too_long {
+            if !inc.text.trim_start().starts_with(['/', '／']) {
+                return Handled::default();
+            }
+            Line::Unknown(String::new())
+        } else {
+            parse_line(&inc.text)
+        };
+        // A bare text is counted by the router once it knows it is a move (conversation is
+        // not counted).
+        let is_command = !matches!(line, Line::Text(_)) || inc.action.is_some();
+        if is_command && limit {
+            match self.limiter.check(&inc.user.id, self.now()) {
+                Ok(()) => {}
+                Err(None) => return direct(Vec::new()), // already told within this window
+                Err(Some(secs)) => {
+                    // The channel's language is read only when there is a refusal to write.
+                    let lang = self.channel_lang(&inc.channel, inc.lang_hint);
+                    let refusal = text(&Msg::RateLimited { secs }, lang);
+                    return direct(vec![Reply::private(refusal)]);
+                }
+            }
+        }
+        if too_long {
+            let lang = self.channel_lang(&inc.channel, inc.lang_hint);
+            return direct(vec![Reply::private(text(
+                &Msg::TooLong { max: MAX_TEXT },
+                lang,
+            ))]);
+        }
+        let event = Event::Chat {
+            inc: &inc,
+            line,
+            origin: &origin,
+        };
+        match self.enter(event).await {
+            Ok(handled) => handled,
+            Err(e) => {
+                tracing::error!(channel = %inc.channel, error = %e, "storage failure");
+                let lang = self.channel_lang(&inc.channel, inc.lang_hint);
+                Handled {
+                    failed: true,
+                    ..direct(vec![Reply::text(text(&Msg::StorageFailure, lang))])
+                }
+            }
+        }
+    }
+
+    /// Run one event through the router: the one way in (see [`super::event`]).
+    pub(crate) async fn enter(&self, event: Event<'_>) -> AppResult<Handled> {
+        route(self, event).await
+    }
+
+    /// Legal moves of `user` in `channel` that start with `prefix`, in their notation (their
+    /// `/notation`, else the usual one for `lang`, their client's language), for Discord's
+    /// autocomplete. Empty when it is not their turn.
+    pub async fn suggestions(
+        &self,
+        channel: &str,
+        user: &str,
+        prefix: &str,
+        lang: Option<Lang>,
+    ) -> Vec<String> {
+        info::suggestions(self, channel, user, prefix, lang)
+            .await
+            .unwrap_or_default()
+    }
+}
+
+async fn chat(svc: &Service, inc: &Incoming, line: Line, origin: &Origin) -> AppResult<Handled> {
     let mut slot = svc.manager.lock(&inc.channel).await?;
     // Another process sharing the storage may have handled the same event (delivered to
     // both) while this one waited for the channel.
@@ -38,7 +191,9 @@ pub(crate) async fn dispatch(
     let notation = chosen.unwrap_or_else(|| default_notation(reader));
     let ctx = Ctx {
         svc,
-        inc,
+        channel: &inc.channel,
+        user: inc.user.clone(),
+        chat: Some(inc),
         lang,
         reader,
         notation,
@@ -48,11 +203,48 @@ pub(crate) async fn dispatch(
         retired: std::sync::Mutex::default(),
     };
     challenge::remember_handle(&ctx).await;
-    let replies = run(&ctx, &mut slot, line).await;
-    let changes = ctx.take_staged();
+    let replies = run(&ctx, &mut slot, inc.action, line).await;
+    finish(svc, &ctx, &mut slot, origin, replies).await
+}
+
+/// An event the service raised: its handler acts as whoever it says (`ctx.user`), in the
+/// channel's language.
+async fn raised(svc: &Service, channel: &str, what: Raised) -> AppResult<Handled> {
+    let now = match &what {
+        Raised::Due { now_ms, .. } => *now_ms,
+        _ => svc.now(),
+    };
+    let mut slot = svc.manager.lock(channel).await?;
+    let mut ctx = Ctx::raised(svc, channel, &slot, now);
+    let replies = match what {
+        Raised::BotMoved {
+            search,
+            played,
+            searched_ms,
+        } => bot_turn::moved(&mut ctx, &mut slot, search, *played, searched_ms).await,
+        Raised::TakebackAsked => bot_turn::answer_takeback(&mut ctx, &mut slot).await,
+        Raised::HintReady { ask, best } => hint::ready(&mut ctx, &mut slot, &ask, best).await,
+        Raised::ReviewReady { asked, game, data } => {
+            review::ready(&ctx, *asked, &game, &data).await
+        }
+        Raised::Due { deadline, .. } => timer::due(&ctx, &mut slot, &deadline).await,
+    };
+    finish(svc, &ctx, &mut slot, &Origin::default(), replies).await
+}
+
+/// Commit what the handler staged with what it says (and the messages it retired).
+async fn finish(
+    svc: &Service,
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    origin: &Origin,
+    replies: AppResult<Vec<Reply>>,
+) -> AppResult<Handled> {
     match replies {
-        Ok(replies) => {
-            svc.commit_slot(&mut slot, changes, &inc.channel, origin, replies)
+        Ok(mut replies) => {
+            replies.extend(ctx.retired_reply());
+            let changes = ctx.take_staged();
+            svc.commit_slot(slot, changes, ctx.channel, origin, replies)
                 .await
         }
         Err(e) => {
@@ -63,10 +255,15 @@ pub(crate) async fn dispatch(
     }
 }
 
-async fn run(ctx: &Ctx<'_>, slot: &mut Slot, line: Line) -> AppResult<Vec<Reply>> {
+async fn run(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    action: Option<Action>,
+    line: Line,
+) -> AppResult<Vec<Reply>> {
     // A flag that fell since the last event is settled before anything else happens.
     let mut replies = endings::settle_flag(ctx, slot).await?;
-    let more = if let Some(action) = ctx.inc.action {
+    let more = if let Some(action) = action {
         on_action(ctx, slot, action).await?
     } else {
         match line {
@@ -76,7 +273,6 @@ async fn run(ctx: &Ctx<'_>, slot: &mut Slot, line: Line) -> AppResult<Vec<Reply>
         }
     };
     replies.extend(more);
-    replies.extend(ctx.retired_reply());
     Ok(replies)
 }
 
@@ -88,7 +284,7 @@ async fn typed(ctx: &Ctx<'_>, slot: &mut Slot, t: &str) -> AppResult<Vec<Reply>>
     if !for_puzzle && !play::takes_text(ctx, slot, t) {
         return Ok(Vec::new());
     }
-    if let Err(refusal) = ctx.svc.admit(&ctx.inc.user.id, ctx.lang) {
+    if let Err(refusal) = ctx.svc.admit(&ctx.user.id, ctx.lang) {
         return Ok(refusal);
     }
     if for_puzzle {
@@ -186,7 +382,7 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
     let Some(game) = current else {
         return Ok(vec![ctx.private(Msg::StaleButton)]);
     };
-    let Some(me) = game.color_of(&ctx.inc.user.id) else {
+    let Some(me) = game.color_of(&ctx.user.id) else {
         return Ok(vec![ctx.private(Msg::NotYourButton)]);
     };
     match action {

@@ -7,8 +7,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::chat::{AppResult, Reply};
 use super::ctx::{Ctx, Slot};
-use super::{AppResult, Handled, Incoming, Origin, Reply, Service};
+use super::event::{Event, Raised};
+use super::service::Service;
 use crate::core::Color;
 use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, GameStatus, ALIVE};
 use crate::i18n::app::{duration_text, Msg};
@@ -109,7 +111,7 @@ impl Service {
             }
             self.retry_failed();
             if self.storage().shared() {
-                self.watch_fleet(&mut fleet);
+                self.watch_fleet(&mut fleet).await;
             }
             if now.saturating_sub(pruned_at) >= SEEN_PRUNE_EVERY_MS {
                 pruned_at = now;
@@ -145,7 +147,7 @@ impl Service {
     /// it had in hand are taken up here. (Those of processes dead before this one started
     /// were taken up when it opened its outboxes and started the bot; the first look takes
     /// the replies of any that died in between.)
-    fn watch_fleet(&self, fleet: &mut Option<Vec<String>>) {
+    async fn watch_fleet(&self, fleet: &mut Option<Vec<String>>) {
         let alive = match self.storage().others_alive() {
             Ok(alive) => alive,
             Err(e) => {
@@ -153,22 +155,31 @@ impl Service {
                 return;
             }
         };
-        let gone = fleet.as_ref().map_or(0, |before| {
+        let gone = fleet.as_ref().map_or(0, |before: &Vec<String>| {
             before.iter().filter(|p| !alive.contains(p)).count()
         });
-        if fleet.is_none() || gone > 0 {
-            if gone > 0 {
-                tracing::info!(gone, "a bot process stopped: its work goes on here");
+        if gone > 0 {
+            if let Err(e) = self.enter(Event::ProcessGone { gone }).await {
+                tracing::error!(error = %e, "timer: cannot take over a stopped process's work");
             }
+        } else if fleet.is_none() {
             if let Err(e) = self.adopt_outboxes() {
                 tracing::error!(error = %e, "timer: cannot read the outbox");
             }
         }
-        if gone > 0 && self.bot.get().is_some() {
+        *fleet = Some(alive);
+    }
+
+    /// What another process sharing the storage left when it stopped: its undelivered replies
+    /// and, when the bot plays here, its searches, hints and reviews.
+    pub(super) fn take_over(&self) {
+        if let Err(e) = self.adopt_outboxes() {
+            tracing::error!(error = %e, "timer: cannot read the outbox");
+        }
+        if self.bot_enabled() {
             self.resume_active_games();
             self.resume_reviews();
         }
-        *fleet = Some(alive);
     }
 
     /// Settle every deadline due at `now_ms`; returns how many were acted on.
@@ -178,43 +189,41 @@ impl Service {
     pub async fn process_due(&self, now_ms: u64) -> AppResult<usize> {
         let due = self.storage().claim_due(now_ms)?;
         let mut acted = 0;
-        for d in due {
-            let handled = self.settle(&d, now_ms).await?;
+        for deadline in due {
+            let channel = deadline.channel.clone();
+            let what = Raised::Due { deadline, now_ms };
+            let handled = self
+                .enter(Event::Raised {
+                    channel: &channel,
+                    what,
+                })
+                .await?;
             if !handled.replies.is_empty() {
                 acted += 1;
-                self.send_unqueued(&d.channel, handled);
             }
         }
         Ok(acted)
     }
+}
 
-    /// Settle one deadline: the changes and what is said are committed together.
-    async fn settle(&self, d: &Deadline, now_ms: u64) -> AppResult<Handled> {
-        let mut slot = self.manager.lock(&d.channel).await?;
-        let inc = Incoming {
-            channel: d.channel.clone(),
-            ..Incoming::default()
-        };
-        let ctx = Ctx::unsolicited(self, &inc, &slot, now_ms);
-        let mut changes = Changes::default();
-        changes.remove_deadlines.push(d.clone());
-        let mut replies = match d.kind {
-            DeadlineKind::ChallengeExpiry => lapse(&ctx, &mut slot, d, &mut changes).await?,
-            DeadlineKind::Flag => flag(&ctx, &mut slot, d, &mut changes).await?,
-            DeadlineKind::Warn => warn(&ctx, &mut slot, d, &mut changes).await?,
-            DeadlineKind::IdleWarn | DeadlineKind::IdleClaim => idle(&ctx, &slot, d)
-                .map(|m| vec![ctx.say(m)])
-                .unwrap_or_default(),
-            DeadlineKind::PuzzleDaily => {
-                super::puzzle::daily_due(&ctx, &mut slot, d, &mut changes).await?
-            }
-        };
-        replies.extend(ctx.retired_reply());
-        changes.absorb(ctx.take_staged());
-        // A stale deadline (the game moved on) says nothing: it is only forgotten.
-        self.commit_slot(&mut slot, changes, &d.channel, &Origin::default(), replies)
-            .await
-    }
+/// A deadline fell due: the changes and what is said are committed together (by the router).
+/// A stale deadline (the game moved on) says nothing: it is only forgotten.
+pub(super) async fn due(ctx: &Ctx<'_>, slot: &mut Slot, d: &Deadline) -> AppResult<Vec<Reply>> {
+    let mut changes = Changes::default();
+    changes.remove_deadlines.push(d.clone());
+    let replies = match d.kind {
+        DeadlineKind::ChallengeExpiry => lapse(ctx, slot, d, &mut changes).await?,
+        DeadlineKind::Flag => flag(ctx, slot, d, &mut changes).await?,
+        DeadlineKind::Warn => warn(ctx, slot, d, &mut changes).await?,
+        DeadlineKind::IdleWarn | DeadlineKind::IdleClaim => idle(ctx, slot, d)
+            .map(|m| vec![ctx.say(m)])
+            .unwrap_or_default(),
+        DeadlineKind::PuzzleDaily => super::puzzle::daily_due(ctx, slot, d, &mut changes).await?,
+    };
+    // The deadline's own changes come first, then what the handlers staged.
+    changes.absorb(ctx.take_staged());
+    ctx.persist(changes).await?;
+    Ok(replies)
 }
 
 /// A challenge nobody accepted in time lapses (its buttons go).

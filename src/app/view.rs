@@ -1,12 +1,15 @@
 //! What players see: board pictures with their captions and buttons, clocks, names.
 
+use super::action::Action;
 use super::bot::{bot_side, DEFAULT_LEVEL};
-use super::{Action, Button, Drawing, Image, Reply, Service};
+use super::chat::{Button, Image, Reply};
+use super::drawing::Drawing;
+use super::service::Service;
 use crate::core::{Color, Move, Position, Square};
 use crate::game::{Game, GameRecord};
 use crate::i18n::app::{color_word, text, Label, Msg};
 use crate::i18n::Lang;
-use crate::notation::format_move;
+use crate::notation::{format_move, Notation};
 
 /// A localised button.
 pub(crate) fn button(label: Label, action: Action, lang: Lang) -> Button {
@@ -108,20 +111,21 @@ pub(crate) struct Picks<'a> {
 
 /// A two-step move picker over `pos` for the acting user: with no `from`, the pieces that can
 /// move; with `from`, that piece's moves and *Back*. `prompt` gets the chosen piece's name.
+/// The picker is posted where everyone sees it (Telegram cannot show it to one member
+/// alone): it speaks the channel's language `lang`, its moves in `notation` (the user's
+/// choice, else the usual one of `lang`: `Ctx::public_notation`).
 pub(crate) fn pick_menu(
-    ctx: &super::ctx::Ctx<'_>,
+    lang: Lang,
+    notation: Notation,
     pos: &Position,
     from: Option<Square>,
     prompt: &dyn Fn(Option<String>) -> Msg,
     picks: &Picks<'_>,
 ) -> Reply {
-    // The picker is posted where everyone sees it (Telegram cannot show it to one member
-    // alone): it speaks the channel's language, not the tapper's client's.
-    let notation = ctx.public_notation();
     let moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
     let name = |sq: Square| {
         pos.piece_at(sq).map_or_else(String::new, |p| {
-            format!("{} {sq}", crate::i18n::role_name(p.role, p.color, ctx.lang))
+            format!("{} {sq}", crate::i18n::role_name(p.role, p.color, lang))
         })
     };
     let (prompt, buttons): (String, Vec<Button>) = match from {
@@ -130,7 +134,7 @@ pub(crate) fn pick_menu(
             froms.sort();
             froms.dedup();
             (
-                ctx.t(&prompt(None)),
+                text(&prompt(None), lang),
                 froms
                     .into_iter()
                     .map(|f| Button {
@@ -148,13 +152,13 @@ pub(crate) fn pick_menu(
                     label: crate::i18n::with_iccs(
                         &format_move(pos, m, notation),
                         &m.to_string(),
-                        ctx.lang,
+                        lang,
                     ),
                     action: (picks.to)(m),
                 })
                 .collect();
-            list.push(button(Label::Back, picks.back, ctx.lang));
-            (ctx.t(&prompt(Some(name(f)))), list)
+            list.push(button(Label::Back, picks.back, lang));
+            (text(&prompt(Some(name(f))), lang), list)
         }
     };
     // Rows of at most five: small enough for Telegram's eight-per-row limit and for phones.
@@ -251,8 +255,8 @@ impl Service {
             })
         };
         let drawing = Drawing {
-            fen: position.to_fen(),
-            last_move: last_move.map(|m| m.to_string()),
+            position: position.clone(),
+            last_move,
             black_below: viewer == Color::Black,
             red: (rec.red.name.clone(), clock(true)),
             black: (rec.black.name.clone(), clock(false)),
@@ -263,7 +267,6 @@ impl Service {
             text: caption,
             image: Some(Image::board(
                 format!("board-{}-{}.png", rec.id, rec.moves.len()),
-                position,
                 drawing,
                 lang,
                 self.config.images,

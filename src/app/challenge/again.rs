@@ -8,8 +8,8 @@ use super::{
     start_game, Terms,
 };
 use crate::app::bot::{bot_level, bot_player, LEVELS};
+use crate::app::chat::{AppResult, Reply};
 use crate::app::ctx::{Ctx, Slot};
-use crate::app::{AppResult, Reply};
 use crate::core::Position;
 use crate::game::{Challenge, ColorChoice, GameStatus, TimeControl};
 use crate::i18n::app::Msg;
@@ -21,8 +21,7 @@ use crate::rating::refusal;
 pub(super) fn names_bot(ctx: &Ctx<'_>, word: &str) -> bool {
     is_bot_word(word)
         || ctx
-            .inc
-            .mentions
+            .mentions()
             .iter()
             .any(|(token, p)| token == word && bot_level(p).is_some())
 }
@@ -36,11 +35,11 @@ pub(super) async fn start_bot(
     terms: Terms,
 ) -> AppResult<Vec<Reply>> {
     let max = ctx.svc.config.bot_games_per_user;
-    if bot_games_of(ctx, &ctx.inc.user.id)? >= max {
+    if bot_games_of(ctx, &ctx.user.id)? >= max {
         return Ok(vec![ctx.private(Msg::TooManyBotGames { max })]);
     }
     let bot = bot_player(level, ctx.lang);
-    let me = ctx.inc.user.clone();
+    let me = ctx.user.clone();
     // The ratings decide: the bot's id carries the prefix they reserve, so this refuses.
     let refused = refusal(
         terms.time_control.pace(),
@@ -135,13 +134,13 @@ pub(crate) async fn rematch(ctx: &Ctx<'_>, slot: &mut Slot, game_id: u64) -> App
         .svc
         .storage()
         .game(game_id)?
-        .filter(|r| r.channel == ctx.inc.channel && r.status != GameStatus::Active);
+        .filter(|r| r.channel == ctx.channel && r.status != GameStatus::Active);
     let Some(old) = old else {
         return Ok(vec![ctx.private(Msg::StaleButton)]);
     };
-    let me_red = if old.red.id == ctx.inc.user.id {
+    let me_red = if old.red.id == ctx.user.id {
         true
-    } else if old.black.id == ctx.inc.user.id {
+    } else if old.black.id == ctx.user.id {
         false
     } else {
         return Ok(vec![ctx.private(Msg::NotYourButton)]);
@@ -167,7 +166,7 @@ pub(crate) async fn rematch(ctx: &Ctx<'_>, slot: &mut Slot, game_id: u64) -> App
     }
     let mut c = Challenge {
         id: 0,
-        challenger: ctx.inc.user.clone(),
+        challenger: ctx.user.clone(),
         opponent: Some(opponent),
         time_control: old.time_control,
         ruleset: old.ruleset,

@@ -4,8 +4,8 @@
 //! puzzle due meanwhile is posted at the restart, and the next one keeps to the hour.
 
 use super::super::ctx::{Ctx, Slot};
-use super::super::{AppResult, Reply};
 use super::{end, set, start};
+use crate::app::chat::{AppResult, Reply};
 use crate::game::{Changes, DailyPuzzle, Deadline, DeadlineKind};
 use crate::i18n::puzzle::PuzzleMsg;
 
@@ -62,7 +62,7 @@ pub(super) async fn configure(
     if let Some(refusal) = ctx.may_not_configure("/puzzle daily") {
         return Ok(vec![refusal]);
     }
-    let channel = &ctx.inc.channel;
+    let channel = ctx.channel;
     let mut changes = Changes::default();
     if let Some(old) = slot.record.settings.puzzle_daily {
         changes

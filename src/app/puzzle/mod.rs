@@ -24,11 +24,12 @@ use std::sync::OnceLock;
 
 pub(crate) use daily::due as daily_due;
 
+use super::action::Action;
 use super::analysis::pool_key;
 use super::bot::{Job, Outcome};
+use super::chat::{AppResult, Reply};
 use super::ctx::{Ctx, Slot};
 use super::view::looks_like_move;
-use super::{Action, AppResult, Reply};
 use crate::core::{Move, Position};
 use crate::game::{Changes, LivePuzzle, RECENT_PUZZLES};
 use crate::i18n::app::Msg;
@@ -121,7 +122,7 @@ pub(crate) async fn command(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRe
             if !words.is_empty()
                 && words
                     .split_whitespace()
-                    .all(|w| ctx.inc.mentions.iter().any(|(token, _)| token == w)) =>
+                    .all(|w| ctx.mentions().iter().any(|(token, _)| token == w)) =>
         {
             rate::stats(ctx)
         }
@@ -155,7 +156,7 @@ pub(crate) fn takes_text(ctx: &Ctx<'_>, slot: &Slot, text: &str) -> bool {
         && !slot
             .game
             .as_ref()
-            .is_some_and(|g| g.is_active() && g.color_of(&ctx.inc.user.id).is_some())
+            .is_some_and(|g| g.is_active() && g.color_of(&ctx.user.id).is_some())
         && looks_like_move(text)
 }
 
@@ -244,9 +245,9 @@ async fn post_new(
     let target = ctx
         .svc
         .storage()
-        .puzzle_player(&ctx.inc.user.id)?
+        .puzzle_player(&ctx.user.id)?
         .map_or(crate::rating::glicko::START_RATING, |p| p.rating.rating);
-    let seed = ctx.now ^ xxhash_rust::xxh3::xxh3_64(ctx.inc.channel.as_bytes());
+    let seed = ctx.now ^ xxhash_rust::xxh3::xxh3_64(ctx.channel.as_bytes());
     let Some(p) = choose(
         &set().all,
         filter,
@@ -299,7 +300,7 @@ async fn start(ctx: &Ctx<'_>, slot: &mut Slot, p: &Puzzle, daily: bool) -> AppRe
 async fn on_pool(ctx: &Ctx<'_>, job: Job) -> Option<Outcome> {
     ctx.svc
         .thinking_pool()
-        .submit(&ctx.inc.user.id, &pool_key(&ctx.inc.channel, "puzzle"), job)
+        .submit(&ctx.user.id, &pool_key(ctx.channel, "puzzle"), job)
         .result()
         .await
 }
@@ -343,7 +344,7 @@ async fn play(
     mv: Move,
     echo: Notation,
 ) -> AppResult<Vec<Reply>> {
-    let me = &ctx.inc.user;
+    let me = &ctx.user;
     if live.missed.contains(&me.id) {
         return Ok(vec![ctx.private_puzzle(&PuzzleMsg::AlreadyMissed {
             player: me.name.clone(),
@@ -383,7 +384,7 @@ async fn play(
         } => {
             let results = [(me.id.clone(), me.name.clone(), Score::Loss)];
             let (changes, lines) = rate::rate(ctx, p, &live, &results)?;
-            let alone = ctx.inc.community.is_none();
+            let alone = ctx.community().is_none();
             let pos = position_after(p, &before);
             let wrong = show::wrong(ctx, &pos, mv, refutation, !alone, &lines, echo);
             if alone {

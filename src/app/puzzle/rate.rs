@@ -4,7 +4,7 @@
 //! ends it. `/puzzle stats [@user]` tells them.
 
 use super::super::ctx::Ctx;
-use super::super::{AppResult, Reply};
+use crate::app::chat::{AppResult, Reply};
 use crate::game::{Changes, LivePuzzle, PuzzlePlayer, PuzzleStanding, SCHEMA_VERSION};
 use crate::i18n::puzzle::{text, PuzzleMsg};
 use crate::puzzle::Puzzle;
@@ -95,10 +95,9 @@ fn tally(player: &mut PuzzlePlayer, name: &str, score: Score) {
 /// `/puzzle stats [@user]`.
 pub(super) fn stats(ctx: &Ctx<'_>) -> AppResult<Vec<Reply>> {
     let who = ctx
-        .inc
-        .mentions
+        .mentions()
         .first()
-        .map_or_else(|| ctx.inc.user.clone(), |(_, p)| p.clone());
+        .map_or_else(|| ctx.user.clone(), |(_, p)| p.clone());
     let Some(p) = ctx.svc.storage().puzzle_player(&who.id)? else {
         return Ok(vec![
             ctx.say_puzzle(&PuzzleMsg::NoStats { player: who.name })

@@ -3,8 +3,10 @@
 
 use super::super::ctx::{Ctx, Slot};
 use super::super::view::{pick_menu, pick_prompt, Picks};
-use super::super::{Action, Button, Drawing, Image, Reply};
 use super::{find, played, position_after};
+use crate::app::action::Action;
+use crate::app::chat::{Button, Image, Reply};
+use crate::app::drawing::Drawing;
 use crate::core::{Color, Move, Position};
 use crate::game::{LivePuzzle, PuzzleStanding};
 use crate::i18n::app::color_word;
@@ -74,8 +76,8 @@ fn board(
     buttons: Vec<Vec<Button>>,
 ) -> Reply {
     let drawing = Drawing {
-        fen: pos.to_fen(),
-        last_move: last.map(|m| m.to_string()),
+        position: pos.clone(),
+        last_move: last,
         black_below: solver == Color::Black,
         red: (side(Color::Red, ctx.lang), None),
         black: (side(Color::Black, ctx.lang), None),
@@ -86,7 +88,6 @@ fn board(
         text: caption,
         image: Some(Image::board(
             format!("{name}.png"),
-            pos,
             drawing,
             ctx.lang,
             ctx.svc.config.images,
@@ -182,7 +183,7 @@ pub(super) fn answered(
     let pos = before_reply.after(reply);
     let caption = text(
         &PuzzleMsg::Correct {
-            player: ctx.inc.user.name.clone(),
+            player: ctx.user.name.clone(),
             mv: echoed(&before_mv, mv, echo, ctx.lang),
             reply: echoed(&before_reply, reply, echo, ctx.lang),
             left: left(p, live),
@@ -214,7 +215,7 @@ pub(super) fn solved(
     let seconds = ctx.now.saturating_sub(live.started_ms) / 1000;
     let mut caption = text(
         &PuzzleMsg::Solved {
-            player: ctx.inc.user.name.clone(),
+            player: ctx.user.name.clone(),
             mv: echoed(&before, mv, echo, ctx.lang),
             seconds,
         },
@@ -255,7 +256,7 @@ pub(super) fn wrong(
         .map(|r| echoed(&after, r, echo, ctx.lang));
     let mut t = text(
         &PuzzleMsg::Wrong {
-            player: ctx.inc.user.name.clone(),
+            player: ctx.user.name.clone(),
             mv: echoed(pos, mv, echo, ctx.lang),
             refutation,
             others,
@@ -344,9 +345,10 @@ pub(super) fn picker(ctx: &Ctx<'_>, slot: &Slot, from: Option<crate::core::Squar
         live.number,
         u32::try_from(live.played.len()).unwrap_or(u32::MAX),
     );
-    let player = ctx.inc.user.name.clone();
+    let player = ctx.user.name.clone();
     pick_menu(
-        ctx,
+        ctx.lang,
+        ctx.public_notation(),
         &pos,
         from,
         &pick_prompt(player),

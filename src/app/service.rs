@@ -1,0 +1,134 @@
+//! The chat service itself: what it holds, and its doors for the adapters (a chat event in,
+//! the rate limit, the language of a channel, move suggestions). Every event goes on to the
+//! router ([`super::router`]).
+
+use std::sync::Mutex;
+
+use tokio::sync::{mpsc, Notify};
+
+use super::chat::{Outgoing, Reply};
+use super::settings::{Now, ServiceConfig};
+use super::{analysis, bot, outbox, ratelimit};
+use crate::game::{GameManager, Storage};
+use crate::i18n::app::{text, Msg};
+use crate::i18n::Lang;
+use crate::render::Renderer;
+use std::sync::Arc;
+
+/// The chat service.
+pub struct Service {
+    pub(super) manager: GameManager,
+    pub(super) renderer: Arc<Renderer>,
+    /// Pictures drawn at once: two per core. Rendering is pure CPU; letting every channel's
+    /// picture run at once only makes them share the cores (each takes as long as all of them)
+    /// and starves the storage writer, which is where latency tails came from under load.
+    /// Measured (`cargo bench --bench service_load`, 10,000 games, 32 tasks, 2 cores): no limit
+    /// 1,560 moves/s, p99 62 ms; 2 slots 1,247/s, 41 ms; 4 slots 1,460/s, 37 ms; 8 slots
+    /// 1,512/s, 39 ms.
+    pub(super) render_slots: tokio::sync::Semaphore,
+    pub(super) now: Now,
+    pub(super) config: ServiceConfig,
+    pub(super) outboxes: Mutex<Vec<(String, mpsc::UnboundedSender<Outgoing>)>>,
+    pub(super) sinks: Mutex<Vec<outbox::Sink>>,
+    pub(super) timer_wake: Notify,
+    pub(super) limiter: ratelimit::Limiter,
+    /// The bot's pool and searches, once [`Service::attach_bot`] is called.
+    pub(super) bot: std::sync::OnceLock<bot::runtime::BotRuntime>,
+    /// Hints and reviews due and running.
+    pub(super) analysis: analysis::Analysis,
+    /// The engine pool of a service without the bot (puzzles still need an engine).
+    pub(super) spare_pool: std::sync::OnceLock<Arc<bot::ThinkingPool>>,
+}
+
+impl Service {
+    /// A service over `storage`.
+    #[must_use]
+    pub fn new(
+        storage: Arc<dyn Storage>,
+        renderer: Arc<Renderer>,
+        now: Now,
+        config: ServiceConfig,
+    ) -> Service {
+        Service {
+            manager: GameManager::new(storage, config.cache_channels),
+            renderer,
+            render_slots: tokio::sync::Semaphore::new(
+                2 * std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get),
+            ),
+            limiter: ratelimit::Limiter::new(config.rate_burst, config.rate_per_sec),
+            now,
+            config,
+            outboxes: Mutex::new(Vec::new()),
+            sinks: Mutex::new(Vec::new()),
+            timer_wake: Notify::new(),
+            bot: std::sync::OnceLock::new(),
+            analysis: analysis::Analysis::default(),
+            spare_pool: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The storage.
+    #[must_use]
+    pub fn storage(&self) -> &Arc<dyn Storage> {
+        self.manager.storage()
+    }
+
+    /// Whether `channel` holds a pending challenge or a game in play (when storage cannot say,
+    /// it is taken to be in use).
+    pub async fn channel_in_use(&self, channel: &str) -> bool {
+        match self.manager.lock(channel).await {
+            Ok(slot) => slot.record.challenge.is_some() || slot.game.is_some(),
+            Err(_) => true,
+        }
+    }
+
+    /// The game manager (for tests and benches).
+    #[must_use]
+    pub fn manager(&self) -> &GameManager {
+        &self.manager
+    }
+
+    /// The current time (epoch ms).
+    #[must_use]
+    pub fn now(&self) -> u64 {
+        (self.now)()
+    }
+
+    /// Receive the unsolicited messages for channels whose key starts with `prefix`
+    /// (`console:`, `tg:`, `dc:`) and for which no outbox is open (tests; adapters use
+    /// [`Service::open_outbox`]).
+    pub fn subscribe(&self, prefix: &str) -> mpsc::UnboundedReceiver<Outgoing> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        self.outboxes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push((prefix.to_string(), tx));
+        rx
+    }
+
+    pub(super) fn send_out(&self, out: Outgoing) {
+        let boxes = self
+            .outboxes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for (prefix, tx) in boxes.iter() {
+            if out.channel.starts_with(prefix.as_str()) {
+                let _ = tx.send(out.clone());
+            }
+        }
+    }
+
+    /// Take one command from `user`'s rate limit: `Err` with the refusal to send (in `lang`;
+    /// empty when they were told already in this burst) when they are sending too fast.
+    ///
+    /// # Errors
+    /// The refusal, when the limit is reached.
+    pub fn admit(&self, user: &str, lang: Lang) -> Result<(), Vec<Reply>> {
+        self.limiter
+            .check(user, self.now())
+            .map_err(|secs| match secs {
+                Some(secs) => vec![Reply::private(text(&Msg::RateLimited { secs }, lang))],
+                None => Vec::new(), // already told within this window
+            })
+    }
+}
