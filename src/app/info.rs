@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use super::chat::{AppResult, Image, ImageKind, Reply};
+use super::command::Cmd;
 use super::ctx::{caption, headline, Ctx, Slot};
 use super::service::Service;
 use super::view::{clocks_text, game_buttons, seen_from};
@@ -17,9 +18,18 @@ use crate::i18n::Lang;
 use crate::notation::{format_move, Notation};
 use crate::render::{PieceStyle, Theme};
 
-/// `/help`: the commands, and *Play the bot* when the bot plays.
+/// `/help`: every command of the table ([`Cmd::ALL`], in its order) with its menu summary in
+/// the channel's language, and *Play the bot* when the bot plays.
 pub(crate) fn help(ctx: &Ctx<'_>) -> Reply {
-    let mut help = ctx.say(Msg::Help);
+    let commands = Cmd::ALL
+        .iter()
+        .map(|&(_, name)| {
+            let summary = crate::i18n::commands::command_summary(name, ctx.lang).unwrap_or("");
+            format!("/{name} — {summary}")
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut help = ctx.say(Msg::Help { commands });
     if ctx.svc.bot_enabled() {
         help.buttons = vec![vec![super::view::play_bot_button(ctx.lang)]];
     }

@@ -5,19 +5,9 @@ use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
-        Msg::Help => "Xiangqi bot — commands:
-/play [@user] [time] [ruleset] [red|black|random] [rated] — challenge someone (or anyone); time: none, 10+5, 20m/1m, 10m+3x30s, 1d; rated: a rated game (needs a clock)
-/play bot [level 1-8] [time] [ruleset] [red|black|random] — play the bot at once
-/accept, /decline — answer a challenge; /cancel — withdraw yours
-/move TEXT — play a move (or just type it when it is your turn): h2e2, C2.5, 炮二平五, P2-5
-/resign, /draw (offer, accept or claim), /takeback, /abort (before both have moved)
-/claim [end] — in a game without a clock, win (or end) it when your opponent stopped moving
-/board, /flip, /moves, /fen, /pgn, /gif, /time, /why
-/rules [topic], /ruleset [name], /notation [iccs|wxf|chinese|vietnamese], /lang [vi|en|zh], /takebacks on|off
-/rating [@user] [family] — ratings and their graph; /top [family] [page] [global] — leaderboard; /stats [@user] [@opponent] — statistics, head to head
-/hint — the engine's best move for you (against the bot; between people after /hints on); /review [N] — the engine's review of a finished game
-/puzzle [theme|difficulty] — a puzzle to solve by moves; /puzzle next, hint, solution, stats, daily on|off
-/games — your games; /help — this list; /about — the version and the rule documents".into(),
+        Msg::Help { commands } => format!("Xiangqi bot — commands:
+{commands}
+Times: none, 10+5, 20m/1m, 10m+3x30s, 1d (rated games need a clock). /play bot [level 1-8] plays the bot at once. When it is your turn, just type your move: h2e2, C2.5, 炮二平五, P2-5."),
         Msg::UnknownCommand { cmd } => format!("I don't know the command {cmd}. Type /help for the list."),
         Msg::TooLong { max } => format!("That message is too long for me (over {max} characters). Send a shorter one."),
         Msg::RateLimited { secs } => format!("You are sending commands too fast. Wait {secs} s and try again."),

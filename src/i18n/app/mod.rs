@@ -13,8 +13,12 @@ use super::Lang;
 /// A message the service sends, with its parameters.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Msg {
-    /// The command list.
-    Help,
+    /// The command list: `commands` is one line per command (its name and its menu
+    /// summary, from the command table), between this message's opening and closing words.
+    Help {
+        /// The lines, in the table's order.
+        commands: String,
+    },
     /// `/help` for an unknown command.
     UnknownCommand {
         /// What was typed (bounded).

@@ -8,7 +8,9 @@ use crate::i18n::Lang;
 /// without an example).
 fn samples() -> Vec<Msg> {
     vec![
-        Msg::Help,
+        Msg::Help {
+            commands: "/play — x".into(),
+        },
         Msg::UnknownCommand { cmd: "/foo".into() },
         Msg::TooLong { max: 500 },
         Msg::RateLimited { secs: 5 },
@@ -218,7 +220,7 @@ fn samples() -> Vec<Msg> {
 
 fn index(m: &Msg) -> usize {
     match m {
-        Msg::Help => 0,
+        Msg::Help { .. } => 0,
         Msg::UnknownCommand { .. } => 1,
         Msg::TooLong { .. } => 2,
         Msg::RateLimited { .. } => 3,
@@ -464,7 +466,7 @@ fn a_move_in_iccs_is_echoed_once() {
 #[test]
 fn chinese_messages_use_full_width_punctuation() {
     for m in samples() {
-        if matches!(m, Msg::Raw(_) | Msg::NotAMove { .. } | Msg::Help) {
+        if matches!(m, Msg::Raw(_) | Msg::NotAMove { .. } | Msg::Help { .. }) {
             continue;
         }
         crate::i18n::lint::assert_zh_punctuation(&text(&m, Lang::Zh), &format!("{m:?}"));

@@ -5,19 +5,9 @@ use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
-        Msg::Help => "Máy cờ tướng — các lệnh:
-/play [@người] [thời gian] [luật] [red|black|random] [rated] — thách đấu một người (hoặc bất kỳ ai); thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d; rated: ván tính điểm (cần đồng hồ)
-/play bot [cấp 1-8] [thời gian] [luật] [red|black|random] — chơi ngay với máy
-/accept, /decline — nhận hoặc từ chối lời thách; /cancel — rút lời thách của bạn
-/move NƯỚC — đi một nước (hoặc gõ thẳng nước đi khi đến lượt): P2-5, M8.7, h2e2, 炮二平五
-/resign (xin thua), /draw (cầu hòa, nhận hòa hoặc xin xử hòa), /takeback (xin đi lại), /abort (hủy ván khi hai bên chưa cùng đi)
-/claim [end] — ván không tính giờ: xin xử thắng (hoặc kết thúc ván) khi đối thủ bỏ không đi
-/board, /flip, /moves, /fen, /pgn, /gif, /time, /why
-/rules [chủ đề], /ruleset [luật], /notation [iccs|wxf|chinese|vietnamese], /lang [vi|en|zh], /takebacks on|off
-/rating [@người] [thể loại] — điểm xếp hạng và biểu đồ; /top [thể loại] [trang] [global] — bảng xếp hạng; /stats [@người] [@đối thủ] — thống kê, đối đầu
-/hint — nước hay nhất cho bạn (khi chơi với máy; giữa người với người sau /hints on); /review [N] — máy phân tích ván đã xong
-/puzzle [chủ đề|độ khó] — một bài tập để giải; /puzzle next, hint, solution, stats, daily on|off
-/games — các ván của bạn; /help — danh sách này; /about — phiên bản và các văn bản luật".into(),
+        Msg::Help { commands } => format!("Máy cờ tướng — các lệnh:
+{commands}
+Thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d (ván tính điểm cần đồng hồ). /play bot [cấp 1-8]: chơi ngay với máy. Đến lượt thì cứ gõ thẳng nước đi: P2-5, M8.7, h2e2, 炮二平五."),
         Msg::UnknownCommand { cmd } => format!("Tôi không biết lệnh {cmd}. Gõ /help để xem danh sách lệnh."),
         Msg::TooLong { max } => format!("Tin nhắn quá dài (hơn {max} ký tự). Hãy gửi ngắn hơn."),
         Msg::RateLimited { secs } => format!("Bạn gửi lệnh quá nhanh. Đợi {secs} giây rồi thử lại."),

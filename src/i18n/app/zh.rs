@@ -5,19 +5,9 @@ use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
-        Msg::Help => "象棋电脑——命令：
-/play [@用户] [用时] [规则] [red|black|random] [rated] —— 向某人（或任何人）挑战；用时：none、10+5、20m/1m、10m+3x30s、1d；rated：等级分对局（需要棋钟）
-/play bot [等级 1-8] [用时] [规则] [red|black|random] —— 立即与电脑对弈
-/accept、/decline —— 接受或拒绝挑战；/cancel —— 撤回你的挑战
-/move 着法 —— 走一步（轮到你时也可直接输入）：炮二平五、马8进7、C2.5、h2e2
-/resign（认输）、/draw（提和、同意或申请判和）、/takeback（悔棋）、/abort（双方都走棋前取消）
-/claim [end] —— 不计时对局：对手长时间不走棋时判胜（或结束本局）
-/board、/flip、/moves、/fen、/pgn、/gif、/time、/why
-/rules [主题]、/ruleset [规则]、/notation [iccs|wxf|chinese|vietnamese]、/lang [vi|en|zh]、/takebacks on|off
-/rating [@用户] [类别] —— 等级分及走势图；/top [类别] [页码] [global] —— 排行榜；/stats [@用户] [@对手] —— 统计、交手记录
-/hint —— 引擎为你找出最佳着法（与电脑对局时；真人对局需先 /hints on）；/review [N] —— 引擎复盘已结束的对局
-/puzzle [主题|难度] —— 出一道习题；/puzzle next、hint、solution、stats、daily on|off
-/games —— 你的对局；/help —— 本列表；/about —— 版本与规则文献".into(),
+        Msg::Help { commands } => format!("象棋电脑——命令：
+{commands}
+用时：none、10+5、20m/1m、10m+3x30s、1d（等级分对局需要棋钟）。/play bot [等级 1-8]：立即与电脑对弈。轮到你时直接输入着法即可：炮二平五、马8进7、C2.5、h2e2。"),
         Msg::UnknownCommand { cmd } => format!("我不认识命令 {cmd}。输入 /help 查看命令列表。"),
         Msg::TooLong { max } => format!("消息太长了（超过{max}个字符），请发短一些。"),
         Msg::RateLimited { secs } => format!("你发命令太快了，请等{secs}秒再试。"),
