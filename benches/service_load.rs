@@ -55,9 +55,9 @@ fn rss_kb() -> u64 {
 
 fn said(channel: usize, user: &str, text: &str) -> Incoming {
     Incoming {
-        channel: format!("bench:{channel}"),
+        channel: format!("console:bench{channel}"),
         user: PlayerRef::new(
-            format!("bench:{user}{channel}"),
+            format!("console:bench{user}{channel}"),
             &format!("{user}{channel}"),
         ),
         handle: Some(format!("{user}{channel}")),
@@ -185,7 +185,9 @@ fn main() {
         let deliveries: Vec<_> = svcs
             .iter()
             .map(|svc| {
-                let mut deliveries = svc.open_outbox("bench:").expect("outbox");
+                let mut deliveries = svc
+                    .open_outbox(xiangqi_bot::platform::Platform::Console)
+                    .expect("outbox");
                 let worker = Arc::clone(svc);
                 // Channels are delivered side by side, as the adapters' lanes do.
                 let lanes = Arc::new(tokio::sync::Semaphore::new(tasks));
@@ -262,7 +264,7 @@ fn main() {
         // Every game holds every move sent (a refused or failed move would show here).
         let mut complete = 0;
         for g in 0..games {
-            let channel = format!("bench:{g}");
+            let channel = format!("console:bench{g}");
             let stored = svc
                 .storage()
                 .channel(&channel)
@@ -276,10 +278,10 @@ fn main() {
         println!("  every game stored all {plies} plies");
         println!(
             "  replies not yet delivered when the last move was answered: {}",
-            svc.storage().outbox("bench:").map_or(0, |o| o.len())
+            svc.storage().outbox("console:").map_or(0, |o| o.len())
         );
         // Pictures are drawn as they are delivered: the run ends once every one went.
-        while svc.storage().outbox("bench:").map_or(0, |o| o.len()) > 0 {
+        while svc.storage().outbox("console:").map_or(0, |o| o.len()) > 0 {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         let drained = t0.elapsed();

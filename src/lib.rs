@@ -28,6 +28,7 @@ pub mod engine;
 pub mod game;
 pub mod i18n;
 pub mod notation;
+pub mod platform;
 pub mod puzzle;
 pub mod rating;
 pub mod render;

@@ -145,12 +145,14 @@ pub fn run(rt: &tokio::runtime::Runtime) {
             waiters
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .insert(format!("bench:{c}"), tx);
+                .insert(format!("console:bench{c}"), tx);
             receivers.push(rx);
         }
         // The platform's delivery worker: a bot's move (an event nobody typed) wakes its
         // channel's person; every delivery is then forgotten, as after sending it.
-        let mut deliveries = svc.open_outbox("bench:").expect("outbox");
+        let mut deliveries = svc
+            .open_outbox(xiangqi_bot::platform::Platform::Console)
+            .expect("outbox");
         let worker = Arc::clone(&svc);
         let w = Arc::clone(&waiters);
         let delivery = tokio::spawn(async move {

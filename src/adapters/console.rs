@@ -24,6 +24,7 @@ use tokio::sync::Mutex;
 use crate::app::{Action, Delivery, ImageKind, Incoming, Origin, Outgoing, Reply, Service};
 use crate::game::OutboxKey;
 use crate::game::{bound, clean_name, PlayerRef};
+use crate::platform::Platform;
 
 /// Longest line read; the rest of a longer line is skipped.
 const MAX_LINE_BYTES: usize = 16 * 1024;
@@ -41,7 +42,7 @@ pub struct ConsoleOptions {
 
 fn user_ref(name: &str) -> PlayerRef {
     let clean = clean_name(name);
-    PlayerRef::new(format!("console:{}", clean.to_lowercase()), &clean)
+    PlayerRef::new(Platform::Console.key(clean.to_lowercase()), &clean)
 }
 
 /// Read one line of at most [`MAX_LINE_BYTES`]; `None` at the end of input.
@@ -102,7 +103,7 @@ impl<W: AsyncWrite + Unpin + Send> Printer<W> {
         }
         let path = self.boards.join(format!(
             "{}-{}",
-            safe_file_part(channel.trim_start_matches("console:")),
+            safe_file_part(Platform::Console.rest(channel).unwrap_or(channel)),
             safe_file_part(filename)
                 .replace("_png", ".png")
                 .replace("_gif", ".gif")
@@ -121,7 +122,7 @@ impl<W: AsyncWrite + Unpin + Send> Printer<W> {
     }
 
     async fn print(&self, channel: &str, to: Option<&str>, replies: &[Reply]) {
-        let label = channel.trim_start_matches("console:");
+        let label = Platform::Console.rest(channel).unwrap_or(channel);
         let mut text = String::new();
         for r in replies {
             let prefix = match (r.private, to) {
@@ -181,7 +182,7 @@ where
     });
     // What the outbox task printed, so a line's answer is out before the next line is read.
     let (printed_tx, mut printed) = tokio::sync::mpsc::unbounded_channel::<OutboxKey>();
-    let deliveries = match service.open_outbox("console:") {
+    let deliveries = match service.open_outbox(Platform::Console) {
         Ok(rx) => Some(rx),
         Err(e) => {
             tracing::error!(error = %e, "cannot read the outbox; stored replies are not printed");
@@ -196,7 +197,7 @@ where
             printed_tx,
         )),
         None => {
-            let mut outbox = service.subscribe("console:");
+            let mut outbox = service.subscribe(Platform::Console);
             let p2 = Arc::clone(&printer);
             tokio::spawn(async move {
                 while let Some(Outgoing { channel, replies }) = outbox.recv().await {
@@ -225,7 +226,7 @@ where
         let mut text = line.to_string();
         if let Some(rest) = line.strip_prefix('#') {
             let name = bound(rest.split_whitespace().next().unwrap_or("local"), 48);
-            channel = format!("console:#{}", clean_name(&name));
+            channel = Platform::Console.key(format!("#{}", clean_name(&name)));
             continue;
         }
         if let Some(rest) = line.strip_prefix('@') {
@@ -245,7 +246,7 @@ where
             continue;
         }
         let action = text.strip_prefix('!').and_then(Action::decode);
-        let handle = user.id.strip_prefix("console:").map(str::to_string);
+        let handle = Platform::Console.rest(&user.id).map(str::to_string);
         let inc = Incoming {
             channel: channel.clone(),
             user: user.clone(),

@@ -58,6 +58,7 @@ use crate::app::{Delivery, Incoming, Origin, Service};
 use crate::game::PlayerRef;
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;
+use crate::platform::Platform;
 use ops::{read_callback_data, Answering, Job};
 use outbox::{redacted, Outbox};
 use press::{press_jobs, pressed_kind};
@@ -159,7 +160,7 @@ impl Adapter {
     /// replies answer.
     fn origin(&self, update: u32, answering: &Answering) -> Origin {
         Origin {
-            event: Some(format!("tg:{}:u:{update}", self.bot_id)),
+            event: Some(Platform::Telegram.key(format!("{}:u:{update}", self.bot_id))),
             context: serde_json::to_string(answering).ok(),
         }
     }
@@ -213,7 +214,7 @@ async fn run_receiving(
     tracing::info!(bot = %username, "Telegram: connected");
     let outbox = Outbox::new(&bot, Arc::clone(&service), options.retry);
     let menus = tokio::spawn(commands::register(bot.clone(), options.retry));
-    let forwarder = match service.open_outbox("tg:") {
+    let forwarder = match service.open_outbox(Platform::Telegram) {
         Ok(rx) => Some(tokio::spawn(forward(rx, outbox.clone()))),
         Err(e) => {
             tracing::error!(error = %e, "Telegram: cannot read the outbox; stored replies wait");
@@ -222,7 +223,7 @@ async fn run_receiving(
     };
     let inbox = polling::Inbox {
         storage: Arc::clone(service.storage()),
-        prefix: format!("tg:{}:", me.id.0),
+        prefix: Platform::Telegram.key(format!("{}:", me.id.0)),
     };
     let adapter = Arc::new(Adapter {
         service,
@@ -304,7 +305,7 @@ fn player(user: &User) -> PlayerRef {
     } else {
         name
     };
-    PlayerRef::new(format!("tg:{}", user.id.0), &name)
+    PlayerRef::new(Platform::Telegram.key(user.id.0), &name)
 }
 
 fn lang_of(user: &User) -> Option<Lang> {

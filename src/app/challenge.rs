@@ -14,6 +14,7 @@ use crate::arbiter::RulesetName;
 use crate::game::{Challenge, ChannelRecord, ColorChoice, Game, GameSetup, PlayerRef, TimeControl};
 use crate::i18n::app::{color_word, Label, Msg};
 use crate::i18n::ratings::{self as rmsg, RatingLabel, RatingMsg};
+use crate::platform::Platform;
 use crate::rating::{refusal, Family, NotRated};
 
 /// The storage key under which the display name of a handle's user is kept (`tg:@bob`).
@@ -24,11 +25,12 @@ fn handle_key(platform: &str, handle: &str) -> String {
 /// Remember the display name of the user behind a handle, when it is new or changed, so a
 /// later `/play @handle` can name them. A failure only costs the name: it is logged.
 pub(crate) async fn remember_handle(ctx: &Ctx<'_>) {
-    let platform = ctx.channel.split(':').next().unwrap_or("x");
+    let platform = Platform::of(ctx.channel).map_or("x", Platform::scope);
+    let console = Platform::of(ctx.channel) == Some(Platform::Console);
     let Some(handle) = ctx.handle() else {
         return;
     };
-    if platform == "console" || handle.chars().count() > 64 {
+    if console || handle.chars().count() > 64 {
         return;
     }
     let key = handle_key(platform, handle);
@@ -58,10 +60,11 @@ fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
     if handle.is_empty() || handle.chars().count() > 64 {
         return None;
     }
-    let platform = ctx.channel.split(':').next().unwrap_or("x");
+    let platform = Platform::of(ctx.channel).map_or("x", Platform::scope);
+    let console = Platform::of(ctx.channel) == Some(Platform::Console);
     let lower = handle.to_lowercase();
-    if platform == "console" {
-        return Some(PlayerRef::new(format!("console:{lower}"), handle));
+    if console {
+        return Some(PlayerRef::new(Platform::Console.key(lower), handle));
     }
     // Named as they call themselves if the bot has seen them, else by the handle as typed.
     let key = handle_key(platform, handle);
@@ -83,7 +86,7 @@ fn is_user(ctx: &Ctx<'_>, p: &PlayerRef) -> bool {
     if p.id == ctx.user.id {
         return true;
     }
-    let platform = ctx.channel.split(':').next().unwrap_or("x");
+    let platform = Platform::of(ctx.channel).map_or("x", Platform::scope);
     ctx.handle()
         .is_some_and(|h| p.id == format!("{platform}:@{}", h.to_lowercase()))
 }

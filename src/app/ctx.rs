@@ -13,6 +13,7 @@ use crate::i18n::app::{text, Msg};
 use crate::i18n::arbiter::ruling_details;
 use crate::i18n::Lang;
 use crate::notation::Notation;
+use crate::platform::Platform;
 
 /// Everything a handler needs to know about the command being run.
 pub(crate) struct Ctx<'a> {
@@ -129,7 +130,7 @@ impl<'a> Ctx<'a> {
     /// allowed to make it; `None` when they may. `slash` is the command, named in the
     /// refusal when the platform could not tell (typed text on Discord).
     pub(crate) fn may_not_configure(&self, slash: &str) -> Option<Reply> {
-        let discord = self.channel.starts_with("dc:");
+        let discord = Platform::of(self.channel) == Some(Platform::Discord);
         match self.chat.and_then(|c| c.may_configure) {
             Some(true) => None,
             Some(false) => Some(self.private(Msg::AdminsOnly {
@@ -254,7 +255,7 @@ pub(crate) fn channel_lang(
 /// The user's handle as challenges name it (`tg:@name`) and their id, to remember, so that
 /// `/rating @name` finds them.
 pub(crate) fn handle_alias(ctx: &Ctx<'_>) -> Option<(String, String)> {
-    let platform = ctx.channel.split(':').next().unwrap_or("x");
+    let platform = Platform::of(ctx.channel).map_or("x", Platform::scope);
     let handle = ctx.handle()?;
     let alias = format!("{platform}:@{}", handle.to_lowercase());
     (alias != ctx.user.id).then(|| (alias, ctx.user.id.clone()))
@@ -417,7 +418,7 @@ pub(crate) async fn finished_replies(
         .await;
     let pgn = super::pgn(
         &game.record,
-        ctx.channel.split(':').next().unwrap_or("chat"),
+        Platform::of(ctx.channel).map_or("chat", Platform::scope),
     );
     vec![
         board,

@@ -13,31 +13,31 @@ use super::outbox::{encode, Delivery, Handled, Origin, Sink, TURN_WAIT};
 use super::service::Service;
 use crate::game::{Changes, Lease, OutboxKey};
 use crate::i18n::app::{text, Msg};
+use crate::platform::Platform;
 use crate::render::BoardRequest;
 
 impl Service {
-    /// Deliver the outbox of channels whose key starts with `prefix` (`tg:`, `dc:`,
-    /// `console:`) to the returned receiver: first every entry still stored (from before a
+    /// Deliver the outbox of `platform`'s channels to the returned receiver: first every entry still stored (from before a
     /// restart), then each new one as it is committed. Entries of one channel come in order.
     ///
     /// # Errors
     /// When the stored entries cannot be read.
-    pub fn open_outbox(&self, prefix: &str) -> AppResult<mpsc::UnboundedReceiver<Delivery>> {
+    pub fn open_outbox(&self, platform: Platform) -> AppResult<mpsc::UnboundedReceiver<Delivery>> {
         let (tx, rx) = mpsc::unbounded_channel();
         let mut sinks = self
             .sinks
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let mut sink = Sink::new(prefix, tx);
-        let sent = sink.hand_over(self.storage().outbox(prefix)?);
+        let mut sink = Sink::new(platform, tx);
+        let sent = sink.hand_over(self.storage().outbox(platform.prefix())?);
         if sent > 0 {
             tracing::info!(
-                prefix,
+                platform = platform.name(),
                 entries = sent,
                 "undelivered replies from before the restart go out now"
             );
         }
-        sinks.retain(|s| s.prefix != prefix);
+        sinks.retain(|s| s.platform != platform);
         sinks.push(sink);
         Ok(rx)
     }
@@ -53,11 +53,11 @@ impl Service {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         for sink in sinks.iter_mut() {
-            let adopted = self.storage().adopt_outbox(&sink.prefix)?;
+            let adopted = self.storage().adopt_outbox(sink.platform.prefix())?;
             let sent = sink.hand_over(adopted);
             if sent > 0 {
                 tracing::info!(
-                    prefix = %sink.prefix,
+                    platform = sink.platform.name(),
                     entries = sent,
                     "replies of a bot process that stopped go out from this one"
                 );
@@ -84,7 +84,7 @@ impl Service {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(sink) = sinks
             .iter_mut()
-            .find(|s| key.channel.starts_with(s.prefix.as_str()))
+            .find(|s| Platform::of(&key.channel) == Some(s.platform))
         {
             sink.delivered(key, self.storage().as_ref());
         }
@@ -301,7 +301,7 @@ impl Service {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let Some(sink) = sinks
             .iter_mut()
-            .find(|s| d.key.channel.starts_with(s.prefix.as_str()))
+            .find(|s| Platform::of(&d.key.channel) == Some(s.platform))
         else {
             return false;
         };

@@ -16,6 +16,7 @@ use crate::i18n::arbiter::{explain_refusal, explain_ruling, explain_warning, rul
 use crate::i18n::rulebook::{rulebook, Topic};
 use crate::i18n::Lang;
 use crate::notation::{format_move, Notation};
+use crate::platform::Platform;
 use crate::render::{PieceStyle, Theme};
 
 /// `/help`: every command of the table ([`Cmd::ALL`], in its order) with its menu summary in
@@ -123,7 +124,10 @@ pub(crate) fn pgn(ctx: &Ctx<'_>, slot: &Slot) -> AppResult<Reply> {
         Some(g) => Reply::text(format!(
             "{}\n{}",
             ctx.t(&Msg::PgnCaption),
-            super::pgn(&g.record, ctx.channel.split(':').next().unwrap_or("chat"))
+            super::pgn(
+                &g.record,
+                Platform::of(ctx.channel).map_or("chat", Platform::scope)
+            )
         )),
         None => ctx.say(Msg::NoGame),
     })

@@ -27,6 +27,7 @@ use super::action::Action;
 use super::chat::{Button, Image, ImageKind, Reply};
 use super::drawing::Drawing;
 use crate::game::{OutboxKey, StorageError};
+use crate::platform::Platform;
 
 /// Where an incoming event came from, as its adapter describes it.
 #[derive(Clone, Debug, Default)]
@@ -81,7 +82,7 @@ const FORGET_IDLE_OVER: usize = 4096;
 
 /// A delivery worker of one platform.
 pub(super) struct Sink {
-    pub(super) prefix: String,
+    pub(super) platform: Platform,
     pub(super) tx: mpsc::UnboundedSender<Delivery>,
     /// The channels with entries handed over and not delivered yet.
     channels: HashMap<String, Window>,
@@ -99,9 +100,9 @@ struct Window {
 }
 
 impl Sink {
-    pub(super) fn new(prefix: &str, tx: mpsc::UnboundedSender<Delivery>) -> Sink {
+    pub(super) fn new(platform: Platform, tx: mpsc::UnboundedSender<Delivery>) -> Sink {
         Sink {
-            prefix: prefix.to_string(),
+            platform,
             tx,
             channels: HashMap::new(),
         }

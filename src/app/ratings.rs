@@ -10,6 +10,7 @@ use super::command::Cmd;
 use super::ctx::Ctx;
 use crate::game::PlayerRef;
 use crate::i18n::ratings::{family_name, platform_name, text, RatingMsg, Scope};
+use crate::platform::Platform;
 use crate::rating::board::PageReader;
 use crate::rating::{platform_scope, Family, Profile, Score};
 use crate::render::chart::{line_chart, Chart, Mark, MarkKind};
@@ -66,10 +67,11 @@ fn named(ctx: &Ctx<'_>, word: &str) -> AppResult<Named> {
         return Ok(Named::Unknown);
     }
     let lower = handle.to_lowercase();
-    let platform = ctx.channel.split(':').next().unwrap_or("x");
-    if platform == "console" {
+    let platform = Platform::of(ctx.channel).map_or("x", Platform::scope);
+    let console = Platform::of(ctx.channel) == Some(Platform::Console);
+    if console {
         return Ok(Named::Player(PlayerRef::new(
-            format!("console:{lower}"),
+            Platform::Console.key(lower),
             handle,
         )));
     }

@@ -26,6 +26,7 @@ use crate::game::{
 use crate::i18n::analysis::{severity, text, AnalysisMsg, Severity};
 use crate::i18n::{side_name, Lang};
 use crate::notation::{format_move, Notation};
+use crate::platform::Platform;
 use crate::render::chart::{line_chart, Chart, Mark, MarkKind};
 
 /// Judged moves listed in the message (all of them are in the annotated PGN).
@@ -286,7 +287,7 @@ fn replies(lang: Lang, notation: Notation, record: &GameRecord, data: &ReviewDat
         ..Reply::default()
     });
     let notes = super::review_notes(&review, &|j| format!("{}.", severity(severity_of(j), lang)));
-    let site = record.channel.split(':').next().unwrap_or("chat");
+    let site = Platform::of(&record.channel).map_or("chat", Platform::scope);
     out.push(Reply::text(format!(
         "{}\n{}",
         text(&AnalysisMsg::AnnotatedPgn, lang),

@@ -12,6 +12,7 @@ use super::{analysis, bot, outbox, ratelimit};
 use crate::game::{GameManager, Storage};
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;
+use crate::platform::Platform;
 use crate::render::Renderer;
 use std::sync::Arc;
 
@@ -28,7 +29,7 @@ pub struct Service {
     pub(super) render_slots: tokio::sync::Semaphore,
     pub(super) now: Now,
     pub(super) config: ServiceConfig,
-    pub(super) outboxes: Mutex<Vec<(String, mpsc::UnboundedSender<Outgoing>)>>,
+    pub(super) outboxes: Mutex<Vec<(Platform, mpsc::UnboundedSender<Outgoing>)>>,
     pub(super) sinks: Mutex<Vec<outbox::Sink>>,
     pub(super) timer_wake: Notify,
     pub(super) limiter: ratelimit::Limiter,
@@ -94,15 +95,14 @@ impl Service {
         (self.now)()
     }
 
-    /// Receive the unsolicited messages for channels whose key starts with `prefix`
-    /// (`console:`, `tg:`, `dc:`) and for which no outbox is open (tests; adapters use
-    /// [`Service::open_outbox`]).
-    pub fn subscribe(&self, prefix: &str) -> mpsc::UnboundedReceiver<Outgoing> {
+    /// Receive the unsolicited messages for `platform`'s channels for which no outbox is
+    /// open (tests; adapters use [`Service::open_outbox`]).
+    pub fn subscribe(&self, platform: Platform) -> mpsc::UnboundedReceiver<Outgoing> {
         let (tx, rx) = mpsc::unbounded_channel();
         self.outboxes
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .push((prefix.to_string(), tx));
+            .push((platform, tx));
         rx
     }
 
@@ -111,8 +111,9 @@ impl Service {
             .outboxes
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        for (prefix, tx) in boxes.iter() {
-            if out.channel.starts_with(prefix.as_str()) {
+        let platform = Platform::of(&out.channel);
+        for (p, tx) in boxes.iter() {
+            if platform == Some(*p) {
                 let _ = tx.send(out.clone());
             }
         }

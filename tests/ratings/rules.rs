@@ -181,7 +181,7 @@ async fn repeated_games_between_two_players_count_less_within_a_day() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn every_way_a_game_ends_rates_it_exactly_once() {
     let f = Fixture::new(false);
-    let mut outbox = f.svc.subscribe("console:");
+    let mut outbox = f.svc.subscribe(xiangqi_bot::platform::Platform::Console);
     ask(&f, "alice", "/play @bob red 1+0 rated").await;
     ask(&f, "bob", "/accept").await;
     for (i, m) in OPENING.iter().enumerate() {
@@ -241,7 +241,7 @@ async fn a_flag_that_fell_before_a_crash_is_rated_once_after_the_restart() {
         .expect("heartbeat");
     f.svc.storage().flush().await.expect("flush");
     let f = f.restart(HOUR).await;
-    let mut outbox = f.svc.subscribe("console:");
+    let mut outbox = f.svc.subscribe(xiangqi_bot::platform::Platform::Console);
     assert_eq!(f.svc.process_due(f.now()).await.expect("due"), 1);
     let out = joined(&outbox.recv().await.expect("flag").replies);
     assert!(out.contains("alice ran out of time"), "{out}");

@@ -162,7 +162,7 @@ async fn a_flag_falls_exactly_once_with_the_result_posted() {
 }
 
 async fn flag_once(f: Fixture) {
-    let mut outbox = f.svc.subscribe("console:");
+    let mut outbox = f.svc.subscribe(xiangqi_bot::platform::Platform::Console);
     start_game(&f, "1+0").await;
     ask(&f, "alice", "h2e2").await;
     // 54 s into Black's minute: the 10% warning, once.
@@ -215,7 +215,7 @@ async fn an_unanswered_challenge_lapses() {
 }
 
 async fn challenge_lapses(f: Fixture) {
-    let mut outbox = f.svc.subscribe("console:");
+    let mut outbox = f.svc.subscribe(xiangqi_bot::platform::Platform::Console);
     ask(&f, "alice", "/play @bob").await;
     f.clock.fetch_add(10 * 60 * 1000 + 1, Ordering::SeqCst);
     let now = f.clock.load(Ordering::SeqCst);
@@ -461,7 +461,7 @@ async fn moved_channel(place: Place) {
     }
     // After a restart the game is found under its new key, and its flag falls there.
     let svc = service(place.open());
-    let mut outbox = svc.subscribe("console:");
+    let mut outbox = svc.subscribe(xiangqi_bot::platform::Platform::Console);
     let r = joined(&svc.handle(said("alice", "#new", "h0g2")).await);
     assert!(r.contains("3. alice"), "{r}");
     assert!(svc.process_due(1_000_000 + 3_600_000).await.expect("due") >= 2);

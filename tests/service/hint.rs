@@ -63,7 +63,7 @@ fn start_at(
             ..ServiceConfig::default()
         },
     ));
-    let out = svc.subscribe("console:");
+    let out = svc.subscribe(xiangqi_bot::platform::Platform::Console);
     let pool = Arc::new(ThinkingPool::new(
         1,
         Arc::new(Player::new(&EngineConfig::default())),

@@ -77,7 +77,9 @@ async fn replies_of_a_change_are_stored_with_it_and_drawn_again_after_a_restart(
     let first_board;
     {
         let svc = service(dir.path(), &clock, true);
-        let mut rx = svc.open_outbox("tg:").expect("outbox");
+        let mut rx = svc
+            .open_outbox(xiangqi_bot::platform::Platform::Telegram)
+            .expect("outbox");
         let h = svc
             .handle_from(said("alice", "/play @bob red"), from(1))
             .await;
@@ -113,7 +115,9 @@ async fn replies_of_a_change_are_stored_with_it_and_drawn_again_after_a_restart(
         svc.storage().flush().await.expect("flush");
     }
     let svc = service(dir.path(), &clock, true);
-    let mut rx = svc.open_outbox("tg:").expect("outbox");
+    let mut rx = svc
+        .open_outbox(xiangqi_bot::platform::Platform::Telegram)
+        .expect("outbox");
     let mut d = next(&mut rx).await;
     assert!(
         text(&d.replies).contains("begins"),
@@ -140,7 +144,9 @@ async fn an_event_delivered_twice_is_handled_once() {
     let dir = tempfile::tempdir().expect("tempdir");
     let clock = Arc::new(AtomicU64::new(1_000_000));
     let svc = service(dir.path(), &clock, false);
-    let mut rx = svc.open_outbox("tg:").expect("outbox");
+    let mut rx = svc
+        .open_outbox(xiangqi_bot::platform::Platform::Telegram)
+        .expect("outbox");
     svc.handle_from(said("alice", "/play @bob red"), from(10))
         .await;
     svc.handle_from(said("bob", "/accept"), from(11)).await;
@@ -173,7 +179,9 @@ async fn the_timer_says_what_it_settled_through_the_outbox() {
     let dir = tempfile::tempdir().expect("tempdir");
     let clock = Arc::new(AtomicU64::new(1_000_000));
     let svc = service(dir.path(), &clock, false);
-    let mut rx = svc.open_outbox("tg:").expect("outbox");
+    let mut rx = svc
+        .open_outbox(xiangqi_bot::platform::Platform::Telegram)
+        .expect("outbox");
     svc.handle_from(said("alice", "/play @bob red 1+0"), Origin::default())
         .await;
     svc.handle_from(said("bob", "/accept"), Origin::default())
@@ -288,7 +296,9 @@ async fn a_long_queue_waits_in_storage_and_memory_holds_a_window_of_drawings() {
     let mut seqs = Vec::new();
     {
         let svc = service(dir.path(), &clock, true);
-        let mut rx = svc.open_outbox("tg:").expect("outbox");
+        let mut rx = svc
+            .open_outbox(xiangqi_bot::platform::Platform::Telegram)
+            .expect("outbox");
         // A chat whose platform takes nothing for a while: every change waits.
         changes(&svc, total, &mut update).await;
         assert_eq!(svc.storage().outbox("tg:").expect("read").len(), total);
@@ -325,7 +335,9 @@ async fn a_long_queue_waits_in_storage_and_memory_holds_a_window_of_drawings() {
     }
     // After a restart every stored entry is delivered, a window at a time, in order.
     let svc = service(dir.path(), &clock, true);
-    let mut rx = svc.open_outbox("tg:").expect("outbox");
+    let mut rx = svc
+        .open_outbox(xiangqi_bot::platform::Platform::Telegram)
+        .expect("outbox");
     let left = svc.storage().outbox("tg:").expect("read").len();
     assert_eq!(left, total + 4 - OUTBOX_WINDOW);
     let mut delivered = 0;

@@ -365,7 +365,7 @@ async fn questions_and_pickers_lose_their_buttons_once_they_no_longer_apply() {
         declined.last().map(|r| r.retire.clone()),
         Some(vec!["d1".to_string()])
     );
-    let mut outbox = f.svc.subscribe("console:");
+    let mut outbox = f.svc.subscribe(xiangqi_bot::platform::Platform::Console);
     let other = f.svc.handle(by("carol", None, "console:#u", "/play")).await;
     let open = other[0].buttons[0][0].action;
     f.svc
@@ -407,7 +407,7 @@ async fn games_are_numbered_one_two_three() {
 #[tokio::test]
 async fn an_untimed_game_can_be_claimed_when_a_player_stops_moving() {
     let f = fixture();
-    let mut outbox = f.svc.subscribe("console:");
+    let mut outbox = f.svc.subscribe(xiangqi_bot::platform::Platform::Console);
     start_game(&f, "").await;
     f.ask("alice", "h2e2").await;
     // Too early, and never by the player to move, nor in a game with a clock.
@@ -428,7 +428,7 @@ async fn an_untimed_game_can_be_claimed_when_a_player_stops_moving() {
     assert_eq!(f.svc.process_due(now).await.expect("due"), 0);
     // The deadline is stored: a new service on the same database settles it.
     let f = restart(f).await;
-    let mut outbox = f.svc.subscribe("console:");
+    let mut outbox = f.svc.subscribe(xiangqi_bot::platform::Platform::Console);
     let now = f.advance(15_000);
     assert_eq!(f.svc.process_due(now).await.expect("due"), 1);
     let claimable = joined(&outbox.recv().await.expect("claimable").replies);

@@ -32,6 +32,7 @@ use crate::adapters::lanes::{Lanes, RetryPolicy, Skipped, Work, HELD_PER_LANE};
 use crate::app::{Delivery, Reply, Service};
 use crate::game::OutboxKey;
 use crate::i18n::Lang;
+use crate::platform::Platform;
 
 /// How long an interaction token works, from the interaction's creation.
 const TOKEN_LIFE_MS: u64 = 15 * 60 * 1000;
@@ -376,7 +377,7 @@ impl Sender<'_> {
         if !r.track {
             return;
         }
-        let channel = format!("dc:{}", self.channel);
+        let channel = Platform::Discord.key(self.channel);
         let gone = self
             .shared
             .service

@@ -26,6 +26,7 @@ use super::send::posts;
 use super::{channel_key, commands, player, Handler};
 use crate::app::{Action, Handled, Incoming, Origin, Reply};
 use crate::i18n::Lang;
+use crate::platform::Platform;
 
 /// How long the service may take before a slash command is deferred for everyone (Discord
 /// wants a first answer within 3 seconds).
@@ -124,7 +125,7 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     let gate = h.delivery.gates().open(ix.id);
     let (text, mut mentions) = commands::command_text(cmd);
     // The bot's own user as the opponent: a game against the bot.
-    let me = format!("dc:{}", h.bot_id());
+    let me = Platform::Discord.key(h.bot_id());
     for (_, p) in mentions.iter_mut().filter(|(_, p)| p.id == me) {
         *p = crate::app::bot::bot_itself();
     }

@@ -50,26 +50,27 @@ use tokio::sync::{mpsc, watch};
 use crate::adapters::lanes::RetryPolicy;
 use crate::app::{Delivery, Service};
 use crate::game::PlayerRef;
+use crate::platform::Platform;
 use delivery::Deliverer;
 pub use settings::DiscordConfig;
 
 /// The service's channel key for a Discord channel or thread.
 #[must_use]
 pub fn channel_key(channel: ChannelId) -> String {
-    format!("dc:{channel}")
+    Platform::Discord.key(channel)
 }
 
 /// The leaderboard scope of a Discord server: `dc:g:{guild_id}` (every channel and thread of
 /// the server shares it).
 #[must_use]
 pub fn community_key(guild: GuildId) -> String {
-    format!("dc:g:{guild}")
+    Platform::Discord.key(format!("g:{guild}"))
 }
 
 /// The Discord channel of a service channel key, if it is one.
 #[must_use]
 pub fn channel_of(key: &str) -> Option<ChannelId> {
-    let id: u64 = key.strip_prefix("dc:")?.parse().ok()?;
+    let id: u64 = Platform::Discord.rest(key)?.parse().ok()?;
     (id != 0).then(|| ChannelId::new(id))
 }
 
@@ -80,7 +81,7 @@ pub fn player(user: &User, nick: Option<&str>) -> PlayerRef {
     let name = nick
         .or(user.global_name.as_deref())
         .unwrap_or(user.name.as_str());
-    PlayerRef::new(format!("dc:{}", user.id), name)
+    PlayerRef::new(Platform::Discord.key(user.id), name)
 }
 
 /// The gateway events the bot asks for. Message Content is privileged: it must be enabled in
@@ -325,7 +326,7 @@ pub async fn run(
 ) -> Result<(), DiscordError> {
     let rest = rest::Rest::new(config.token.expose(), config.api_url.as_deref());
     let delivery = Deliverer::new(rest, Arc::clone(&service), RetryPolicy::default());
-    let outbox = match service.open_outbox("dc:") {
+    let outbox = match service.open_outbox(Platform::Discord) {
         Ok(rx) => Some(tokio::spawn(forward(rx, delivery.clone()))),
         Err(e) => {
             tracing::error!(error = %e, "Discord: cannot read the outbox; stored replies wait");

@@ -11,6 +11,7 @@ use teloxide::types::{
 use serde::{Deserialize, Serialize};
 
 use crate::app::{Action, Button, ImageKind, Reply};
+use crate::platform::Platform;
 
 /// Longest message text Telegram takes (UTF-16 code units after entity parsing).
 pub const MAX_TEXT: usize = 4096;
@@ -37,8 +38,8 @@ impl Target {
     #[must_use]
     pub fn channel(self) -> String {
         match self.thread {
-            Some(t) => format!("tg:{}:{}", self.chat.0, t.0 .0),
-            None => format!("tg:{}", self.chat.0),
+            Some(t) => Platform::Telegram.key(format!("{}:{}", self.chat.0, t.0 .0)),
+            None => Platform::Telegram.key(self.chat.0),
         }
     }
 
@@ -46,13 +47,13 @@ impl Target {
     /// it); none for a private chat (whose id is the user's, positive).
     #[must_use]
     pub fn community(self) -> Option<String> {
-        (self.chat.0 < 0).then(|| format!("tg:{}", self.chat.0))
+        (self.chat.0 < 0).then(|| Platform::Telegram.key(self.chat.0))
     }
 
     /// Read a channel key back; `None` for another platform's or a malformed key.
     #[must_use]
     pub fn from_channel(key: &str) -> Option<Target> {
-        let rest = key.strip_prefix("tg:")?;
+        let rest = Platform::Telegram.rest(key)?;
         let mut parts = rest.split(':');
         let chat = ChatId(parts.next()?.parse().ok()?);
         let thread = match parts.next() {

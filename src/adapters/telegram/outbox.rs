@@ -20,6 +20,7 @@ use super::ops::{reply_jobs, retire_ops, Answering, Job, Op, Target};
 use super::press::press_jobs;
 use crate::adapters::lanes::{Lanes, Skipped, Work, HELD_PER_LANE};
 use crate::app::{Delivery, ImageKind, Reply, Service};
+use crate::platform::Platform;
 
 pub use crate::adapters::lanes::RetryPolicy;
 
@@ -202,7 +203,7 @@ pub(super) fn answer_jobs(
             .map(job)
             .collect(),
         Some(Answering { user, message, .. }) => {
-            let key = format!("tg:{user}");
+            let key = Platform::Telegram.key(user);
             replies
                 .iter()
                 .flat_map(|r| {

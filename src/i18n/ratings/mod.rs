@@ -282,10 +282,11 @@ pub fn signed(d: i64) -> String {
 /// A platform's display name from a player id's prefix.
 #[must_use]
 pub fn platform_name(scope: &str) -> String {
-    match scope {
-        "dc" => "Discord".into(),
-        "tg" => "Telegram".into(),
-        other => other.chars().take(24).collect(),
+    match crate::platform::Platform::from_scope(scope) {
+        Some(p @ (crate::platform::Platform::Discord | crate::platform::Platform::Telegram)) => {
+            p.name().into()
+        }
+        _ => scope.chars().take(24).collect(),
     }
 }
 
