@@ -124,7 +124,7 @@ impl Line {
             Line::Command(Cmd::Puzzle, args) => args
                 .split_whitespace()
                 .next()
-                .is_some_and(|w| super::puzzle::is_daily_word(&w.to_lowercase())),
+                .is_some_and(|w| is_daily_word(&w.to_lowercase())),
             _ => false,
         }
     }
@@ -150,6 +150,11 @@ pub fn parse_line(text: &str) -> Line {
         Some((c, _)) => Line::Command(*c, args.to_string()),
         None => Line::Unknown(format!("/{}", word.chars().take(24).collect::<String>())),
     }
+}
+
+/// The word that makes `/puzzle` about the daily puzzle (`/puzzle daily on`), lower case.
+pub(crate) fn is_daily_word(w: &str) -> bool {
+    matches!(w, "daily" | "hằngngày" | "hangngay" | "每日")
 }
 
 /// Whether a `/play` word asks for a rated (`Some(true)`) or an unrated (`Some(false)`) game.

@@ -28,6 +28,7 @@ use super::action::Action;
 use super::analysis::pool_key;
 use super::bot::{Job, Outcome};
 use super::chat::{AppResult, Reply};
+use super::command::is_daily_word;
 use super::ctx::{Ctx, Slot};
 use super::view::looks_like_move;
 use crate::core::{Move, Position};
@@ -459,9 +460,4 @@ impl Ctx<'_> {
     pub(crate) fn private_puzzle(&self, m: &PuzzleMsg) -> Reply {
         Reply::private(crate::i18n::puzzle::text(m, self.reader))
     }
-}
-
-/// The word that makes `/puzzle` about the daily puzzle (`/puzzle daily on`), lower case.
-pub(crate) fn is_daily_word(w: &str) -> bool {
-    matches!(w, "daily" | "hằngngày" | "hangngay" | "每日")
 }
