@@ -475,7 +475,7 @@ mod tests {
                 fen.push('/');
             }
         }
-        fen.push_str(if next_random(state) % 2 == 0 {
+        fen.push_str(if next_random(state).is_multiple_of(2) {
             " w"
         } else {
             " b"
@@ -491,7 +491,7 @@ mod tests {
         let mut positions = 0;
         let mut tested = 0;
         let mut nonzero_replies = 0;
-        let mut check = |pos: &Position, tested: &mut usize, nonzero: &mut usize| {
+        let check = |pos: &Position, tested: &mut usize, nonzero: &mut usize| {
             for &m in pos.legal_moves().iter() {
                 let capture = pos.board[m.to.index()] != 0;
                 if !capture && m.from.index() % 3 != 0 {
@@ -536,7 +536,7 @@ mod tests {
                     .copied()
                     .filter(|m| p.board[m.to.index()] != 0)
                     .collect();
-                let m = if !caps.is_empty() && next_random(&mut s) % 2 == 0 {
+                let m = if !caps.is_empty() && next_random(&mut s).is_multiple_of(2) {
                     caps[(next_random(&mut s) % caps.len() as u64) as usize]
                 } else {
                     moves.as_slice()[(next_random(&mut s) % moves.len() as u64) as usize]
