@@ -15,7 +15,7 @@ use super::ordering::{role_of_code, Captures, Kind, MovePicker, Ordering, NO_MOV
 use super::params::Params;
 use super::rules::{GameRules, PathPly};
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
-use super::see::capture_loses;
+use super::see::{capture_loses, see};
 use super::time::TimeControl;
 use super::tt::{prefetch, Bound, Hit, View};
 
@@ -76,6 +76,13 @@ impl Reductions {
         i32::from(self.0[(depth as usize).min(63)][moves.min(63)])
     }
 }
+
+/// SEE pruning: at non-PV nodes of at most this depth, out of check, a quiet move or a losing
+/// capture whose exchange on its destination loses more than `-SEE_QUIET · depth²` (quiet
+/// moves) or `-SEE_CAPTURE · depth²` (captures) is skipped, unless it gives check.
+const SEE_PRUNE_DEPTH: i32 = 5;
+const SEE_QUIET: i32 = 30;
+const SEE_CAPTURE: i32 = 50;
 
 /// The stored score of `hit` when its bound settles the window (`alpha`, `beta`).
 #[inline]
@@ -444,9 +451,22 @@ impl<'a> Searcher<'a> {
                 break;
             };
             let capture = self.pos.board[m.to.index()] != 0;
+            // SEE pruning (the first move is never pruned: `best` is still -INFINITE; captures
+            // picked as good ones never lose by the exchange).
+            let see_pruned = !pv_node
+                && !in_check
+                && depth <= SEE_PRUNE_DEPTH
+                && best > -MATE_BOUND
+                && matches!(kind, Kind::Quiet | Kind::Killer | Kind::BadCapture)
+                && see(&self.pos, m)
+                    < -(if capture { SEE_CAPTURE } else { SEE_QUIET }) * depth * depth;
             // At depth 1 the child is a quiescence node unless the move gives check.
             self.make_move::<true>(m, ply, depth > 1 || self.params.qs_tt);
             let gives_check = self.frames[ply + 1].in_check;
+            if see_pruned && !gives_check {
+                self.undo_move::<true>(ply);
+                continue;
+            }
             let mut new_depth = depth - 1;
             if gives_check && (ply as i32) < 2 * self.root_depth {
                 new_depth += self.params.check_ext;
