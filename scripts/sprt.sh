@@ -25,8 +25,15 @@ git -C "$root" worktree add --detach "$tree" "$base" >/dev/null
 cp "$target/release/xiangqi-bot" "$out/base"
 git -C "$root" worktree remove --force "$tree"
 
+# The base's build left the shared target directory looking up to date for the working tree:
+# touch a source so cargo builds the working tree's own engine, and refuse identical builds.
+touch "$root/src/lib.rs"
 (cd "$root" && CARGO_TARGET_DIR="$target" cargo build --release --bin xiangqi-bot)
 cp "$target/release/xiangqi-bot" "$out/new"
+if cmp -s "$out/new" "$out/base"; then
+    echo "sprt.sh: the new build is the base's; nothing to test" >&2
+    exit 1
+fi
 
 cd "$root"
 # Both sides through UCI, so the harness treats them alike (only the engines differ).

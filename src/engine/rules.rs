@@ -20,9 +20,24 @@ use std::collections::HashMap;
 use crate::arbiter::{classify, conduct, verdict, Arbiter, Outcome, PlyClass, Ruleset};
 use crate::core::{Color, Move, PieceId, Position, Undo};
 
+use super::eval::Base;
 use super::score::{mate_in, mated_in, DRAW};
-use super::search::Frame;
 use super::tt::pack;
+
+/// What the search keeps per ply.
+#[derive(Copy, Clone, Default)]
+pub(crate) struct Frame {
+    /// The ply that led here (`None` at the root and after a null move).
+    pub path: PathPly,
+    /// Cell code of the piece that moved there.
+    pub moved: u8,
+    /// Whether the side to move is in check here.
+    pub in_check: bool,
+    /// Static evaluation here (meaningless when in check).
+    pub eval: i32,
+    /// Material and placement sums here.
+    pub base: Base,
+}
 
 /// One ply of the search path: the move and what undoes it (`None` for a null move).
 pub(crate) type PathPly = Option<(Move, Undo)>;

@@ -13,26 +13,11 @@ const CHARIOT: usize = Role::Chariot as usize;
 use super::eval::{evaluate_from, Base, Material, Roster, Terms};
 use super::ordering::{role_of_code, Captures, Kind, MovePicker, Ordering, NO_MOVE, ORDER_VALUE};
 use super::params::Params;
-use super::rules::{GameRules, PathPly};
+use super::rules::{Frame, GameRules};
 use super::score::{from_tt, is_mate, mate_in, mated_in, to_tt, INFINITE, MATE_BOUND, MAX_PLY};
 use super::see::{capture_loses, see};
 use super::time::TimeControl;
 use super::tt::{prefetch, Bound, Hit, View};
-
-/// What the search keeps per ply.
-#[derive(Copy, Clone, Default)]
-pub(crate) struct Frame {
-    /// The ply that led here (`None` at the root and after a null move).
-    pub path: PathPly,
-    /// Cell code of the piece that moved there.
-    pub moved: u8,
-    /// Whether the side to move is in check here.
-    pub in_check: bool,
-    /// Static evaluation here (meaningless when in check).
-    pub eval: i32,
-    /// Material and placement sums here.
-    pub base: Base,
-}
 
 /// Entries of the evaluation cache (a power of two).
 pub(crate) const EVAL_CACHE: usize = 1 << 15;

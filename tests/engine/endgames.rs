@@ -97,7 +97,9 @@ fn composed_endgames_are_solved_and_short_mates_proved() {
         }
     }
     assert_eq!((tried, short), (117, 68));
-    // At 30,000 nodes: 95 of 117 solved, 54 of the 68 mates in 2-5 proved.
+    // At 30,000 nodes: 95 of 117 solved, 53 of the 68 mates in 2-5 proved. (54 before SEE
+    // pruning, which skips one quiet sacrifice a mate needed at this budget; the change won
+    // +30 Elo [+13, +46] in games, docs/engine.md "Engine changes".)
     assert!(solved >= 95, "solved {solved}/{tried}; missed {missed:?}");
-    assert!(proved >= 54, "proved {proved}/{short} short mates");
+    assert!(proved >= 53, "proved {proved}/{short} short mates");
 }
