@@ -3,13 +3,13 @@
 /// Longest message the service reads, in characters.
 pub const MAX_TEXT: usize = 500;
 
-/// Declares the commands, each once: its variant, its doc and its name. From this come
-/// [`Cmd`], [`Cmd::ALL`] (parsing, Telegram's menus, Discord's definitions, the summaries'
-/// test) and [`Cmd::name`]; the router's `match` and Discord's option table are exhaustive,
+/// Declares the commands, each once: its variant, its doc, its name and, when not anyone's,
+/// who may run it. From this come [`Cmd`], [`Cmd::ALL`] (parsing, `/help`, Telegram's menus,
+/// Discord's definitions, the summaries' test), [`Cmd::name`] and [`Cmd::access`]; the router's `match` and Discord's option table are exhaustive,
 /// so the compiler asks for a route and its options when a command is added here. Texts are
 /// the catalogues' (`i18n::commands` by the name, `i18n::app` for answers).
 macro_rules! commands {
-    ($( $(#[$doc:meta])* $variant:ident => $name:literal, )+) => {
+    ($( $(#[$doc:meta])* $variant:ident => $name:literal $(, $access:ident)?; )+) => {
         /// A command word the service knows.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Cmd {
@@ -27,77 +27,99 @@ macro_rules! commands {
                     $( Cmd::$variant => $name, )+
                 }
             }
+
+            /// Who may run it: anyone, unless the table says otherwise ([`Access`]).
+            #[must_use]
+            pub const fn access(self) -> Access {
+                match self {
+                    $( Cmd::$variant => commands!(@access $($access)?), )+
+                }
+            }
         }
     };
+    (@access) => { Access::Anyone };
+    (@access $access:ident) => { Access::$access };
+}
+
+/// Who may run a command, as the command table says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Anyone in the channel.
+    Anyone,
+    /// With arguments it changes the channel's settings (`/hints on`, `/lang vi`): the
+    /// channel's administrators only; without, anyone (it shows the setting).
+    SettingWithArgs,
+    /// `/puzzle daily …` changes the channel's settings; the rest of `/puzzle` is anyone's.
+    SettingWhenDaily,
 }
 
 commands! {
     /// `/play`.
-    Play => "play",
+    Play => "play";
     /// `/accept`.
-    Accept => "accept",
+    Accept => "accept";
     /// `/decline`.
-    Decline => "decline",
+    Decline => "decline";
     /// `/cancel`.
-    Cancel => "cancel",
+    Cancel => "cancel";
     /// `/move`.
-    Move => "move",
+    Move => "move";
     /// `/resign`.
-    Resign => "resign",
+    Resign => "resign";
     /// `/draw`.
-    Draw => "draw",
+    Draw => "draw";
     /// `/takeback`.
-    Takeback => "takeback",
+    Takeback => "takeback";
     /// `/abort`.
-    Abort => "abort",
+    Abort => "abort";
     /// `/claim`: an untimed game whose player to move stopped moving.
-    Claim => "claim",
+    Claim => "claim";
     /// `/board`.
-    Board => "board",
+    Board => "board";
     /// `/flip`.
-    Flip => "flip",
+    Flip => "flip";
     /// `/moves`.
-    Moves => "moves",
+    Moves => "moves";
     /// `/fen`.
-    Fen => "fen",
+    Fen => "fen";
     /// `/pgn`.
-    Pgn => "pgn",
+    Pgn => "pgn";
     /// `/gif`.
-    Gif => "gif",
+    Gif => "gif";
     /// `/why`.
-    Why => "why",
+    Why => "why";
     /// `/rules`.
-    Rules => "rules",
+    Rules => "rules";
     /// `/ruleset`.
-    Ruleset => "ruleset",
+    Ruleset => "ruleset", SettingWithArgs;
     /// `/notation`.
-    Notation => "notation",
+    Notation => "notation";
     /// `/lang`.
-    Lang => "lang",
+    Lang => "lang", SettingWithArgs;
     /// `/takebacks`.
-    Takebacks => "takebacks",
+    Takebacks => "takebacks", SettingWithArgs;
     /// `/time`.
-    Time => "time",
+    Time => "time";
     /// `/games`.
-    Games => "games",
+    Games => "games";
     /// `/rating`.
-    Rating => "rating",
+    Rating => "rating";
     /// `/top`.
-    Top => "top",
+    Top => "top";
     /// `/stats`.
-    Stats => "stats",
+    Stats => "stats";
     /// `/help` (also `/start`, which Telegram sends first).
-    Help => "help",
+    Help => "help";
     /// `/about`: the version, the rule documents the arbiter follows, where the source is.
-    About => "about",
+    About => "about";
     /// `/hint`: the engine's best move for the player to move.
-    Hint => "hint",
+    Hint => "hint";
     /// `/hints on|off`: hints in games between people here.
-    Hints => "hints",
+    Hints => "hints", SettingWithArgs;
     /// `/review [N]`: the engine's review of a finished game.
-    Review => "review",
+    Review => "review";
     /// `/puzzle [theme|difficulty|next|hint|solution|stats|daily]`.
-    Puzzle => "puzzle",
+    Puzzle => "puzzle", SettingWhenDaily;
 }
 
 /// What a line says.
@@ -117,15 +139,16 @@ impl Line {
     /// who the sender is (a Telegram group's administrators) only for these.
     #[must_use]
     pub fn configures(&self) -> bool {
-        match self {
-            Line::Command(Cmd::Hints | Cmd::Lang | Cmd::Ruleset | Cmd::Takebacks, args) => {
-                !args.is_empty()
-            }
-            Line::Command(Cmd::Puzzle, args) => args
+        let Line::Command(cmd, args) = self else {
+            return false;
+        };
+        match cmd.access() {
+            Access::Anyone => false,
+            Access::SettingWithArgs => !args.is_empty(),
+            Access::SettingWhenDaily => args
                 .split_whitespace()
                 .next()
                 .is_some_and(|w| is_daily_word(&w.to_lowercase())),
-            _ => false,
         }
     }
 }
