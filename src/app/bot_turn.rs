@@ -243,18 +243,14 @@ impl Service {
         let Some(rt) = self.bot.get() else {
             return Ok(());
         };
-        let asked = self
-            .manager
-            .lock(channel)
-            .await?
-            .game
-            .as_ref()
-            .is_some_and(takeback_asked);
-        if asked {
+        let mut slot = self.manager.lock(channel).await?;
+        if slot.game.as_ref().is_some_and(takeback_asked) {
+            // Answered as its own event (the router takes the channel), then looked at again.
+            drop(slot);
             let what = Raised::TakebackAsked;
             self.enter(Event::Raised { channel, what }).await?;
+            slot = self.manager.lock(channel).await?;
         }
-        let slot = self.manager.lock(channel).await?;
         let Some(game) = slot.game.as_ref().filter(|g| g.is_active()) else {
             return Ok(());
         };
