@@ -25,8 +25,9 @@ fn handle_key(platform: &str, handle: &str) -> String {
 /// Remember the display name of the user behind a handle, when it is new or changed, so a
 /// later `/play @handle` can name them. A failure only costs the name: it is logged.
 pub(crate) async fn remember_handle(ctx: &Ctx<'_>) {
-    let platform = Platform::of(ctx.channel).map_or("x", Platform::scope);
-    let console = Platform::of(ctx.channel) == Some(Platform::Console);
+    let on = Platform::of(ctx.channel);
+    let platform = on.map_or("x", Platform::scope);
+    let console = on == Some(Platform::Console);
     let Some(handle) = ctx.handle() else {
         return;
     };
@@ -60,8 +61,9 @@ fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
     if handle.is_empty() || handle.chars().count() > 64 {
         return None;
     }
-    let platform = Platform::of(ctx.channel).map_or("x", Platform::scope);
-    let console = Platform::of(ctx.channel) == Some(Platform::Console);
+    let on = Platform::of(ctx.channel);
+    let platform = on.map_or("x", Platform::scope);
+    let console = on == Some(Platform::Console);
     let lower = handle.to_lowercase();
     if console {
         return Some(PlayerRef::new(Platform::Console.key(lower), handle));

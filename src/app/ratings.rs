@@ -67,8 +67,9 @@ fn named(ctx: &Ctx<'_>, word: &str) -> AppResult<Named> {
         return Ok(Named::Unknown);
     }
     let lower = handle.to_lowercase();
-    let platform = Platform::of(ctx.channel).map_or("x", Platform::scope);
-    let console = Platform::of(ctx.channel) == Some(Platform::Console);
+    let on = Platform::of(ctx.channel);
+    let platform = on.map_or("x", Platform::scope);
+    let console = on == Some(Platform::Console);
     if console {
         return Ok(Named::Player(PlayerRef::new(
             Platform::Console.key(lower),

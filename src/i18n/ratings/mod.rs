@@ -282,10 +282,9 @@ pub fn signed(d: i64) -> String {
 /// A platform's display name from a player id's prefix.
 #[must_use]
 pub fn platform_name(scope: &str) -> String {
-    match crate::platform::Platform::from_scope(scope) {
-        Some(p @ (crate::platform::Platform::Discord | crate::platform::Platform::Telegram)) => {
-            p.name().into()
-        }
+    use crate::platform::Platform;
+    match Platform::from_scope(scope) {
+        Some(p) if p != Platform::Console => p.name().into(),
         _ => scope.chars().take(24).collect(),
     }
 }
