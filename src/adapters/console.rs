@@ -10,21 +10,26 @@
 //! Boards are written as PNG files under `DATA_DIR/boards/` and their path is printed; on a
 //! terminal a Unicode board is printed as well.
 //!
-//! The console delivers through the outbox like the platforms: what a change made the service
-//! say is printed by the outbox task (after a restart, first what was stored and not yet
-//! printed), and forgotten once printed; the answers to commands that change nothing are
-//! printed directly. Each line waits until its answer is out, so a script reads in order.
+//! The console delivers through the same worker as the platforms
+//! ([`crate::adapters::delivery`]): what a change made the service say is printed from the
+//! outbox (after a restart, first what was stored and not yet printed) and forgotten once
+//! printed; the answers to commands that change nothing take the same lanes. Each line waits
+//! until its answer is out, so a script reads in order.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::Mutex;
+use tokio::sync::{mpsc, Mutex};
 
-use crate::app::{Action, Delivery, ImageKind, Incoming, Origin, Outgoing, Reply, Service};
+use crate::adapters::delivery::{self, Deliverer, Next, Out, RetryPolicy, Said, Stopping};
+use crate::app::{Action, ImageKind, Incoming, Origin, Reply, Service};
 use crate::game::OutboxKey;
 use crate::game::{bound, clean_name, PlayerRef};
 use crate::platform::Platform;
+
+/// How long the end of the input leaves queued replies to be printed.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Longest line read; the rest of a longer line is skipped.
 const MAX_LINE_BYTES: usize = 16 * 1024;
@@ -121,7 +126,8 @@ impl<W: AsyncWrite + Unpin + Send> Printer<W> {
         }
     }
 
-    async fn print(&self, channel: &str, to: Option<&str>, replies: &[Reply]) {
+    /// What `replies` print as (pictures are saved as files, and their paths printed).
+    async fn text(&self, channel: &str, to: Option<&str>, replies: &[Reply]) -> String {
         let label = Platform::Console.rest(channel).unwrap_or(channel);
         let mut text = String::new();
         for r in replies {
@@ -159,9 +165,74 @@ impl<W: AsyncWrite + Unpin + Send> Printer<W> {
                 text.push_str(&format!("{prefix}[{}]\n", all.join(" | ")));
             }
         }
+        text
+    }
+
+    async fn write(&self, text: &str) -> std::io::Result<()> {
         let mut out = self.out.lock().await;
-        let _ = out.write_all(text.as_bytes()).await;
-        let _ = out.flush().await;
+        out.write_all(text.as_bytes()).await?;
+        out.flush().await
+    }
+}
+
+/// The console as a platform: a call prints lines.
+struct Console<W> {
+    printer: Printer<W>,
+    /// Outbox entries printed, so a line's answer is out before the next line is read.
+    printed: mpsc::UnboundedSender<OutboxKey>,
+}
+
+/// Why the console prints no more: standard output failed.
+#[derive(Debug)]
+struct Closed;
+
+impl Stopping for Closed {
+    fn drops(&self) -> bool {
+        true
+    }
+}
+
+impl<W: AsyncWrite + Unpin + Send + 'static> delivery::Platform for Console<W> {
+    const KIND: Platform = Platform::Console;
+    type Lane = String;
+    /// The name of the user who acted (a private reply is marked for them).
+    type Answering = String;
+    /// Lines to print.
+    type Op = String;
+    type Sent = ();
+    type Failure = std::io::Error;
+    type Stop = Closed;
+
+    fn lane(channel: &str) -> Option<String> {
+        Platform::Console.rest(channel).map(|_| channel.to_string())
+    }
+
+    fn answering(context: &str) -> Option<String> {
+        Some(context.to_string())
+    }
+
+    fn what(_: &String) -> &'static str {
+        "print"
+    }
+
+    async fn call(&self, text: &String) -> std::io::Result<()> {
+        self.printer.write(text).await
+    }
+
+    fn classify(&self, _: &std::io::Error, _: &String) -> Next<String, Closed> {
+        Next::Stop(Closed)
+    }
+
+    async fn deliver(&self, out: &Out<'_, Self>, said: Said<'_, Self>) {
+        let to = said.answering.map(String::as_str);
+        let mut text = self.printer.text(said.channel, to, said.replies).await;
+        if !text.is_empty() {
+            let _ = out.call(&mut text).await;
+        }
+    }
+
+    fn delivered(&self, key: &OutboxKey) {
+        let _ = self.printed.send(key.clone());
     }
 }
 
@@ -175,37 +246,17 @@ where
     R: AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let printer = Arc::new(Printer {
-        out: Mutex::new(output),
-        boards: opts.boards_dir.clone(),
-        text_boards: opts.text_boards,
-    });
-    // What the outbox task printed, so a line's answer is out before the next line is read.
-    let (printed_tx, mut printed) = tokio::sync::mpsc::unbounded_channel::<OutboxKey>();
-    let deliveries = match service.open_outbox(Platform::Console) {
-        Ok(rx) => Some(rx),
-        Err(e) => {
-            tracing::error!(error = %e, "cannot read the outbox; stored replies are not printed");
-            None
-        }
+    let (printed, mut printed_rx) = mpsc::unbounded_channel::<OutboxKey>();
+    let console = Console {
+        printer: Printer {
+            out: Mutex::new(output),
+            boards: opts.boards_dir.clone(),
+            text_boards: opts.text_boards,
+        },
+        printed,
     };
-    let unsolicited = match deliveries {
-        Some(rx) => tokio::spawn(deliver(
-            Arc::clone(&service),
-            rx,
-            Arc::clone(&printer),
-            printed_tx,
-        )),
-        None => {
-            let mut outbox = service.subscribe(Platform::Console);
-            let p2 = Arc::clone(&printer);
-            tokio::spawn(async move {
-                while let Some(Outgoing { channel, replies }) = outbox.recv().await {
-                    p2.print(&channel, None, &replies).await;
-                }
-            })
-        }
-    };
+    let delivery = Deliverer::new(console, Arc::clone(&service), RetryPolicy::default());
+    delivery.open();
     let mut input = input;
     let mut speaker = user_ref(&opts.user);
     let mut channel = "console:#local".to_string();
@@ -271,37 +322,18 @@ where
         let handled = service.handle_from(inc, origin).await;
         match handled.queued {
             Some(key) => {
-                while let Some(done) = printed.recv().await {
+                while let Some(done) = printed_rx.recv().await {
                     if done == key {
                         break;
                     }
                 }
             }
             None => {
-                printer
-                    .print(&channel, Some(&user.name), &handled.replies)
+                delivery
+                    .push_and_wait(&channel, Some(user.name.clone()), handled.replies)
                     .await;
             }
         }
     }
-    unsolicited.abort();
-}
-
-/// The outbox task: print each entry once it is ready (its pictures drawn), then forget it.
-async fn deliver<W: AsyncWrite + Unpin + Send>(
-    service: Arc<Service>,
-    mut rx: tokio::sync::mpsc::UnboundedReceiver<Delivery>,
-    printer: Arc<Printer<W>>,
-    printed: tokio::sync::mpsc::UnboundedSender<OutboxKey>,
-) {
-    while let Some(mut d) = rx.recv().await {
-        service.ready(&d.key, &mut d.replies).await;
-        printer
-            .print(&d.key.channel, d.context.as_deref(), &d.replies)
-            .await;
-        if let Err(e) = service.delivered(&d.key).await {
-            tracing::error!(error = %e, "cannot mark a printed reply as delivered");
-        }
-        let _ = printed.send(d.key);
-    }
+    delivery.drain(DRAIN).await;
 }

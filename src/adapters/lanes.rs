@@ -119,7 +119,7 @@ fn locked<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl<K, T> Lanes<K, T>
 where
-    K: Copy + Eq + Hash + Send + Sync + 'static,
+    K: Clone + Eq + Hash + Send + Sync + 'static,
     T: Send + 'static,
 {
     /// Lanes that run `work` on each item; a worker without work for `idle` ends.
@@ -172,7 +172,7 @@ where
         // A fresh channel's receiver is alive: this cannot fail.
         let _ = tx.send(item);
         inner.pending.fetch_add(1, Ordering::SeqCst);
-        queues.insert(key, Queue { tx, held: 1 });
+        queues.insert(key.clone(), Queue { tx, held: 1 });
         drop(queues);
         let handle = tokio::spawn(worker(Arc::clone(inner), key, rx));
         let mut workers = locked(&inner.workers);

@@ -2,6 +2,7 @@
 //! [`crate::app::Incoming`] and sends the service's replies back; none holds game logic.
 
 pub mod console;
+pub mod delivery;
 pub mod discord;
 pub mod lanes;
 pub mod telegram;

@@ -54,13 +54,13 @@ pub use ops::Target;
 pub use outbox::RetryPolicy;
 pub use webhook::{BODY_LIMIT, SECRET_HEADER};
 
-use crate::app::{Delivery, Incoming, Origin, Service};
+use crate::app::{Incoming, Origin, Service};
 use crate::game::PlayerRef;
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;
 use crate::platform::Platform;
-use ops::{read_callback_data, Answering, Job};
-use outbox::{redacted, Outbox};
+use ops::{read_callback_data, Answering};
+use outbox::{redacted, Outbox, Telegram};
 use press::{press_jobs, pressed_kind};
 use webhook::Outcome;
 
@@ -212,15 +212,9 @@ async fn run_receiving(
     };
     let username = me.username.clone().unwrap_or_default().to_lowercase();
     tracing::info!(bot = %username, "Telegram: connected");
-    let outbox = Outbox::new(&bot, Arc::clone(&service), options.retry);
+    let outbox = Outbox::new(Telegram::new(&bot), Arc::clone(&service), options.retry);
     let menus = tokio::spawn(commands::register(bot.clone(), options.retry));
-    let forwarder = match service.open_outbox(Platform::Telegram) {
-        Ok(rx) => Some(tokio::spawn(forward(rx, outbox.clone()))),
-        Err(e) => {
-            tracing::error!(error = %e, "Telegram: cannot read the outbox; stored replies wait");
-            None
-        }
-    };
+    outbox.open();
     let inbox = polling::Inbox {
         storage: Arc::clone(service.storage()),
         prefix: Platform::Telegram.key(format!("{}:", me.id.0)),
@@ -253,9 +247,6 @@ async fn run_receiving(
             webhook::serve(&bot, &config, hook_options, handle, stop).await
         }
     };
-    if let Some(f) = forwarder {
-        f.abort();
-    }
     menus.abort();
     outbox.drain(options.drain_timeout).await;
     tracing::info!("Telegram: stopped");
@@ -278,13 +269,6 @@ async fn who_am_i(bot: &Bot, policy: RetryPolicy) -> Result<teloxide::types::Me,
                 backoff = (backoff * 2).min(policy.max_backoff);
             }
         }
-    }
-}
-
-/// The outbox's entries (answers to changes, the timer's messages) into the chats' queues.
-async fn forward(mut rx: tokio::sync::mpsc::UnboundedReceiver<Delivery>, outbox: Outbox) {
-    while let Some(d) = rx.recv().await {
-        outbox.push_entry(d);
     }
 }
 
@@ -439,9 +423,8 @@ async fn on_message(msg: teloxide::types::Message, update: u32, tg: &Adapter) ->
     if handled.queued.is_some() {
         return Outcome::Done; // the outbox delivers them
     }
-    for job in outbox::answer_jobs(target, Some(&answering), &handled.replies) {
-        tg.outbox.push(job);
-    }
+    tg.outbox
+        .push(&target.channel(), Some(answering), handled.replies);
     Outcome::Done
 }
 
@@ -495,12 +478,11 @@ async fn on_callback(q: CallbackQuery, update: u32, tg: &Adapter) -> Outcome {
     if handled.failed && tg.redelivered {
         return Outcome::Failed; // answered when it comes again
     }
-    let (notice, jobs) = press_jobs(&handled.replies, kind, message.id(), q.from.id, &name);
+    let (notice, _) = press_jobs(&handled.replies, kind, message.id(), q.from.id, &name);
     answer(&tg.bot, &q, &notice).await;
     if handled.queued.is_none() {
-        for (op, track) in jobs {
-            tg.outbox.push(Job { target, op, track });
-        }
+        tg.outbox
+            .push(&target.channel(), Some(answering), handled.replies);
     }
     Outcome::Done
 }

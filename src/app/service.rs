@@ -95,6 +95,12 @@ impl Service {
         (self.now)()
     }
 
+    /// The service's clock, for an adapter that reads it on its own (a token's life).
+    #[must_use]
+    pub fn clock(&self) -> super::Now {
+        std::sync::Arc::clone(&self.now)
+    }
+
     /// Receive the unsolicited messages for `platform`'s channels for which no outbox is
     /// open (tests; adapters use [`Service::open_outbox`]).
     pub fn subscribe(&self, platform: Platform) -> mpsc::UnboundedReceiver<Outgoing> {

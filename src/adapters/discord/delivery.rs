@@ -17,19 +17,18 @@
 //! ([`super::answering::Gates`]) until the handler says how, before it edits or follows up.
 
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
 
 use super::answering::{Ack, Answering, Gates, Interaction, Kind};
 use super::channel_of;
-use super::rest::{File, Rest, Route};
+use super::rest::{File, Rest, RestError, Route};
 use super::retry::{classify, Next};
 use super::send::{permission_hint, posts, Post};
 use super::tracking;
-use crate::adapters::lanes::{Lanes, RetryPolicy, Skipped, Work, HELD_PER_LANE};
-use crate::app::{Delivery, Reply, Service};
+use crate::adapters::delivery::{self, Out, Said, Stopping, Undelivered};
+use crate::app::{Now, Reply};
 use crate::game::OutboxKey;
 use crate::i18n::Lang;
 use crate::platform::Platform;
@@ -39,146 +38,172 @@ const TOKEN_LIFE_MS: u64 = 15 * 60 * 1000;
 /// A token this close to its end is not used any more (a call may take a while).
 const TOKEN_MARGIN_MS: u64 = 30_000;
 
-/// Replies to send in one channel.
-struct Job {
-    /// The outbox entry, forgotten once sent.
-    key: Option<OutboxKey>,
-    /// The channel (or the game's thread).
-    channel: u64,
-    answering: Option<Answering>,
-    /// How the interaction was acknowledged, if known; else its gate is asked.
-    ack: Option<Ack>,
-    replies: Vec<Reply>,
-    /// The notice that answers were skipped (its text made when sent).
-    skipped: bool,
-}
-
-/// The delivery lanes of the Discord adapter.
-#[derive(Clone)]
-pub(super) struct Deliverer {
-    shared: Arc<Shared>,
-    lanes: Lanes<u64, Job>,
-}
-
-struct Shared {
+/// Sending on Discord: its REST calls, and the gates where slash commands' lanes wait to
+/// hear how the interaction was acknowledged.
+pub(super) struct Discord {
     rest: Rest,
-    service: Arc<Service>,
     gates: Gates,
-    policy: RetryPolicy,
-    /// Channels whose queue refused answers and that are still to be told.
-    skipped: Skipped<u64>,
+    /// The service's clock (an interaction's token lives 15 minutes).
+    now: Now,
+}
+
+/// The delivery lanes of the Discord adapter, one per channel.
+pub(super) type Deliverer = delivery::Deliverer<Discord>;
+
+impl Discord {
+    pub(super) fn new(rest: Rest, now: Now) -> Discord {
+        Discord {
+            rest,
+            gates: Gates::default(),
+            now,
+        }
+    }
+
+    /// The gates of slash commands.
+    pub(super) fn gates(&self) -> &Gates {
+        &self.gates
+    }
+
+    /// The REST calls (for the first response to an interaction).
+    pub(super) fn rest(&self) -> &Rest {
+        &self.rest
+    }
+
+    /// Whether an interaction's token still works, with a margin.
+    fn token_alive(&self, ix: &Interaction) -> bool {
+        (self.now)().saturating_add(TOKEN_MARGIN_MS) < ix.created_ms + TOKEN_LIFE_MS
+    }
+}
+
+/// One REST call of a delivery.
+pub(super) struct Call {
+    /// Where; `None` when the interaction it needs is not there.
+    route: Option<Route>,
+    body: serde_json::Value,
+    files: Vec<File>,
+    /// Which interaction token it uses, if any.
+    token: Option<Token>,
+    /// The interaction answered, whose token's life is checked before each attempt.
+    interaction: Option<Interaction>,
+    /// Where it goes, for the logs.
+    to: &'static str,
+}
+
+/// Why a call failed.
+pub(super) enum Failed {
+    /// Discord (or the network) said no.
+    Rest(RestError),
+    /// The interaction's token is past its life (or there is none to use).
+    TokenGone,
+}
+
+impl std::fmt::Display for Failed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failed::Rest(e) => e.fmt(f),
+            Failed::TokenGone => f.write_str("the interaction's token is past its life"),
+        }
+    }
+}
+
+/// Why no further call is made for a message.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Stop {
+    /// The interaction's token cannot be used (expired, never acknowledged, gone).
+    TokenGone,
+    /// The picture was refused for a missing permission.
+    Picture,
+    /// Refused for good.
+    Refused,
+}
+
+impl Stopping for Stop {
+    fn drops(&self) -> bool {
+        *self == Stop::Refused
+    }
+}
+
+impl delivery::Platform for Discord {
+    const KIND: Platform = Platform::Discord;
+    type Lane = u64;
+    type Answering = Answering;
+    type Op = Call;
+    type Sent = serde_json::Value;
+    type Failure = Failed;
+    type Stop = Stop;
+
+    fn lane(channel: &str) -> Option<u64> {
+        channel_of(channel).map(serenity::all::ChannelId::get)
+    }
+
+    fn answering(context: &str) -> Option<Answering> {
+        serde_json::from_str(context).ok()
+    }
+
+    fn what(call: &Call) -> &'static str {
+        call.to
+    }
+
+    async fn call(&self, call: &Call) -> Result<serde_json::Value, Failed> {
+        let own_gone = call.token == Some(Token::Own)
+            && !call
+                .interaction
+                .as_ref()
+                .is_some_and(|ix| self.token_alive(ix));
+        let Some(route) = call.route.as_ref().filter(|_| !own_gone) else {
+            return Err(Failed::TokenGone);
+        };
+        self.rest
+            .send(route, &call.body, &call.files)
+            .await
+            .map_err(Failed::Rest)
+    }
+
+    fn classify(&self, failed: &Failed, call: &Call) -> delivery::Next<Call, Stop> {
+        use delivery::Next as N;
+        let Failed::Rest(e) = failed else {
+            return N::Stop(Stop::TokenGone);
+        };
+        match classify(e, call.token.is_some(), !call.files.is_empty()) {
+            Next::Wait(d) => N::Wait(d),
+            Next::Backoff => N::Backoff,
+            Next::Server => N::Server,
+            Next::TokenGone => N::Stop(Stop::TokenGone),
+            Next::Picture => N::Stop(Stop::Picture),
+            Next::Drop => N::Stop(Stop::Refused),
+        }
+    }
+
+    async fn deliver(&self, out: &Out<'_, Self>, said: Said<'_, Self>) {
+        let Some(id) = Discord::lane(said.channel) else {
+            tracing::error!(channel = said.channel, "replies for no Discord channel");
+            return;
+        };
+        send_all(out, id, said.answering, said.replies, said.entry).await;
+    }
+}
+
+/// Queue replies that were not stored (a command that changed nothing) in `channel`,
+/// answering the interaction acknowledged as `ack`.
+pub(super) fn push_direct(
+    delivery: &Deliverer,
+    channel: u64,
+    answering: Answering,
+    ack: Ack,
+    replies: Vec<Reply>,
+) {
+    let answering = Answering {
+        ack: Some(ack),
+        ..answering
+    };
+    let key = super::channel_key(serenity::all::ChannelId::new(channel));
+    delivery.push(&key, Some(answering), replies);
 }
 
 /// On Discord, a menu is only for the player who opened it (nobody else may use it anyway).
 /// A reply that only retires earlier messages shows nothing.
 pub(super) fn visible(r: &Reply) -> bool {
     !(r.private || r.menu) && r.shows_something()
-}
-
-impl Deliverer {
-    pub(super) fn new(rest: Rest, service: Arc<Service>, policy: RetryPolicy) -> Deliverer {
-        let shared = Arc::new(Shared {
-            rest,
-            service,
-            gates: Gates::default(),
-            policy,
-            skipped: Skipped::default(),
-        });
-        let s2 = Arc::clone(&shared);
-        let work: Work<Job> = Arc::new(move |job| {
-            let shared = Arc::clone(&s2);
-            Box::pin(async move { shared.work(job).await })
-        });
-        Deliverer {
-            shared,
-            lanes: Lanes::new(policy.idle, work),
-        }
-    }
-
-    /// The gates of slash commands.
-    pub(super) fn gates(&self) -> &Gates {
-        &self.shared.gates
-    }
-
-    /// The REST calls (for the first response to an interaction).
-    pub(super) fn rest(&self) -> &Rest {
-        &self.shared.rest
-    }
-
-    /// Queue an outbox entry behind its channel's earlier messages.
-    pub(super) fn push_entry(&self, d: Delivery) {
-        let Some(channel) = channel_of(&d.key.channel) else {
-            tracing::error!(channel = %d.key.channel, "an outbox entry for no Discord channel");
-            return;
-        };
-        let answering: Option<Answering> = d
-            .context
-            .as_deref()
-            .and_then(|c| serde_json::from_str(c).ok());
-        let job = Job {
-            key: Some(d.key),
-            channel: channel.get(),
-            ack: answering.as_ref().and_then(|a| a.ack),
-            answering,
-            replies: d.replies,
-            skipped: false,
-        };
-        if let Err(job) = self.lanes.push(channel.get(), job) {
-            tracing::info!(
-                channel = job.channel,
-                "stopping: a stored reply is sent at the next start"
-            );
-        }
-    }
-
-    /// Queue replies that were not stored (a command that changed nothing), acknowledged as
-    /// `ack`.
-    pub(super) fn push_direct(
-        &self,
-        channel: u64,
-        answering: Answering,
-        ack: Ack,
-        replies: Vec<Reply>,
-    ) {
-        let job = Job {
-            key: None,
-            channel,
-            answering: Some(answering),
-            ack: Some(ack),
-            replies,
-            skipped: false,
-        };
-        if self.lanes.push_within(channel, job, HELD_PER_LANE).is_err() {
-            tracing::warn!(
-                channel,
-                "a channel's send queue is full (or stopping): an answer that changed nothing is not sent"
-            );
-            if self.shared.skipped.first(channel) {
-                // Past the cap: one short notice in the channel per full queue.
-                let notice = Job {
-                    key: None,
-                    channel,
-                    answering: None,
-                    ack: None,
-                    replies: Vec::new(),
-                    skipped: true,
-                };
-                let _ = self.lanes.push(channel, notice);
-            }
-        }
-    }
-
-    /// Stop taking work and deliver what is queued, for at most `limit`.
-    pub(super) async fn drain(&self, limit: Duration) -> usize {
-        let left = self.lanes.drain(limit).await;
-        if left > 0 {
-            tracing::warn!(
-                undelivered = left,
-                "stopping with replies Discord has not taken yet; stored ones go out at the next start"
-            );
-        }
-        left
-    }
 }
 
 /// How one call ended.
@@ -227,7 +252,7 @@ enum Token {
 
 /// Sending one job's replies.
 struct Sender<'a> {
-    shared: &'a Shared,
+    out: &'a Out<'a, Discord>,
     channel: u64,
     interaction: Option<&'a Interaction>,
     lang: Lang,
@@ -242,9 +267,8 @@ struct Sender<'a> {
 
 impl Sender<'_> {
     fn token_alive(&self) -> bool {
-        let now = self.shared.service.now();
         self.interaction
-            .is_some_and(|ix| now.saturating_add(TOKEN_MARGIN_MS) < ix.created_ms + TOKEN_LIFE_MS)
+            .is_some_and(|ix| self.out.platform().token_alive(ix))
     }
 
     fn route(&self, way: Way) -> Option<Route> {
@@ -275,78 +299,23 @@ impl Sender<'_> {
         };
         let (body, files) = post.body(reference, way == Way::Followup, nonce.as_deref());
         let token = way.uses_token().then_some(Token::Own);
-        match self
-            .call(token, || self.route(way), &body, &files, where_to(way))
-            .await
-        {
+        let mut call = Call {
+            route: self.route(way),
+            body,
+            files,
+            token,
+            interaction: self.interaction.cloned(),
+            to: where_to(way),
+        };
+        match self.out.call(&mut call).await {
             Ok(v) => Sent::Ok(tracking::reference(
                 &v,
                 self.interaction
                     .filter(|_| post.ephemeral && way.uses_token()),
             )),
-            Err(Next::TokenGone) => Sent::TokenGone,
-            Err(Next::Picture) => Sent::PictureRefused,
+            Err(Undelivered::Stopped(Stop::TokenGone)) => Sent::TokenGone,
+            Err(Undelivered::Stopped(Stop::Picture)) => Sent::PictureRefused,
             Err(_) => Sent::Dropped,
-        }
-    }
-
-    /// Make a call on `route` once it is known, retrying a 429 after its `retry_after`, a
-    /// network failure and (a few times) a server error with growing pauses; the answer, or
-    /// why it gave up (logged).
-    async fn call(
-        &self,
-        token: Option<Token>,
-        route: impl Fn() -> Option<Route>,
-        body: &serde_json::Value,
-        files: &[File],
-        to: &str,
-    ) -> Result<serde_json::Value, Next> {
-        let policy = self.shared.policy;
-        let mut backoff = policy.first_backoff;
-        let mut server_errors = 0;
-        loop {
-            if token == Some(Token::Own) && !self.token_alive() {
-                return Err(Next::TokenGone);
-            }
-            let Some(route) = route() else {
-                return Err(Next::TokenGone);
-            };
-            let e = match self.shared.rest.send(&route, body, files).await {
-                Ok(v) => return Ok(v),
-                Err(e) => e,
-            };
-            match classify(&e, token.is_some(), !files.is_empty()) {
-                Next::Wait(d) => {
-                    tracing::warn!(
-                        channel = self.channel,
-                        to,
-                        retry_after_ms = u64::try_from(d.as_millis()).unwrap_or(u64::MAX),
-                        "Discord rate limit: this channel's messages wait"
-                    );
-                    tokio::time::sleep(d).await;
-                }
-                Next::Backoff => {
-                    tracing::warn!(channel = self.channel, to, error = %e, "cannot reach Discord; retrying");
-                    tokio::time::sleep(backoff).await;
-                    backoff = policy.next(backoff);
-                }
-                Next::Server if server_errors + 1 < policy.unknown_error_attempts => {
-                    server_errors += 1;
-                    tracing::warn!(channel = self.channel, to, error = %e, attempt = server_errors,
-                        "Discord server error; retrying");
-                    tokio::time::sleep(backoff).await;
-                    backoff = policy.next(backoff);
-                }
-                Next::TokenGone => {
-                    tracing::info!(channel = self.channel, to, error = %e, "the interaction can no longer be answered");
-                    return Err(Next::TokenGone);
-                }
-                Next::Picture => return Err(Next::Picture),
-                next @ (Next::Server | Next::Drop) => {
-                    tracing::error!(channel = self.channel, to, error = %e, "Discord refused a message; it is dropped");
-                    return Err(next);
-                }
-            }
         }
     }
 
@@ -362,9 +331,15 @@ impl Sender<'_> {
             };
             // A private message is reached through its own interaction's token.
             let token = matches!(route, Route::DeleteFollowup { .. }).then_some(Token::Other);
-            let _ = self
-                .call(token, || Some(route.clone()), &body, &[], "earlier message")
-                .await;
+            let mut call = Call {
+                route: Some(route),
+                body,
+                files: Vec::new(),
+                token,
+                interaction: None,
+                to: "earlier message",
+            };
+            let _ = self.out.call(&mut call).await;
         }
     }
 
@@ -379,8 +354,8 @@ impl Sender<'_> {
         }
         let channel = Platform::Discord.key(self.channel);
         let gone = self
-            .shared
-            .service
+            .out
+            .service()
             .shown(&channel, self.user, first.action, at)
             .await;
         self.retire(&gone, None).await;
@@ -446,7 +421,7 @@ impl Sender<'_> {
     /// menu, the empty "thinking…").
     async fn tidy(&self, route: Route, body: serde_json::Value) {
         for _ in 0..3 {
-            match self.shared.rest.send(&route, &body, &[]).await {
+            match self.out.platform().rest.send(&route, &body, &[]).await {
                 Ok(_) => return,
                 Err(e) if e.status == 429 => {
                     tokio::time::sleep(e.retry_after.unwrap_or(Duration::from_secs(1))).await;
@@ -468,169 +443,147 @@ fn where_to(way: Way) -> &'static str {
     }
 }
 
-impl Shared {
-    async fn work(&self, mut job: Job) {
-        if job.skipped {
-            let key = super::channel_key(serenity::all::ChannelId::new(job.channel));
-            job.replies = vec![Reply::text(self.service.queue_full_notice(&key))];
-            self.skipped.told(&job.channel);
-        }
-        match &job.key {
-            Some(key) => self.service.ready(key, &mut job.replies).await,
-            None => self.service.draw(&mut job.replies).await,
-        }
-        self.send_all(&job).await;
-        if let Some(key) = &job.key {
-            if let Err(e) = self.service.delivered(key).await {
-                tracing::error!(error = %e, channel = %key.channel,
-                    "cannot forget a delivered reply; it may be sent again after a restart");
-            }
-        }
-    }
-
-    async fn send_all(&self, job: &Job) {
-        let answering = job.answering.as_ref();
-        let interaction = answering.and_then(|a| a.interaction.as_ref());
-        let kind = answering.map(|a| a.kind);
-        let ack = match (job.ack, interaction) {
-            (Some(a), _) => a,
-            (None, Some(ix)) => match self.gates.wait(ix.id).await {
-                Some(a) => a,
-                // From before a restart: as the handler would have acknowledged it.
-                None => match kind {
-                    Some(Kind::Component { .. }) => Ack::Updated,
-                    _ => Ack::Deferred { ephemeral: false },
-                },
+/// Send the replies of one event in `channel` as it asked (see the module's notes).
+async fn send_all(
+    out: &Out<'_, Discord>,
+    channel: u64,
+    answering: Option<&Answering>,
+    replies: &[Reply],
+    key: Option<&OutboxKey>,
+) {
+    let interaction = answering.and_then(|a| a.interaction.as_ref());
+    let kind = answering.map(|a| a.kind);
+    let ack = match (answering.and_then(|a| a.ack), interaction) {
+        (Some(a), _) => a,
+        (None, Some(ix)) => match out.platform().gates.wait(ix.id).await {
+            Some(a) => a,
+            // From before a restart: as the handler would have acknowledged it.
+            None => match kind {
+                Some(Kind::Component { .. }) => Ack::Updated,
+                _ => Ack::Deferred { ephemeral: false },
             },
-            (None, None) => Ack::Failed,
-        };
-        let s = Sender {
-            shared: self,
-            channel: job.channel,
-            interaction: interaction.filter(|_| ack != Ack::Failed),
-            lang: answering
-                .and_then(|a| Lang::from_tag(&a.lang))
-                .unwrap_or_default(),
-            key: job.key.as_ref(),
-            posted: AtomicU32::new(0),
-            user: answering.map_or("", |a| a.user.as_str()),
-        };
-        let replies = &job.replies;
-        let retired: Vec<String> = replies.iter().flat_map(|r| r.retire.clone()).collect();
-        if !matches!(kind, Some(Kind::Component { .. })) {
-            s.retire(&retired, None).await;
-        }
-        let channel = Way::Channel { reference: None };
-        match (kind, ack) {
-            (None, _) | (Some(Kind::Command | Kind::Component { .. }), Ack::Failed) => {
-                // A timer's message, or an interaction never acknowledged: the channel shows
-                // what everyone may see.
-                for r in replies.iter().filter(|r| r.shows_something()) {
-                    if visible(r) {
-                        s.reply(channel, r, false).await;
-                    } else {
-                        tracing::warn!(
-                            channel = job.channel,
-                            "a private answer with no interaction to carry it is dropped"
-                        );
-                    }
-                }
-            }
-            (Some(Kind::Message { message }), _) => {
-                for r in replies.iter().filter(|r| r.shows_something()) {
-                    // A private note cannot be hidden in a channel: it answers the message.
-                    let way = Way::Channel {
-                        reference: r.private.then_some(message),
-                    };
-                    s.reply(way, r, false).await;
-                }
-            }
-            (Some(Kind::Command), ack) => self.command(&s, answering, ack, replies).await,
-            (
-                Some(Kind::Component {
-                    from_menu,
-                    message,
-                    ephemeral,
-                }),
-                _,
-            ) => {
-                // A used menu, or a question only this user saw that is now settled (confirm
-                // resignation), is deleted with this interaction's own token, not retired.
-                let menu_replaced = from_menu && replies.iter().any(|r| r.menu);
-                let settled = replies
-                    .iter()
-                    .flat_map(|r| &r.retire)
-                    .any(|r| tracking::message_of(r) == Some(message));
-                let delete_clicked = (from_menu && !menu_replaced) || (ephemeral && settled);
-                s.retire(&retired, delete_clicked.then_some(message)).await;
-                let mut replaced = false;
-                for r in replies.iter().filter(|r| r.shows_something()) {
-                    if r.menu && from_menu && !replaced {
-                        replaced = true;
-                        // The menu's next step edits the same message: already known.
-                        s.send_reply(Way::Original, r, true).await;
-                    } else {
-                        s.reply(Way::Followup, r, !visible(r)).await;
-                    }
-                }
-                if delete_clicked && s.token_alive() {
-                    if let Some(ix) = s.interaction {
-                        let route = Route::DeleteOriginal {
-                            app: ix.app,
-                            token: ix.token.clone(),
-                        };
-                        s.tidy(route, json!({})).await;
-                    }
-                }
-            }
-        }
+        },
+        (None, None) => Ack::Failed,
+    };
+    let s = Sender {
+        out,
+        channel,
+        interaction: interaction.filter(|_| ack != Ack::Failed),
+        lang: answering
+            .and_then(|a| Lang::from_tag(&a.lang))
+            .unwrap_or_default(),
+        key,
+        posted: AtomicU32::new(0),
+        user: answering.map_or("", |a| a.user.as_str()),
+    };
+    let retired: Vec<String> = replies.iter().flat_map(|r| r.retire.clone()).collect();
+    if !matches!(kind, Some(Kind::Component { .. })) {
+        s.retire(&retired, None).await;
     }
-
-    /// A slash command's replies: the first replaces the deferred response (the first public
-    /// one, or the first private one when the deferral was private), the rest follow; a
-    /// game's thread gets the public ones and the response points to it.
-    async fn command(
-        &self,
-        s: &Sender<'_>,
-        answering: Option<&Answering>,
-        ack: Ack,
-        replies: &[Reply],
-    ) {
-        if let Some(t) = answering.and_then(|a| a.thread) {
-            let pointer = Reply::text(format!("🧵 <#{t}>"));
-            s.reply(Way::Original, &pointer, false).await;
+    let in_channel = Way::Channel { reference: None };
+    match (kind, ack) {
+        (None, _) | (Some(Kind::Command | Kind::Component { .. }), Ack::Failed) => {
+            // A timer's message, or an interaction never acknowledged: the channel shows
+            // what everyone may see.
             for r in replies.iter().filter(|r| r.shows_something()) {
                 if visible(r) {
-                    s.reply(Way::Channel { reference: None }, r, false).await;
+                    s.reply(in_channel, r, false).await;
                 } else {
-                    s.reply(Way::Followup, r, true).await;
+                    tracing::warn!(
+                        channel,
+                        "a private answer with no interaction to carry it is dropped"
+                    );
                 }
             }
-            return;
         }
-        let first = match ack {
-            Ack::Deferred { ephemeral: false } => replies.iter().position(visible),
-            Ack::Deferred { ephemeral: true } => replies.iter().position(Reply::shows_something),
-            Ack::Updated | Ack::Responded | Ack::Failed => None,
-        };
-        if let Some(i) = first {
-            s.reply(Way::Original, &replies[i], !visible(&replies[i]))
-                .await;
-        }
-        for (j, r) in replies.iter().enumerate() {
-            if Some(j) != first && r.shows_something() {
-                s.reply(Way::Followup, r, !visible(r)).await;
-            }
-        }
-        if first.is_none() && matches!(ack, Ack::Deferred { .. }) && s.token_alive() {
-            // Nothing for everyone: the "thinking…" message goes.
-            if let Some(ix) = s.interaction {
-                let route = Route::DeleteOriginal {
-                    app: ix.app,
-                    token: ix.token.clone(),
+        (Some(Kind::Message { message }), _) => {
+            for r in replies.iter().filter(|r| r.shows_something()) {
+                // A private note cannot be hidden in a channel: it answers the message.
+                let way = Way::Channel {
+                    reference: r.private.then_some(message),
                 };
-                s.tidy(route, json!({})).await;
+                s.reply(way, r, false).await;
             }
+        }
+        (Some(Kind::Command), ack) => command(&s, answering, ack, replies).await,
+        (
+            Some(Kind::Component {
+                from_menu,
+                message,
+                ephemeral,
+            }),
+            _,
+        ) => {
+            // A used menu, or a question only this user saw that is now settled (confirm
+            // resignation), is deleted with this interaction's own token, not retired.
+            let menu_replaced = from_menu && replies.iter().any(|r| r.menu);
+            let settled = replies
+                .iter()
+                .flat_map(|r| &r.retire)
+                .any(|r| tracking::message_of(r) == Some(message));
+            let delete_clicked = (from_menu && !menu_replaced) || (ephemeral && settled);
+            s.retire(&retired, delete_clicked.then_some(message)).await;
+            let mut replaced = false;
+            for r in replies.iter().filter(|r| r.shows_something()) {
+                if r.menu && from_menu && !replaced {
+                    replaced = true;
+                    // The menu's next step edits the same message: already known.
+                    s.send_reply(Way::Original, r, true).await;
+                } else {
+                    s.reply(Way::Followup, r, !visible(r)).await;
+                }
+            }
+            if delete_clicked && s.token_alive() {
+                if let Some(ix) = s.interaction {
+                    let route = Route::DeleteOriginal {
+                        app: ix.app,
+                        token: ix.token.clone(),
+                    };
+                    s.tidy(route, json!({})).await;
+                }
+            }
+        }
+    }
+}
+
+/// A slash command's replies: the first replaces the deferred response (the first public
+/// one, or the first private one when the deferral was private), the rest follow; a
+/// game's thread gets the public ones and the response points to it.
+async fn command(s: &Sender<'_>, answering: Option<&Answering>, ack: Ack, replies: &[Reply]) {
+    if let Some(t) = answering.and_then(|a| a.thread) {
+        let pointer = Reply::text(format!("🧵 <#{t}>"));
+        s.reply(Way::Original, &pointer, false).await;
+        for r in replies.iter().filter(|r| r.shows_something()) {
+            if visible(r) {
+                s.reply(Way::Channel { reference: None }, r, false).await;
+            } else {
+                s.reply(Way::Followup, r, true).await;
+            }
+        }
+        return;
+    }
+    let first = match ack {
+        Ack::Deferred { ephemeral: false } => replies.iter().position(visible),
+        Ack::Deferred { ephemeral: true } => replies.iter().position(Reply::shows_something),
+        Ack::Updated | Ack::Responded | Ack::Failed => None,
+    };
+    if let Some(i) = first {
+        s.reply(Way::Original, &replies[i], !visible(&replies[i]))
+            .await;
+    }
+    for (j, r) in replies.iter().enumerate() {
+        if Some(j) != first && r.shows_something() {
+            s.reply(Way::Followup, r, !visible(r)).await;
+        }
+    }
+    if first.is_none() && matches!(ack, Ack::Deferred { .. }) && s.token_alive() {
+        // Nothing for everyone: the "thinking…" message goes.
+        if let Some(ix) = s.interaction {
+            let route = Route::DeleteOriginal {
+                app: ix.app,
+                token: ix.token.clone(),
+            };
+            s.tidy(route, json!({})).await;
         }
     }
 }

@@ -20,7 +20,7 @@ use serenity::all::{
 };
 
 use super::answering::{Ack, Answering, Interaction, Kind};
-use super::delivery::visible;
+use super::delivery::{self, visible};
 use super::rest::Route;
 use super::send::posts;
 use super::{channel_key, commands, player, Handler};
@@ -61,7 +61,7 @@ async fn respond(h: &Handler, ix: &Interaction, body: serde_json::Value) -> bool
         id: ix.id,
         token: ix.token.clone(),
     };
-    match h.delivery.rest().send(&route, &body, &[]).await {
+    match h.delivery.platform().rest().send(&route, &body, &[]).await {
         Ok(_) => true,
         Err(e) => {
             tracing::warn!(error = %e, "cannot answer an interaction");
@@ -122,7 +122,7 @@ async fn answer_now(
 pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteraction) {
     let received = tokio::time::Instant::now();
     let ix = interaction(cmd.id.get(), cmd.application_id.get(), &cmd.token);
-    let gate = h.delivery.gates().open(ix.id);
+    let gate = h.delivery.platform().gates().open(ix.id);
     let (text, mut mentions) = commands::command_text(cmd);
     // The bot's own user as the opponent: a game against the bot.
     let me = Platform::Discord.key(h.bot_id());
@@ -144,10 +144,9 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     // The rate limit comes before the thread: someone sending too fast gets no threads either.
     if wants_thread {
         if let Err(refusal) = h.service.admit(&user.id, lang.unwrap_or_default()) {
-            h.delivery.gates().close(ix.id);
+            h.delivery.platform().gates().close(ix.id);
             let (ack, rest) = answer_now(h, &ix, refusal, false).await;
-            h.delivery
-                .push_direct(cmd.channel_id.get(), answering, ack, rest);
+            delivery::push_direct(&h.delivery, cmd.channel_id.get(), answering, ack, rest);
             return;
         }
     }
@@ -197,7 +196,7 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         }
         return;
     }
-    h.delivery.gates().close(ix.id);
+    h.delivery.platform().gates().close(ix.id);
     if let Some(t) = thread {
         // The challenge was refused (a bad time control, the opponent is the caller, ...): no
         // empty thread is left behind, and the answer goes where the command was typed.
@@ -211,7 +210,7 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         None => answer_now(h, &ix, handled.replies, answering.thread.is_some()).await,
     };
     let target = answering.thread.unwrap_or(cmd.channel_id.get());
-    h.delivery.push_direct(target, answering, ack, rest);
+    delivery::push_direct(&h.delivery, target, answering, ack, rest);
 }
 
 /// A public thread for a new game, named after its players; `None` (play in the channel
@@ -318,8 +317,13 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
     };
     let handled = h.service.handle_from(inc, origin(&answering)).await;
     if handled.queued.is_none() {
-        h.delivery
-            .push_direct(comp.channel_id.get(), answering, ack, handled.replies);
+        delivery::push_direct(
+            &h.delivery,
+            comp.channel_id.get(),
+            answering,
+            ack,
+            handled.replies,
+        );
     }
 }
 
@@ -405,7 +409,8 @@ pub(super) async fn on_message(h: &Handler, msg: &Message) {
     let handled = h.service.handle_from(inc, origin(&answering)).await;
     // Ordinary conversation gets no answer.
     if handled.queued.is_none() && !handled.replies.is_empty() {
-        h.delivery.push_direct(
+        delivery::push_direct(
+            &h.delivery,
             msg.channel_id.get(),
             answering,
             Ack::Failed,

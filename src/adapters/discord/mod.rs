@@ -45,13 +45,13 @@ use serenity::all::{
     GuildId, Http, HttpBuilder, Interaction, Message, Ready, User,
 };
 use serenity::async_trait;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 use crate::adapters::lanes::RetryPolicy;
-use crate::app::{Delivery, Service};
+use crate::app::Service;
 use crate::game::PlayerRef;
 use crate::platform::Platform;
-use delivery::Deliverer;
+use delivery::{Deliverer, Discord};
 pub use settings::DiscordConfig;
 
 /// The service's channel key for a Discord channel or thread.
@@ -235,13 +235,6 @@ impl std::fmt::Display for DiscordError {
 
 impl std::error::Error for DiscordError {}
 
-/// The outbox's entries (answers to changes, the timer's messages) into the lanes.
-async fn forward(mut outbox: mpsc::UnboundedReceiver<Delivery>, delivery: Deliverer) {
-    while let Some(d) = outbox.recv().await {
-        delivery.push_entry(d);
-    }
-}
-
 /// Run clients until `stop` turns true or one fails. A refused Message Content intent (close
 /// code 4014) restarts the client without it.
 async fn run_clients(
@@ -325,14 +318,12 @@ pub async fn run(
     stop: impl Future<Output = ()> + Send,
 ) -> Result<(), DiscordError> {
     let rest = rest::Rest::new(config.token.expose(), config.api_url.as_deref());
-    let delivery = Deliverer::new(rest, Arc::clone(&service), RetryPolicy::default());
-    let outbox = match service.open_outbox(Platform::Discord) {
-        Ok(rx) => Some(tokio::spawn(forward(rx, delivery.clone()))),
-        Err(e) => {
-            tracing::error!(error = %e, "Discord: cannot read the outbox; stored replies wait");
-            None
-        }
-    };
+    let delivery = Deliverer::new(
+        Discord::new(rest, service.clock()),
+        Arc::clone(&service),
+        RetryPolicy::default(),
+    );
+    delivery.open();
     let (stop_tx, stop_rx) = watch::channel(false);
     let clients = run_clients(service, config.clone(), stop_rx, delivery.clone());
     tokio::pin!(clients);
@@ -344,9 +335,6 @@ pub async fn run(
             clients.await
         }
     };
-    if let Some(o) = outbox {
-        o.abort();
-    }
     delivery.drain(DRAIN).await;
     result
 }

@@ -1,15 +1,10 @@
-//! The send queues: one lane per chat, so a chat that Telegram slows down (429,
-//! `retry_after`) waits alone while every other chat goes on. Server errors and unreadable
-//! answers are retried with growing pauses (a few times), network failures until they pass;
-//! a call Telegram refuses for good is logged and dropped, and a picture it refuses is sent as
-//! text.
-//!
-//! A lane carries two kinds of work: single calls (answers to commands that changed nothing)
-//! and outbox entries (what a change made the service say, stored with it). An entry's calls
-//! are made in order once the service made it ready (its turn in the channel, its pictures
-//! drawn), and it is forgotten once every call went through or was given up.
+//! Telegram's side of the delivery worker ([`crate::adapters::delivery`]): how a reply
+//! becomes Bot API calls (as the event it answers asked), how a call is made, and how a
+//! failure reads: flood control (429, `retry_after`) is waited out, server errors and
+//! unreadable answers are retried a few times, network failures until they pass; a group
+//! that became a supergroup is followed; a picture Telegram refuses is sent as text, an edit
+//! it refuses as a new message; what it refuses for good is logged and dropped.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use teloxide::types::{ChatId, MessageId, UserId};
@@ -18,35 +13,26 @@ use teloxide::ApiError;
 use super::api::{Api, Failure};
 use super::ops::{reply_jobs, retire_ops, Answering, Job, Op, Target};
 use super::press::press_jobs;
-use crate::adapters::lanes::{Lanes, Skipped, Work, HELD_PER_LANE};
-use crate::app::{Delivery, ImageKind, Reply, Service};
+use crate::adapters::delivery::{self, Deliverer, Out, Said, Stopping, Undelivered};
+use crate::app::{ImageKind, Reply};
 use crate::platform::Platform;
 
 pub use crate::adapters::lanes::RetryPolicy;
 
-/// What a lane works through.
-enum Item {
-    /// One call.
-    Call(Job),
-    /// An outbox entry: its calls, then it is forgotten.
-    Entry(Delivery),
-    /// The chat's queue refused answers: say so.
-    Skipped(Target),
-}
-
 /// The per-chat send queues.
-#[derive(Clone)]
-pub struct Outbox {
-    lanes: Lanes<ChatId, Item>,
-    shared: Arc<Shared>,
+pub type Outbox = Deliverer<Telegram>;
+
+/// Sending on Telegram.
+pub struct Telegram {
+    api: Api,
 }
 
-struct Shared {
-    api: Api,
-    service: Arc<Service>,
-    policy: RetryPolicy,
-    /// Chats whose queue refused answers and that are still to be told.
-    skipped: Skipped<ChatId>,
+impl Telegram {
+    /// Sending through `bot`.
+    #[must_use]
+    pub fn new(bot: &teloxide::Bot) -> Telegram {
+        Telegram { api: Api::new(bot) }
+    }
 }
 
 /// What to do after a failed call.
@@ -67,6 +53,21 @@ enum Next {
     Done,
     /// Telegram will never take it (bot blocked, chat gone, no rights).
     Fail,
+}
+
+/// Why no further call is made for a message.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Nothing to change (an edit that changed nothing, a keyboard already gone).
+    Done,
+    /// Telegram will never take it.
+    Refused,
+}
+
+impl Stopping for Stop {
+    fn drops(&self) -> bool {
+        *self == Stop::Refused
+    }
 }
 
 fn classify(err: &Failure, op: &Op) -> Next {
@@ -220,135 +221,88 @@ pub(super) fn answer_jobs(
     }
 }
 
-/// The calls that deliver an outbox entry, as the event it answers asked.
-fn entry_jobs(target: Target, d: &Delivery) -> Vec<Job> {
-    let answering: Option<Answering> = d
-        .context
-        .as_deref()
-        .and_then(|c| serde_json::from_str(c).ok());
-    answer_jobs(target, answering.as_ref(), &d.replies)
-}
+impl delivery::Platform for Telegram {
+    const KIND: Platform = Platform::Telegram;
+    type Lane = ChatId;
+    type Answering = Answering;
+    type Op = Job;
+    type Sent = Option<MessageId>;
+    type Failure = Failure;
+    type Stop = Stop;
 
-impl Outbox {
-    /// Queues sending through `bot`, telling `service` what was delivered.
-    #[must_use]
-    pub fn new(bot: &teloxide::Bot, service: Arc<Service>, policy: RetryPolicy) -> Outbox {
-        let shared = Arc::new(Shared {
-            api: Api::new(bot),
-            service,
-            policy,
-            skipped: Skipped::default(),
-        });
-        let worker = Arc::clone(&shared);
-        let work: Work<Item> = Arc::new(move |item| {
-            let shared = Arc::clone(&worker);
-            Box::pin(async move { work(&shared, item).await })
-        });
-        Outbox {
-            lanes: Lanes::new(policy.idle, work),
-            shared,
-        }
+    fn lane(channel: &str) -> Option<ChatId> {
+        Target::from_channel(channel).map(|t| t.chat)
     }
 
-    /// Queue `job` (an answer that was not stored) behind the chat's earlier ones, unless the
-    /// chat's queue is full ([`HELD_PER_LANE`]): then it is dropped, and the chat is told that
-    /// answers were skipped (once, until that notice is sent).
-    pub fn push(&self, job: Job) {
-        let (target, method) = (job.target, op_name(&job.op));
-        let pushed = self
-            .lanes
-            .push_within(target.chat, Item::Call(job), HELD_PER_LANE);
-        if pushed.is_err() {
-            tracing::warn!(
-                chat = target.chat.0,
-                method,
-                "a chat's send queue is full (or stopping): an answer that changed nothing is not sent"
-            );
-            if self.shared.skipped.first(target.chat) {
-                // Past the cap: one short notice per full queue.
-                let _ = self.lanes.push(target.chat, Item::Skipped(target));
+    fn answering(context: &str) -> Option<Answering> {
+        serde_json::from_str(context).ok()
+    }
+
+    fn what(job: &Job) -> &'static str {
+        op_name(&job.op)
+    }
+
+    async fn call(&self, job: &Job) -> Result<Option<MessageId>, Failure> {
+        self.api.call(job).await
+    }
+
+    fn classify(&self, err: &Failure, job: &Job) -> delivery::Next<Job, Stop> {
+        use delivery::Next as N;
+        match classify(err, &job.op) {
+            Next::Wait(d) => N::Wait(d),
+            Next::Backoff => N::Backoff,
+            Next::Unknown => N::Server,
+            Next::Migrate(to) => {
+                tracing::info!(
+                    chat = job.target.chat.0,
+                    to = to.0,
+                    "the group moved to a supergroup"
+                );
+                N::Instead(Job {
+                    target: Target {
+                        chat: to,
+                        thread: None,
+                    },
+                    op: job.op.clone(),
+                    track: job.track.clone(),
+                })
             }
+            Next::Fallback => match fallback(&job.op) {
+                Some(op) => N::Instead(Job {
+                    target: job.target,
+                    op,
+                    track: job.track.clone(),
+                }),
+                None => N::Stop(Stop::Refused),
+            },
+            Next::Done => N::Stop(Stop::Done),
+            Next::Fail => N::Stop(Stop::Refused),
         }
     }
 
-    /// Queue an outbox entry behind the chat's earlier messages.
-    pub fn push_entry(&self, d: Delivery) {
-        let Some(target) = Target::from_channel(&d.key.channel) else {
-            tracing::error!(channel = %d.key.channel, "an outbox entry for no Telegram chat");
+    async fn deliver(&self, out: &Out<'_, Self>, said: Said<'_, Self>) {
+        let Some(mut target) = Target::from_channel(said.channel) else {
+            tracing::error!(channel = said.channel, "replies for no Telegram chat");
             return;
         };
-        if let Err(Item::Entry(d)) = self.lanes.push(target.chat, Item::Entry(d)) {
-            tracing::info!(channel = %d.key.channel, seq = d.key.seq,
-                "stopping: a stored reply is sent at the next start");
-        }
-    }
-
-    /// Calls and entries queued and not finished yet.
-    #[must_use]
-    pub fn pending(&self) -> usize {
-        self.lanes.pending()
-    }
-
-    /// Stop taking work and deliver what is queued, for at most `limit`. Returns how much was
-    /// still undelivered when time ran out: outbox entries among it are sent at the next start.
-    pub async fn drain(&self, limit: Duration) -> usize {
-        let left = self.lanes.drain(limit).await;
-        if left > 0 {
-            tracing::warn!(
-                undelivered = left,
-                "stopping with messages Telegram has not taken yet; stored replies go out at the next start"
-            );
-        }
-        left
-    }
-}
-
-async fn work(shared: &Shared, item: Item) {
-    match item {
-        Item::Call(job) => {
-            send(shared, job).await;
-        }
-        Item::Skipped(target) => {
-            let text = shared.service.queue_full_notice(&target.channel());
-            let op = Op::Text {
-                text,
-                keyboard: None,
-                reply_to: None,
-            };
-            shared.skipped.told(&target.chat);
-            send(shared, Job::untracked(target, op)).await;
-        }
-        Item::Entry(mut d) => {
-            shared.service.ready(&d.key, &mut d.replies).await;
-            match Target::from_channel(&d.key.channel) {
-                Some(mut target) => {
-                    for mut job in entry_jobs(target, &d) {
-                        // A group that became a supergroup on the way: the rest goes there.
-                        job.target = target;
-                        target = send(shared, job).await;
-                    }
-                }
-                None => {
-                    tracing::error!(channel = %d.key.channel, "an outbox entry for no Telegram chat")
-                }
-            }
-            if let Err(e) = shared.service.delivered(&d.key).await {
-                tracing::error!(error = %e, channel = %d.key.channel,
-                    "cannot forget a delivered reply; it may be sent again after a restart");
-            }
+        for mut job in answer_jobs(target, said.answering, said.replies) {
+            // A group that became a supergroup on the way: the rest goes there.
+            job.target = target;
+            target = send(out, job).await;
         }
     }
 }
 
-/// Make one call (see [`deliver`]); for a message with one-time buttons, then tell the service
-/// where it went and take the buttons off what it says no longer applies (retried like any
-/// other call). Returns where the chat is now.
-async fn send(shared: &Shared, job: Job) -> Target {
+/// Make one call; for a message with one-time buttons, then tell the service where it went
+/// and take the buttons off what it says no longer applies (retried like any other call).
+/// Returns where the chat is now.
+async fn send(out: &Out<'_, Telegram>, mut job: Job) -> Target {
     let track = job.track.clone();
-    let (target, sent) = deliver(shared, job).await;
-    if let (Some(track), Some(id)) = (track, sent) {
-        let retired = shared
-            .service
+    let sent = out.call(&mut job).await;
+    let target = job.target;
+    if let (Some(track), Ok(Some(id))) = (track, sent) {
+        let retired = out
+            .service()
             .shown(
                 &target.channel(),
                 &track.user,
@@ -357,84 +311,17 @@ async fn send(shared: &Shared, job: Job) -> Target {
             )
             .await;
         for op in retire_ops(&retired, None) {
-            deliver(shared, Job::untracked(target, op)).await;
+            let mut job = Job::untracked(target, op);
+            let _: Result<_, Undelivered<Stop>> = out.call(&mut job).await;
         }
     }
     target
 }
 
-/// Make one call, retrying as its failures allow; returns where the chat is now (a group
-/// that became a supergroup moves) and the id of the message sent or edited, if it went.
-async fn deliver(shared: &Shared, mut job: Job) -> (Target, Option<MessageId>) {
-    let policy = shared.policy;
-    let mut backoff = policy.first_backoff;
-    let mut unknown = 0;
-    loop {
-        let err = match shared.api.call(&job).await {
-            Ok(id) => return (job.target, id),
-            Err(e) => e,
-        };
-        let chat = job.target.chat.0;
-        let method = op_name(&job.op);
-        match classify(&err, &job.op) {
-            Next::Wait(d) => {
-                tracing::warn!(
-                    chat,
-                    method,
-                    retry_after_secs = d.as_secs(),
-                    "Telegram flood control: this chat's messages wait"
-                );
-                tokio::time::sleep(d).await;
-            }
-            Next::Backoff => {
-                tracing::warn!(chat, method, error = %err,
-                    backoff_ms = u64::try_from(backoff.as_millis()).unwrap_or(u64::MAX),
-                    "cannot reach Telegram; retrying");
-                tokio::time::sleep(backoff).await;
-                backoff = (backoff * 2).min(policy.max_backoff);
-            }
-            Next::Unknown if unknown + 1 < policy.unknown_error_attempts => {
-                unknown += 1;
-                tracing::warn!(chat, method, error = %err, attempt = unknown,
-                    "Telegram error; retrying");
-                tokio::time::sleep(backoff).await;
-                backoff = (backoff * 2).min(policy.max_backoff);
-            }
-            Next::Migrate(to) => {
-                tracing::info!(chat, to = to.0, "the group moved to a supergroup");
-                job.target = Target {
-                    chat: to,
-                    thread: None,
-                };
-            }
-            Next::Fallback => match fallback(&job.op) {
-                Some(op) => {
-                    tracing::warn!(chat, method, error = %err,
-                        "Telegram refused the call; sending plain text instead");
-                    job.op = op;
-                }
-                None => {
-                    tracing::error!(chat, method, error = %err,
-                        "Telegram refused a message; it is dropped");
-                    return (job.target, None);
-                }
-            },
-            Next::Done => {
-                tracing::debug!(chat, method, error = %err, "nothing to change");
-                return (job.target, None);
-            }
-            Next::Unknown | Next::Fail => {
-                tracing::error!(chat, method, error = %err,
-                    "Telegram refused a message; it is dropped");
-                return (job.target, None);
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
     use teloxide::types::MessageId;
 
     fn api(code: u16, description: &str) -> Failure {
@@ -531,6 +418,13 @@ mod tests {
         assert!(matches!(fallback(&pic), Some(Op::Text { text, .. }) if text == "alt text"));
         assert!(matches!(fallback(&edit), Some(Op::Text { text, .. }) if text == "pick"));
         assert!(fallback(&text_op()).is_none());
+    }
+
+    /// The calls that deliver an outbox entry, as the event it answers asked.
+    fn entry_jobs(target: Target, d: &crate::app::Delivery) -> Vec<Job> {
+        use crate::adapters::delivery::Platform as _;
+        let answering = d.context.as_deref().and_then(Telegram::answering);
+        answer_jobs(target, answering.as_ref(), &d.replies)
     }
 
     #[test]
