@@ -1,15 +1,22 @@
 //! Reading a chat line: a command with its arguments, or a bare text (maybe a move).
 
+use super::args::{self, Arg};
+use crate::i18n::Lang;
+
 /// Longest message the service reads, in characters.
 pub const MAX_TEXT: usize = 500;
 
-/// Declares the commands, each once: its variant, its doc, its name and, when not anyone's,
-/// who may run it. From this come [`Cmd`], [`Cmd::ALL`] (parsing, `/help`, Telegram's menus,
-/// Discord's definitions, the summaries' test), [`Cmd::name`] and [`Cmd::access`]; the router's `match` and Discord's option table are exhaustive,
-/// so the compiler asks for a route and its options when a command is added here. Texts are
-/// the catalogues' (`i18n::commands` by the name, `i18n::app` for answers).
+/// Declares the commands, each once: its variant, its doc, its name, its typed arguments
+/// (`[PLAY]`, from [`super::args`]), the other names it answers to in each language
+/// (`aka(Vi "choi" "chơi", Zh "下棋")`: a Vietnamese name with and without its marks) and,
+/// when not anyone's, who may run it. From this come
+/// [`Cmd`], [`Cmd::ALL`] (parsing, `/help`, Telegram's menus, Discord's definitions, the
+/// summaries' test), [`Cmd::name`], [`Cmd::args`] (Discord's options and how an invocation
+/// becomes command text) and [`Cmd::access`]; the router's `match` is exhaustive, so the
+/// compiler asks for a route when a command is added here. Texts are the catalogues'
+/// (`i18n::commands` by the name and argument, `i18n::app` for answers).
 macro_rules! commands {
-    ($( $(#[$doc:meta])* $variant:ident => $name:literal $(, $access:ident)?; )+) => {
+    ($( $(#[$doc:meta])* $variant:ident => $name:literal $([$args:ident])? $(aka($($lang:ident $($alias:literal)+),+))? $(, $access:ident)?; )+) => {
         /// A command word the service knows.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum Cmd {
@@ -28,6 +35,22 @@ macro_rules! commands {
                 }
             }
 
+            /// Its typed arguments, in the order they are written ([`super::args`]).
+            #[must_use]
+            pub const fn args(self) -> &'static [Arg] {
+                match self {
+                    $( Cmd::$variant => commands!(@args $($args)?), )+
+                }
+            }
+
+            /// Other names it answers to, each in the language it is for (`/choi`, `/下棋`).
+            #[must_use]
+            pub const fn aliases(self) -> &'static [(Lang, &'static str)] {
+                match self {
+                    $( Cmd::$variant => &[$($($( (Lang::$lang, $alias), )+)+)?], )+
+                }
+            }
+
             /// Who may run it: anyone, unless the table says otherwise ([`Access`]).
             #[must_use]
             pub const fn access(self) -> Access {
@@ -37,6 +60,8 @@ macro_rules! commands {
             }
         }
     };
+    (@args) => { &[] };
+    (@args $args:ident) => { args::$args };
     (@access) => { Access::Anyone };
     (@access $access:ident) => { Access::$access };
 }
@@ -55,31 +80,31 @@ pub enum Access {
 
 commands! {
     /// `/play`.
-    Play => "play";
+    Play => "play" [PLAY] aka(Vi "choi" "chơi", Zh "下棋");
     /// `/accept`.
-    Accept => "accept";
+    Accept => "accept" aka(Vi "nhan" "nhận", Zh "接受");
     /// `/decline`.
-    Decline => "decline";
+    Decline => "decline" aka(Vi "tuchoi" "từchối", Zh "拒绝");
     /// `/cancel`.
-    Cancel => "cancel";
+    Cancel => "cancel" aka(Vi "huy" "hủy", Zh "取消");
     /// `/move`.
-    Move => "move";
+    Move => "move" [MOVE] aka(Vi "di" "đi", Zh "走");
     /// `/resign`.
-    Resign => "resign";
+    Resign => "resign" aka(Vi "xinthua", Zh "认输");
     /// `/draw`.
-    Draw => "draw";
+    Draw => "draw" aka(Vi "hoa" "hòa", Zh "和棋");
     /// `/takeback`.
-    Takeback => "takeback";
+    Takeback => "takeback" aka(Vi "dilai" "đilại", Zh "悔棋");
     /// `/abort`.
-    Abort => "abort";
+    Abort => "abort" aka(Vi "huyvan" "hủyván", Zh "中止");
     /// `/claim`: an untimed game whose player to move stopped moving.
-    Claim => "claim";
+    Claim => "claim" [CLAIM] aka(Vi "xuthang" "xửthắng", Zh "判胜");
     /// `/board`.
-    Board => "board";
+    Board => "board" aka(Vi "banco" "bàncờ", Zh "棋盘");
     /// `/flip`.
-    Flip => "flip";
+    Flip => "flip" aka(Vi "latban" "lậtbàn", Zh "翻转");
     /// `/moves`.
-    Moves => "moves";
+    Moves => "moves" aka(Vi "nuocdi" "nướcđi", Zh "棋谱");
     /// `/fen`.
     Fen => "fen";
     /// `/pgn`.
@@ -87,39 +112,39 @@ commands! {
     /// `/gif`.
     Gif => "gif";
     /// `/why`.
-    Why => "why";
+    Why => "why" aka(Vi "taisao" "tạisao", Zh "为什么");
     /// `/rules`.
-    Rules => "rules";
+    Rules => "rules" [RULES] aka(Vi "luat" "luật", Zh "规则");
     /// `/ruleset`.
-    Ruleset => "ruleset", SettingWithArgs;
+    Ruleset => "ruleset" [RULESET] aka(Vi "boluat" "bộluật", Zh "规则集"), SettingWithArgs;
     /// `/notation`.
-    Notation => "notation";
+    Notation => "notation" [NOTATION] aka(Vi "kyhieu" "kýhiệu", Zh "记谱");
     /// `/lang`.
-    Lang => "lang", SettingWithArgs;
+    Lang => "lang" [LANG] aka(Vi "ngonngu" "ngônngữ", Zh "语言"), SettingWithArgs;
     /// `/takebacks`.
-    Takebacks => "takebacks", SettingWithArgs;
+    Takebacks => "takebacks" [TAKEBACKS], SettingWithArgs;
     /// `/time`.
-    Time => "time";
+    Time => "time" aka(Vi "thoigian" "thờigian", Zh "时间");
     /// `/games`.
-    Games => "games";
+    Games => "games" aka(Vi "cacvan" "cácván", Zh "对局");
     /// `/rating`.
-    Rating => "rating";
+    Rating => "rating" [RATING] aka(Vi "diem" "điểm", Zh "等级分");
     /// `/top`.
-    Top => "top";
+    Top => "top" [TOP] aka(Vi "xephang" "xếphạng", Zh "排行");
     /// `/stats`.
-    Stats => "stats";
+    Stats => "stats" [STATS] aka(Vi "thongke" "thốngkê", Zh "统计");
     /// `/help` (also `/start`, which Telegram sends first).
-    Help => "help";
+    Help => "help" aka(Vi "trogiup" "trợgiúp", Zh "帮助");
     /// `/about`: the version, the rule documents the arbiter follows, where the source is.
-    About => "about";
+    About => "about" aka(Vi "gioithieu" "giớithiệu", Zh "关于");
     /// `/hint`: the engine's best move for the player to move.
-    Hint => "hint";
+    Hint => "hint" aka(Vi "goiy" "gợiý", Zh "提示");
     /// `/hints on|off`: hints in games between people here.
-    Hints => "hints", SettingWithArgs;
+    Hints => "hints" [HINTS], SettingWithArgs;
     /// `/review [N]`: the engine's review of a finished game.
-    Review => "review";
+    Review => "review" [REVIEW] aka(Vi "phantich" "phântích", Zh "复盘");
     /// `/puzzle [theme|difficulty|next|hint|solution|stats|daily]`.
-    Puzzle => "puzzle", SettingWhenDaily;
+    Puzzle => "puzzle" [PUZZLE] aka(Vi "cothe" "cờthế", Zh "残局"), SettingWhenDaily;
 }
 
 /// What a line says.
@@ -169,7 +194,10 @@ pub fn parse_line(text: &str) -> Line {
     if word == "start" {
         return Line::Command(Cmd::Help, args.to_string());
     }
-    match Cmd::ALL.iter().find(|(_, n)| *n == word) {
+    let known = Cmd::ALL
+        .iter()
+        .find(|(c, n)| *n == word || c.aliases().iter().any(|(_, a)| *a == word));
+    match known {
         Some((c, _)) => Line::Command(*c, args.to_string()),
         None => Line::Unknown(format!("/{}", word.chars().take(24).collect::<String>())),
     }
@@ -237,6 +265,41 @@ mod tests {
             );
             assert_eq!(c.name(), n);
         }
+    }
+
+    #[test]
+    fn every_name_and_alias_is_one_commands_and_reads_as_it() {
+        let mut seen = std::collections::HashMap::new();
+        for (c, n) in Cmd::ALL {
+            for word in std::iter::once(n).chain(c.aliases().iter().map(|(_, a)| *a)) {
+                assert_eq!(word, word.to_lowercase(), "{word}: read in lower case");
+                assert!(
+                    !word.contains(char::is_whitespace) && !word.contains('@'),
+                    "{word}"
+                );
+                if let Some(other) = seen.insert(word, c) {
+                    panic!("/{word} names both {other:?} and {c:?}");
+                }
+                assert_eq!(
+                    parse_line(&format!("/{word} x")),
+                    Line::Command(c, "x".into()),
+                    "/{word}"
+                );
+            }
+        }
+        assert!(!seen.contains_key("start"), "/start stays Telegram's");
+        assert_eq!(
+            parse_line("/Choi @bob 10+5"),
+            Line::Command(Cmd::Play, "@bob 10+5".into())
+        );
+        assert_eq!(
+            parse_line("/悔棋"),
+            Line::Command(Cmd::Takeback, String::new())
+        );
+        assert_eq!(
+            parse_line("/đi h2e2"),
+            Line::Command(Cmd::Move, "h2e2".into())
+        );
     }
 
     #[test]

@@ -19,14 +19,18 @@ use crate::notation::{format_move, Notation};
 use crate::platform::Platform;
 use crate::render::{PieceStyle, Theme};
 
-/// `/help`: every command of the table ([`Cmd::ALL`], in its order) with its menu summary in
-/// the channel's language, and *Play the bot* when the bot plays.
+/// `/help`: every command of the table ([`Cmd::ALL`], in its order) with its name in the
+/// channel's language when it has one (`/play (/choi)`) and its menu summary in that language,
+/// and *Play the bot* when the bot plays.
 pub(crate) fn help(ctx: &Ctx<'_>) -> Reply {
     let commands = Cmd::ALL
         .iter()
-        .map(|&(_, name)| {
+        .map(|&(cmd, name)| {
             let summary = crate::i18n::commands::command_summary(name, ctx.lang).unwrap_or("");
-            format!("/{name} — {summary}")
+            match cmd.aliases().iter().find(|(lang, _)| *lang == ctx.lang) {
+                Some((_, alias)) => format!("/{name} (/{alias}) — {summary}"),
+                None => format!("/{name} — {summary}"),
+            }
         })
         .collect::<Vec<_>>()
         .join("\n");

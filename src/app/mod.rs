@@ -9,6 +9,7 @@
 mod action;
 mod analysis;
 mod analysis_run;
+pub mod args;
 pub mod bot;
 mod bot_turn;
 mod challenge;
@@ -37,6 +38,7 @@ mod timer;
 mod view;
 
 pub use action::Action;
+pub use args::{Arg, ArgKind};
 pub use chat::{
     default_notation, AppResult, Button, Image, ImageKind, Incoming, Later, Outgoing, Reply,
 };

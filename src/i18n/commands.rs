@@ -154,6 +154,46 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
     })
 }
 
+/// The description of argument `arg` of command `command` in `lang` (Discord shows it under
+/// the option); `None` for an unknown one.
+#[must_use]
+pub fn argument_summary(command: &str, arg: &str, lang: Lang) -> Option<&'static str> {
+    let (vi, en, zh) = match (command, arg) {
+        ("play", "opponent") => ("Đấu với ai (bỏ trống: bất kỳ ai)", "Who to play (empty: anyone)", "对手（留空：任何人）"),
+        ("play", "time") => ("Đồng hồ: none, 10+5, 20m/1m, 10m+3x30s, 1d", "Clock: none, 10+5, 20m/1m, 10m+3x30s, 1d", "时限：none、10+5、20m/1m、10m+3x30s、1d"),
+        ("play", "ruleset") => ("Luật (mặc định: của kênh)", "The rules (default: the channel's)", "规则（默认：本频道的）"),
+        ("play", "color") => ("Bên của bạn", "Your side", "你执哪方"),
+        ("play", "thread") => ("Chơi trong một luồng mới của kênh này", "Play in a new thread of this channel", "在本频道的新子区中对局"),
+        ("play", "fen") => ("Bắt đầu từ thế cờ này (FEN)", "Start from this position (FEN board and side)", "从此局面开始（FEN）"),
+        ("play", "rated") => ("Ván tính điểm (cần đồng hồ; nhận lời là đồng ý)", "A rated game (needs a clock; accepting it is the agreement)", "等级分对局（需要棋钟；接受即同意）"),
+        ("play", "level") => ("Chơi với máy ở cấp này, 1 (dễ nhất) đến 8", "Play the bot at this level, 1 (easiest) to 8", "与电脑对弈，等级 1（最易）到 8"),
+        ("move", "move") => ("Nước đi: h2e2, C2.5, 炮二平五, P2-5", "Your move: h2e2, C2.5, 炮二平五, P2-5", "着法：h2e2、C2.5、炮二平五、P2-5"),
+        ("claim", "outcome") => ("Được xử thắng (mặc định), hoặc kết thúc ván không tính kết quả", "Win the game (default), or end it without a result", "判胜（默认），或结束本局不计结果"),
+        ("rules", "topic") => ("Một quân, luật hoặc bộ luật", "A piece, rule or ruleset", "棋子、规则或规则集"),
+        ("ruleset", "name") => ("Bộ luật cho các ván mới", "The ruleset for new games", "新对局的规则"),
+        ("notation", "name") => ("Cách ghi nước đi của bạn", "How your moves are written", "你的记谱法"),
+        ("lang", "language") => ("Ngôn ngữ của kênh", "The channel's language", "本频道的语言"),
+        ("takebacks", "allow") => ("Cho phép đi lại trong ván mới", "Allow takebacks in new games", "新对局是否允许悔棋"),
+        ("hints", "allow") => ("Cho phép gợi ý trong ván giữa người với người", "Allow hints in games between people", "真人对局是否允许提示"),
+        ("review", "game") => ("Số ván (/games); bỏ trống là ván vừa xong", "The game's number (/games); the last one if left out", "对局编号（/games）；不填则为最近一局"),
+        ("puzzle", "what") => ("Chủ đề/độ khó (chieuhet, xe, kho, 1500), nước đi, hoặc next, hint, solution, stats, daily on|off", "A theme or level (mate, chariot, hard, 1500), a move, or next, hint, solution, stats, daily on|off", "主题或难度（杀、车、困难、1500）、着法，或 next、hint、solution、stats、daily on|off"),
+        ("puzzle", "player") => ("Thống kê giải bài của ai (với stats)", "Whose puzzle statistics (with stats)", "谁的解题统计（配合 stats）"),
+        ("rating", "player") => ("Điểm của ai (bỏ trống: của bạn)", "Whose ratings (empty: yours)", "谁的等级分（留空：你的）"),
+        ("rating", "family") => ("Thể loại cho biểu đồ", "The graph's time control", "走势图的时限类别"),
+        ("top", "family") => ("Thể loại (mặc định: ván gần nhất ở đây)", "Time control (default: the last played here)", "时限类别（默认：本服务器最近的）"),
+        ("top", "page") => ("Trang (10 người một trang)", "Page (10 players a page)", "页码（每页 10 人）"),
+        ("top", "scope") => ("Máy chủ này hoặc toàn Discord", "This server or all of Discord", "本服务器或 Discord 全平台"),
+        ("stats", "player") => ("Thống kê của ai (bỏ trống: của bạn)", "Whose statistics (empty: yours)", "谁的统计（留空：你的）"),
+        ("stats", "opponent") => ("Đối đầu với người này", "Head to head against this player", "与此人的交手记录"),
+        _ => return None,
+    };
+    Some(match lang {
+        Lang::Vi => vi,
+        Lang::En => en,
+        Lang::Zh => zh,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
