@@ -227,6 +227,7 @@ impl Config {
         let discord = match get("DISCORD_TOKEN") {
             None => None,
             Some(t) => Some(DiscordConfig {
+                answer_within: crate::adapters::discord::ANSWER_WITHIN,
                 token: Secret::new(t),
                 guild_id: match get("DISCORD_GUILD_ID") {
                     None => None,

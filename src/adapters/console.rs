@@ -259,7 +259,7 @@ where
     delivery.open();
     let mut input = input;
     let mut speaker = user_ref(&opts.user);
-    let mut channel = "console:#local".to_string();
+    let mut channel = Platform::Console.key("#local");
     loop {
         let (line, truncated) = match read_line(&mut input).await {
             Ok(Some(l)) => l,

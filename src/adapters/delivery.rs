@@ -520,7 +520,9 @@ mod tests {
         type Stop = Refused;
 
         fn lane(channel: &str) -> Option<String> {
-            channel.starts_with("console:").then(|| channel.to_string())
+            crate::platform::Platform::Console
+                .rest(channel)
+                .map(|_| channel.to_string())
         }
 
         fn answering(_: &str) -> Option<()> {

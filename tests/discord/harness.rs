@@ -89,16 +89,36 @@ pub async fn start_at(
     timer: bool,
     now: Now,
 ) -> Bot {
+    start_with(fake, dir, guild, config, timer, now, ANSWER_WITHIN).await
+}
+
+/// How long the bot waits for the service before deferring a slash command, in these tests:
+/// long, so that which answer a test sees (at once, or deferred by the command's nature) does
+/// not depend on the machine's load. The fake does not enforce Discord's 3 s unless asked.
+pub const ANSWER_WITHIN: Duration = Duration::from_secs(30);
+
+/// Like [`start_at`], deferring slash commands the service has not answered within
+/// `answer_within`.
+pub async fn start_with(
+    fake: &FakeDiscord,
+    dir: &Path,
+    guild: Option<u64>,
+    config: ServiceConfig,
+    timer: bool,
+    now: Now,
+    answer_within: Duration,
+) -> Bot {
     let mut vars: HashMap<String, String> = HashMap::new();
     vars.insert("DISCORD_TOKEN".into(), fake.token());
     vars.insert("DISCORD_API_URL".into(), fake.http_url());
     if let Some(g) = guild {
         vars.insert("DISCORD_GUILD_ID".into(), g.to_string());
     }
-    let dc = Config::from_vars(&vars)
+    let mut dc = Config::from_vars(&vars)
         .expect("config")
         .discord
         .expect("discord config");
+    dc.answer_within = answer_within;
     let storage = Arc::new(SledStorage::open(dir).expect("sled"));
     let service = Arc::new(Service::new(
         storage,

@@ -3,10 +3,12 @@
 use crate::discord_fake::{CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use crate::harness::{
     board_text, check_every_attachment, fake, message_of, new_game, service_config, slash_move,
-    start, table, Ledger, WAIT,
+    start, start_with, table, Ledger, WAIT,
 };
 
-use ResponseKind::{Callback, EditOriginal};
+use std::time::Duration;
+
+use ResponseKind::{Callback, DeleteOriginal, EditOriginal, Followup};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn commands_are_registered_globally_or_to_the_guild() {
@@ -67,11 +69,30 @@ async fn commands_are_registered_globally_or_to_the_guild() {
     let (_, r) = log
         .answers(
             &fake,
-            FakeInteraction::slash("help").by(&alice).locale("vi"),
+            FakeInteraction::slash("help").by(&alice),
             &[Callback(4)],
         )
         .await;
-    assert!(!message_of(&fake, &r[0]).content.is_empty());
+    assert!(message_of(&fake, &r[0]).content.contains("/play"));
+    // In Vietnamese the commands are named as the menu names them for a Vietnamese client,
+    // and the list is longer than one Discord message: thinking, then both parts.
+    let vi = fake.guild_commands(guild);
+    let play = vi.iter().find(|c| c["name"] == "play").expect("/play");
+    assert_eq!(play["name_localizations"]["vi"], "choi");
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::slash("help").by(&alice).locale("vi"),
+            &[Callback(5), EditOriginal, Followup],
+        )
+        .await;
+    let whole = format!(
+        "{}\n{}",
+        message_of(&fake, &r[1]).content,
+        message_of(&fake, &r[2]).content
+    );
+    assert!(whole.contains("/play (/choi)"), "{whole}");
+    assert!(whole.contains("/puzzle (/cothe)"), "{whole}");
     log.check(&fake).await;
     bot.stop(&fake).await;
 
@@ -86,6 +107,58 @@ async fn commands_are_registered_globally_or_to_the_guild() {
         fake.global_commands().len(),
         xiangqi_bot::app::Cmd::ALL.len()
     );
+    bot.stop(&fake).await;
+}
+
+/// A service slower than the budget (zero here, so every command is "slow"): the command is
+/// deferred for everyone at once, then its public answer replaces the "thinking…" and a
+/// private one follows only to its user, the public "thinking…" deleted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_slow_answer_is_deferred_then_delivered() {
+    let fake = fake().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let now = xiangqi_bot::app::system_now();
+    let bot = start_with(
+        &fake,
+        dir.path(),
+        None,
+        service_config(),
+        false,
+        now,
+        Duration::ZERO,
+    )
+    .await;
+    let log = Ledger::default();
+    let (alice, bob) = (fake.add_user("alice"), fake.add_user("bob"));
+    // /help: public.
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::slash("help").by(&alice),
+            &[Callback(5), EditOriginal],
+        )
+        .await;
+    assert!(
+        r[0].json
+            .as_ref()
+            .is_none_or(|j| j["data"]["flags"].as_u64().unwrap_or(0) & 64 == 0),
+        "deferred for everyone"
+    );
+    assert!(
+        message_of(&fake, &r[1]).content.contains("/play"),
+        "{}",
+        message_of(&fake, &r[1]).content
+    );
+    // A hint with no game: private.
+    let (_, r) = log
+        .answers(
+            &fake,
+            FakeInteraction::slash("hint").by(&bob),
+            &[Callback(5), Followup, DeleteOriginal],
+        )
+        .await;
+    assert!(message_of(&fake, &r[1]).is_ephemeral());
+    log.check(&fake).await;
     bot.stop(&fake).await;
 }
 

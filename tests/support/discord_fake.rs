@@ -3079,6 +3079,13 @@ fn application_json(st: &State_) -> Value {
 
 // --- application commands ------------------------------------------------------------------------
 
+/// The locales Discord accepts in `*_localizations`.
+const DISCORD_LOCALES: &[&str] = &[
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl",
+    "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th",
+    "zh-CN", "ja", "zh-TW", "ko",
+];
+
 fn is_valid_name(name: &str, lowercase: bool) -> bool {
     let n = name.chars().count();
     (1..=32).contains(&n)
@@ -3118,6 +3125,28 @@ fn normalize_command(
             "APPLICATION_COMMAND_INVALID_NAME",
             "Command name is invalid",
         ));
+    }
+    if let Some(names) = obj.get("name_localizations").filter(|v| !v.is_null()) {
+        let Some(names) = names.as_object() else {
+            return Err(form_error(
+                &join_path(at, "name_localizations"),
+                "DICT_TYPE_CONVERT",
+                "Only dictionaries may be used in a DictType",
+            ));
+        };
+        for (locale, n) in names {
+            let here = join_path(&join_path(at, "name_localizations"), locale);
+            if !DISCORD_LOCALES.contains(&locale.as_str()) {
+                return Err(form_error(&here, "LOCALE_INVALID", "Invalid locale"));
+            }
+            if !n.as_str().is_some_and(|n| is_valid_name(n, kind == 1)) {
+                return Err(form_error(
+                    &here,
+                    "APPLICATION_COMMAND_INVALID_NAME",
+                    "Command name is invalid",
+                ));
+            }
+        }
     }
     let description = obj
         .get("description")
@@ -3353,9 +3382,27 @@ fn commands_collection(
                 ));
             }
             let mut seen = Vec::new();
+            let mut seen_localized: Vec<(String, String)> = Vec::new();
             let mut out = Vec::new();
             for (i, item) in items.iter().enumerate() {
                 let key = command_key(item);
+                // A name in a locale is unique among the commands of that kind there, as the
+                // commands' own names are.
+                let localized: Vec<(String, String)> = item
+                    .get("name_localizations")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|(l, n)| Some((l.clone(), n.as_str()?.to_string())))
+                    .collect();
+                if localized.iter().any(|l| seen_localized.contains(l)) {
+                    return Err(form_error(
+                        &i.to_string(),
+                        "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                        "Application command names must be unique",
+                    ));
+                }
+                seen_localized.extend(localized);
                 if seen.contains(&key) {
                     return Err(form_error(
                         &i.to_string(),

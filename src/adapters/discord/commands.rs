@@ -30,14 +30,20 @@ const TIME_PRESETS: &[(&str, &str)] = &[
     ("1d", "correspondence: a day a move"),
 ];
 
-/// Described in every language Discord's clients use for ours.
-fn localized_command(name: &str) -> CreateCommand {
+/// Discord's locales for each of our languages but English (the commands' own names).
+const LOCALES: &[(Lang, &str)] = &[(Lang::Vi, "vi"), (Lang::Zh, "zh-CN"), (Lang::Zh, "zh-TW")];
+
+/// Described in every language Discord's clients use for ours, and named there as `/help`
+/// shows it (`/choi` for a Vietnamese client: the first of the table's names in that
+/// language); Discord still sends the command's own name.
+fn localized_command(cmd: Cmd, name: &str) -> CreateCommand {
     let about = |lang| command_summary(name, lang).unwrap_or(name);
-    let mut c = CreateCommand::new(name)
-        .description(about(Lang::En))
-        .description_localized("vi", about(Lang::Vi));
-    for zh in ["zh-CN", "zh-TW"] {
-        c = c.description_localized(zh, about(Lang::Zh));
+    let mut c = CreateCommand::new(name).description(about(Lang::En));
+    for &(lang, locale) in LOCALES {
+        c = c.description_localized(locale, about(lang));
+        if let Some((_, alias)) = cmd.aliases().iter().find(|(l, _)| *l == lang) {
+            c = c.name_localized(locale, *alias);
+        }
     }
     c
 }
@@ -104,7 +110,7 @@ pub(super) fn definitions() -> Vec<CreateCommand> {
     Cmd::ALL
         .iter()
         .map(|&(cmd, name)| {
-            let mut c = localized_command(name);
+            let mut c = localized_command(cmd, name);
             for o in cmd.args() {
                 c = c.add_option(option(name, o));
             }
@@ -232,6 +238,24 @@ mod tests {
     fn every_service_command_is_defined_within_discords_limits() {
         let defs = definitions();
         assert_eq!(defs.len(), Cmd::ALL.len());
+        // Names in each client's language are Discord names (lower case, at most 32 letters,
+        // digits, - or _), as the commands' own are.
+        let discord_name = |n: &str| {
+            (1..=32).contains(&n.chars().count())
+                && n.chars()
+                    .all(|c| c.is_alphanumeric() || c == '-' || c == '_')
+                && !n.chars().any(char::is_uppercase)
+        };
+        for d in &defs {
+            let j = serde_json::to_value(d).expect("json");
+            assert!(discord_name(j["name"].as_str().expect("name")), "{j}");
+            for n in j["name_localizations"].as_object().into_iter().flatten() {
+                assert!(discord_name(n.1.as_str().expect("a name")), "{n:?}");
+            }
+        }
+        let play = serde_json::to_value(&defs[0]).expect("json");
+        assert_eq!(play["name_localizations"]["vi"], "choi");
+        assert_eq!(play["name_localizations"]["zh-TW"], "下棋");
         for (cmd, name) in Cmd::ALL {
             let opts = cmd.args();
             assert!(opts.len() <= 25);

@@ -10,7 +10,10 @@
 //! too, as follow-ups while the token lives, else in the channel); the rest is queued on the
 //! same lane, so a channel's messages keep their order.
 
+use std::future::Future;
 use std::time::Duration;
+
+use tokio::time::Instant;
 
 use serde_json::json;
 use serenity::all::{
@@ -27,10 +30,6 @@ use super::{channel_key, commands, player, Handler};
 use crate::app::{Action, Handled, Incoming, Origin, Reply};
 use crate::i18n::Lang;
 use crate::platform::Platform;
-
-/// How long the service may take before a slash command is deferred for everyone (Discord
-/// wants a first answer within 3 seconds).
-const QUICK: Duration = Duration::from_millis(1500);
 
 /// Discord's epoch (2015-01-01) in Unix milliseconds: snowflakes count from it.
 const DISCORD_EPOCH_MS: u64 = 1_420_070_400_000;
@@ -116,11 +115,22 @@ async fn answer_now(
     (defer(h, ix, ephemeral).await, replies)
 }
 
+/// `handling`'s result if it comes within `budget` of `received`; a zero budget defers every
+/// command at once (without it, a command that needs no wait would still be answered).
+async fn quick<F: Future>(budget: Duration, received: Instant, handling: F) -> Option<F::Output> {
+    if budget.is_zero() {
+        return None;
+    }
+    tokio::time::timeout_at(received + budget, handling)
+        .await
+        .ok()
+}
+
 /// A slash command: run, then answer (see the module's notes). `/play thread:True` opens a
 /// public thread for the game first (the thread is the game's channel); the response then
 /// points to it and the public replies go there.
 pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteraction) {
-    let received = tokio::time::Instant::now();
+    let received = Instant::now();
     let ix = interaction(cmd.id.get(), cmd.application_id.get(), &cmd.token);
     let gate = h.delivery.platform().gates().open(ix.id);
     let (text, mut mentions) = commands::command_text(cmd);
@@ -179,9 +189,9 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
     };
     tokio::pin!(handling);
     let (handled, deferred): (Handled, Option<Ack>) =
-        match tokio::time::timeout_at(received + QUICK, &mut handling).await {
-            Ok(handled) => (handled, None),
-            Err(_) => {
+        match quick(h.answer_within, received, &mut handling).await {
+            Some(handled) => (handled, None),
+            None => {
                 // Slow (a board drawn on a busy machine): "thinking…" for everyone now.
                 let ack = defer(h, &ix, false).await;
                 gate.set(ack);

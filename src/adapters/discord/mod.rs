@@ -52,7 +52,7 @@ use crate::app::Service;
 use crate::game::PlayerRef;
 use crate::platform::Platform;
 use delivery::{Deliverer, Discord};
-pub use settings::DiscordConfig;
+pub use settings::{DiscordConfig, ANSWER_WITHIN};
 
 /// The service's channel key for a Discord channel or thread.
 #[must_use]
@@ -122,6 +122,8 @@ pub(crate) struct Handler {
     /// Commands are registered on the first READY only: a new session after a dropped
     /// connection brings another READY, and so does every shard of this process.
     registered: AtomicBool,
+    /// [`DiscordConfig::answer_within`].
+    answer_within: Duration,
 }
 
 /// The storage meta key remembering where the commands were last registered: a guild id, or
@@ -261,6 +263,7 @@ async fn run_clients(
             me: AtomicU64::new(0),
             registers: shards::registers_commands(config.register_commands, config.shards),
             registered: AtomicBool::new(false),
+            answer_within: config.answer_within,
         };
         let mut client = ClientBuilder::new_with_http(http_for(&config), intents(message_content))
             .event_handler(handler)

@@ -1,5 +1,7 @@
 //! Discord's settings (read from the environment by `config`).
 
+use std::time::Duration;
+
 use super::shards::{RegisterCommands, ShardRange};
 use crate::adapters::Secret;
 
@@ -18,4 +20,14 @@ pub struct DiscordConfig {
     /// `DISCORD_REGISTER_COMMANDS` (auto, always, never): whether this process registers the
     /// slash commands; auto: the process that runs shard 0.
     pub register_commands: RegisterCommands,
+    /// How long the service may take before a slash command is deferred for everyone
+    /// ("thinking…"): Discord wants a first answer within 3 seconds of the interaction, so
+    /// [`ANSWER_WITHIN`] leaves room for the deferral's own round trip. Not an operator's
+    /// setting (nothing reads it from the environment); tests lengthen it so that a loaded
+    /// machine does not change which of the two answers they see, and set it to zero to
+    /// defer every command before the service runs (the slow path, every time).
+    pub answer_within: Duration,
 }
+
+/// The default of [`DiscordConfig::answer_within`].
+pub const ANSWER_WITHIN: Duration = Duration::from_millis(1500);
