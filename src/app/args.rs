@@ -122,6 +122,9 @@ pub const TAKEBACKS: &[Arg] = &[arg("allow", ArgKind::Choice(ON_OFF), false)];
 /// `/hints`.
 pub const HINTS: &[Arg] = &[arg("allow", ArgKind::Choice(ON_OFF), false)];
 
+/// `/board` (and `/flip`): which game, when several are played in the chat.
+pub const BOARD: &[Arg] = &[arg("game", ArgKind::Text, false)];
+
 /// `/review`.
 pub const REVIEW: &[Arg] = &[arg("game", ArgKind::Text, false)];
 

@@ -208,7 +208,10 @@ impl Service {
                 continue;
             };
             let channel = &game.record.channel;
-            self.bot_watch(channel, Some(&game));
+            // The bot's game of its channel (the others there are people's).
+            if bot_side(&game).is_some() {
+                self.bot_watch(channel, Some(&game));
+            }
             if let Ok(Some(c)) = self.storage().channel(channel) {
                 if c.hint.is_some_and(|h| h.game == id) {
                     self.analysis
@@ -244,12 +247,21 @@ impl Service {
             return Ok(());
         };
         let mut slot = self.manager.lock(channel).await?;
-        if slot.game.as_ref().is_some_and(takeback_asked) {
+        // The bot plays one game per channel at a time (`/play bot` says so to a second
+        // player); other pairs may play beside it.
+        let bot_game = |slot: &Slot| bot_game(slot).map(|g| g.record.id);
+        let id = bot_game(&slot);
+        slot.select(id);
+        if let Some(game) = slot.game.as_ref().filter(|g| takeback_asked(g)) {
             // Answered as its own event (the router takes the channel), then looked at again.
+            let what = Raised::TakebackAsked {
+                game: game.record.id,
+            };
             drop(slot);
-            let what = Raised::TakebackAsked;
             self.enter(Event::Raised { channel, what }).await?;
             slot = self.manager.lock(channel).await?;
+            let id = bot_game(&slot);
+            slot.select(id);
         }
         let Some(game) = slot.game.as_ref().filter(|g| g.is_active()) else {
             return Ok(());
@@ -427,4 +439,10 @@ pub(crate) async fn answer_takeback(ctx: &mut Ctx<'_>, slot: &mut Slot) -> AppRe
         rt.lock_flight().remove(ctx.channel);
     }
     Ok(replies)
+}
+
+/// The game the bot plays in `slot`'s channel, if any: one at a time per channel (other pairs
+/// may play beside it); what [`Service::bot_watch`] looks at after a command.
+pub(crate) fn bot_game(slot: &crate::game::ChannelSlot) -> Option<&Game> {
+    slot.games().find(|g| bot_side(g).is_some())
 }

@@ -148,9 +148,20 @@ fn live_challenge(slot: &Slot, now: u64) -> Option<Challenge> {
     slot.record.challenge.clone().filter(|c| c.expires_ms > now)
 }
 
+/// The private answer when `p` already plays a game in this channel (a player plays one
+/// game at a time in a chat; other pairs may play beside it).
+fn playing_here(ctx: &Ctx<'_>, slot: &Slot, p: &PlayerRef) -> Option<Reply> {
+    slot.game_of(&p.id).map(|g| {
+        ctx.private(Msg::PlayerBusy {
+            name: p.name.clone(),
+            id: g.record.id,
+        })
+    })
+}
+
 pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
     if let Some(g) = slot.game.as_ref() {
-        return Ok(vec![ctx.say(Msg::GameInProgress {
+        return Ok(vec![ctx.private(Msg::GameInProgress {
             red: g.record.red.name.clone(),
             black: g.record.black.name.clone(),
         })]);
@@ -228,6 +239,9 @@ pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> App
     }
     if opponent.as_ref().is_some_and(|o| is_user(ctx, o)) {
         return Ok(vec![ctx.say(Msg::ChallengeSelf)]);
+    }
+    if let Some(r) = opponent.as_ref().and_then(|o| playing_here(ctx, slot, o)) {
+        return Ok(vec![r]);
     }
     let c = Challenge {
         id: 0,
@@ -453,6 +467,13 @@ async fn start_game(
     }: Terms,
     expiry: Option<crate::game::Deadline>,
 ) -> AppResult<Reply> {
+    // Both players are free here (the challenger may have started a game since).
+    if let Some(r) = [&red, &black]
+        .into_iter()
+        .find_map(|p| playing_here(ctx, slot, p))
+    {
+        return Ok(r);
+    }
     // Games are numbered 1, 2, 3, … from a counter stored with the game itself.
     let number = ctx.svc.storage().next_game_number()?;
     let game = Game::start(

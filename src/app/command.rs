@@ -100,9 +100,9 @@ commands! {
     /// `/claim`: an untimed game whose player to move stopped moving.
     Claim => "claim" [CLAIM] aka(Vi "xuthang" "xửthắng", Zh "判胜");
     /// `/board`.
-    Board => "board" aka(Vi "banco" "bàncờ", Zh "棋盘");
+    Board => "board" [BOARD] aka(Vi "banco" "bàncờ", Zh "棋盘");
     /// `/flip`.
-    Flip => "flip" aka(Vi "latban" "lậtbàn", Zh "翻转");
+    Flip => "flip" [BOARD] aka(Vi "latban" "lậtbàn", Zh "翻转");
     /// `/moves`.
     Moves => "moves" aka(Vi "nuocdi" "nướcđi", Zh "棋谱");
     /// `/fen`.

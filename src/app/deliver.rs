@@ -274,7 +274,7 @@ impl Service {
         let lease = slot.take_lease();
         let committed = self.commit(changes, channel, origin, replies, lease).await;
         match &committed {
-            Ok(_) => self.bot_watch(channel, slot.game.as_ref()),
+            Ok(_) => self.bot_watch(channel, super::bot_turn::bot_game(slot)),
             Err(_) => slot.loaded = false,
         }
         committed

@@ -38,8 +38,8 @@ pub(crate) enum Raised {
         played: Box<Played>,
         searched_ms: u64,
     },
-    /// The bot's opponent asked it to take back a move.
-    TakebackAsked,
+    /// The bot's opponent in game `game` asked it to take back a move.
+    TakebackAsked { game: u64 },
     /// The hint `ask` came back with its best move (`Some(None)`: the engine found none), or
     /// was not searched (`None`: the game moved on first).
     HintReady {

@@ -433,7 +433,7 @@ pub(crate) async fn suggestions(
     hint: Option<Lang>,
 ) -> AppResult<Vec<String>> {
     let slot = svc.manager.lock(channel).await?;
-    let Some(game) = slot.game.as_ref() else {
+    let Some(game) = slot.game_of(user) else {
         return Ok(Vec::new());
     };
     if game.color_of(user) != Some(game.to_move()) {

@@ -39,8 +39,9 @@ impl Service {
             return Ok(false);
         }
         let mut changes = Changes::default();
-        let mut game = src.game.clone();
-        if let Some(g) = game.as_mut() {
+        // Every game played there (several pairs may play in one group).
+        let mut games: Vec<crate::game::Game> = src.games().cloned().collect();
+        for g in &mut games {
             changes.remove_deadlines.extend(g.deadlines());
             g.record.channel = to.to_string();
             // A group's own channel is its leaderboard scope too: the game counts for the
@@ -66,10 +67,14 @@ impl Service {
         changes.channels.push((to.to_string(), moved.clone()));
         self.persist_direct(changes).await?;
         tracing::info!(from, to, game = ?moved.active_game, "channel moved");
+        let first = moved.active_game;
         src.record = blank;
         src.game = None;
+        src.others.clear();
         dst.record = moved;
-        dst.game = game;
+        dst.game = None;
+        dst.others = games;
+        dst.select(first);
         dst.loaded = true;
         Ok(true)
     }

@@ -15,6 +15,7 @@ use super::outbox::{Handled, Origin};
 use super::service::Service;
 use super::view::ply_of;
 use super::{bot_turn, challenge, endings, hint, info, play, puzzle, ratings, review, timer};
+use crate::game::DeadlineKind;
 use crate::i18n::app::{text, Msg};
 use crate::i18n::notation::move_text_error;
 use crate::i18n::Lang;
@@ -173,6 +174,7 @@ impl Service {
 
 async fn chat(svc: &Service, inc: &Incoming, line: Line, origin: &Origin) -> AppResult<Handled> {
     let mut slot = svc.manager.lock(&inc.channel).await?;
+    let which = pick(&slot, &inc.user.id, inc.action, &line);
     // Another process sharing the storage may have handled the same event (delivered to
     // both) while this one waited for the channel.
     if let Some(event) = origin.event.as_ref().filter(|_| svc.storage().shared()) {
@@ -203,8 +205,110 @@ async fn chat(svc: &Service, inc: &Incoming, line: Line, origin: &Origin) -> App
         retired: std::sync::Mutex::default(),
     };
     challenge::remember_handle(&ctx).await;
-    let replies = run(&ctx, &mut slot, inc.action, line).await;
+    let replies = match which {
+        Ok(id) => {
+            slot.select(id);
+            let several = slot.games().count() > 1;
+            let replies = run(&ctx, &mut slot, inc.action, line).await;
+            label_boards(&ctx, &slot, several, replies)
+        }
+        Err(list) => Ok(vec![ctx.private(Msg::WhichGame { games: list })]),
+    };
     finish(svc, &ctx, &mut slot, origin, replies).await
+}
+
+/// Which of the channel's games a chat event acts on (several pairs may play in one chat; a
+/// player plays in one at a time): the game a button names; else the author's own; else,
+/// for what starts a game (a challenge and its answers), none; else the only one, or the one
+/// `/board N` names. `Err`: several games and nothing says which one to show (the list of
+/// them, for the answer).
+fn pick(
+    slot: &Slot,
+    user: &str,
+    action: Option<Action>,
+    line: &Line,
+) -> Result<Option<u64>, String> {
+    let own = slot.game_of(user).map(|g| g.record.id);
+    if let Some(a) = action {
+        return Ok(match a {
+            Action::Accept { .. }
+            | Action::Decline { .. }
+            | Action::SetRated { .. }
+            | Action::PlayBot { .. }
+            | Action::Rematch { .. }
+            | Action::Review { .. } => own,
+            _ if a.is_puzzle() => own,
+            _ => Some(a.target().0),
+        });
+    }
+    let games: Vec<&crate::game::Game> = slot.games().collect();
+    if let Line::Command(Cmd::Board | Cmd::Flip, args) = line {
+        // `/board 12`: game 12 when it is played here, whoever asks.
+        let named = args.trim().trim_start_matches('#').parse::<u64>().ok();
+        if let Some(n) = named.filter(|n| games.iter().any(|g| g.record.id == *n)) {
+            return Ok(Some(n));
+        }
+    }
+    if own.is_some() {
+        return Ok(own);
+    }
+    match line {
+        Line::Command(Cmd::Play | Cmd::Accept | Cmd::Decline | Cmd::Cancel, _) | Line::Text(_) => {
+            Ok(None)
+        }
+        Line::Command(Cmd::Board | Cmd::Flip | Cmd::Time | Cmd::Moves | Cmd::Fen, _)
+            if games.len() > 1 =>
+        {
+            Err(games
+                .iter()
+                .map(|g| {
+                    format!(
+                        "#{}: {} – {}",
+                        g.record.id, g.record.red.name, g.record.black.name
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("\n"))
+        }
+        _ => Ok(match games.as_slice() {
+            [only] => Some(only.record.id),
+            _ => None,
+        }),
+    }
+}
+
+/// With several games in the channel, a board says which game it shows: `Game #12 · `
+/// before its caption (unless the caption names the game already, as a game's first board
+/// does). A board is known by its picture's name (`board-12-34.png`).
+fn label_boards(
+    ctx: &Ctx<'_>,
+    slot: &Slot,
+    several: bool,
+    replies: AppResult<Vec<Reply>>,
+) -> AppResult<Vec<Reply>> {
+    let mut replies = replies?;
+    if !several && slot.games().count() < 2 {
+        return Ok(replies);
+    }
+    for r in &mut replies {
+        let Some(id) = r.image.as_ref().and_then(|i| board_game(&i.filename)) else {
+            continue;
+        };
+        if !r.text.contains(&format!("#{id}")) {
+            r.text = format!("{} · {}", text(&Msg::GameLabel { id }, ctx.lang), r.text);
+        }
+    }
+    Ok(replies)
+}
+
+/// The game a board picture shows, from its name (`board-12-34.png`: game 12).
+fn board_game(filename: &str) -> Option<u64> {
+    filename
+        .strip_prefix("board-")?
+        .split('-')
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// An event the service raised: its handler acts as whoever it says (`ctx.user`), in the
@@ -215,6 +319,25 @@ async fn raised(svc: &Service, channel: &str, what: Raised) -> AppResult<Handled
         _ => svc.now(),
     };
     let mut slot = svc.manager.lock(channel).await?;
+    // The game the event is about (the others played here stay aside); events about no
+    // game (a review, a lapsed challenge, the daily puzzle) leave the channel as it loaded.
+    let game = match &what {
+        Raised::BotMoved { search, .. } => Some(search.0),
+        Raised::TakebackAsked { game } => Some(*game),
+        Raised::HintReady { ask, .. } => Some(ask.game),
+        Raised::Due { deadline, .. } => match deadline.kind {
+            DeadlineKind::Flag
+            | DeadlineKind::Warn
+            | DeadlineKind::IdleWarn
+            | DeadlineKind::IdleClaim => Some(deadline.id),
+            DeadlineKind::ChallengeExpiry | DeadlineKind::PuzzleDaily => None,
+        },
+        Raised::ReviewReady { .. } => None,
+    };
+    if game.is_some() {
+        slot.select(game);
+    }
+    let several = slot.games().count() > 1;
     let mut ctx = Ctx::raised(svc, channel, &slot, now);
     let replies = match what {
         Raised::BotMoved {
@@ -222,13 +345,14 @@ async fn raised(svc: &Service, channel: &str, what: Raised) -> AppResult<Handled
             played,
             searched_ms,
         } => bot_turn::moved(&mut ctx, &mut slot, search, *played, searched_ms).await,
-        Raised::TakebackAsked => bot_turn::answer_takeback(&mut ctx, &mut slot).await,
+        Raised::TakebackAsked { .. } => bot_turn::answer_takeback(&mut ctx, &mut slot).await,
         Raised::HintReady { ask, best } => hint::ready(&mut ctx, &mut slot, &ask, best).await,
         Raised::ReviewReady { asked, game, data } => {
             review::ready(&ctx, *asked, &game, &data).await
         }
         Raised::Due { deadline, .. } => timer::due(&ctx, &mut slot, &deadline).await,
     };
+    let replies = label_boards(&ctx, &slot, several, replies);
     finish(svc, &ctx, &mut slot, &Origin::default(), replies).await
 }
 

@@ -302,10 +302,47 @@ impl Game {
 pub struct ChannelSlot {
     /// The stored channel record.
     pub record: ChannelRecord,
-    /// The active game, loaded.
+    /// The game the command acts on ([`ChannelSlot::select`]), loaded: the record's
+    /// `active_game`.
     pub game: Option<Game>,
-    /// Whether `record` and `game` were loaded from storage.
+    /// The other games being played here, loaded: the record's `other_games`. Handlers see
+    /// only `game`; the router picks which game that is before they run.
+    pub others: Vec<Game>,
+    /// Whether `record`, `game` and `others` were loaded from storage.
     pub loaded: bool,
+}
+
+impl ChannelSlot {
+    /// Every game being played here.
+    pub fn games(&self) -> impl Iterator<Item = &Game> {
+        self.game
+            .iter()
+            .chain(self.others.iter())
+            .filter(|g| g.is_active())
+    }
+
+    /// The game `user` plays here, if any.
+    #[must_use]
+    pub fn game_of(&self, user: &str) -> Option<&Game> {
+        self.games()
+            .find(|g| g.record.red.id == user || g.record.black.id == user)
+    }
+
+    /// Make game `id` (when it is being played here) the one handlers see, the others set
+    /// aside; `None`: no game (a command that starts something beside the running games).
+    /// The record is kept in step, so whatever a handler stores names every running game
+    /// (which one is `active_game` does not matter to storage). Games that ended are dropped.
+    pub fn select(&mut self, id: Option<u64>) {
+        let mut all: Vec<Game> = self.game.take().into_iter().collect();
+        all.append(&mut self.others);
+        all.retain(Game::is_active);
+        if let Some(i) = id.and_then(|id| all.iter().position(|g| g.record.id == id)) {
+            self.game = Some(all.remove(i));
+        }
+        self.others = all;
+        self.record.active_game = self.game.as_ref().map(|g| g.record.id);
+        self.record.other_games = self.others.iter().map(|g| g.record.id).collect();
+    }
 }
 
 /// A channel locked for one command: its slot, and (on a storage shared by several
@@ -393,18 +430,22 @@ impl GameManager {
         }
         if !guard.loaded {
             let record = self.storage.channel(channel)?.unwrap_or_default();
-            let game = match record.active_game {
-                Some(id) => match self.storage.game(id)? {
-                    Some(g) if g.status == GameStatus::Active => Some(
-                        Game::from_record(g)
-                            .map_err(|e| StorageError(format!("game {id}: {}", e.0)))?,
-                    ),
-                    _ => None,
-                },
-                None => None,
-            };
+            let mut games = Vec::new();
+            for &id in record.active_game.iter().chain(&record.other_games) {
+                if let Some(g) = self.storage.game(id)? {
+                    if g.status == GameStatus::Active {
+                        games.push(
+                            Game::from_record(g)
+                                .map_err(|e| StorageError(format!("game {id}: {}", e.0)))?,
+                        );
+                    }
+                }
+            }
+            let first = record.active_game;
             guard.record = record;
-            guard.game = game;
+            guard.game = None;
+            guard.others = games;
+            guard.select(first);
             guard.loaded = true;
         }
         Ok(SlotGuard { guard, lease })

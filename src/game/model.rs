@@ -264,8 +264,13 @@ pub struct ChannelRecord {
     pub v: u32,
     /// Settings.
     pub settings: ChannelSettings,
-    /// The game being played here.
+    /// A game being played here: the one the command being run acts on while it runs (see
+    /// [`super::ChannelSlot::select`]); stored, any of them.
     pub active_game: Option<u64>,
+    /// The other games being played here at the same time (several pairs in one group); a
+    /// player is in at most one of them and of `active_game`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_games: Vec<u64>,
     /// The most recent game (for `/pgn`, `/why` after the end).
     pub last_game: Option<u64>,
     /// A pending challenge.

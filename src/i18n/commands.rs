@@ -54,7 +54,11 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
             "Abort the game before both sides have moved",
             "双方都走棋之前取消对局",
         ),
-        "board" => ("Xem bàn cờ", "Show the board", "显示棋盘"),
+        "board" => (
+            "Xem bàn cờ (hoặc /board N khi có nhiều ván)",
+            "Show the board (or /board N when several games are played here)",
+            "显示棋盘（多盘同时进行时用 /board N）",
+        ),
         "flip" => (
             "Xem bàn cờ theo chiều ngược lại",
             "Show the board the other way round",
@@ -175,6 +179,7 @@ pub fn argument_summary(command: &str, arg: &str, lang: Lang) -> Option<&'static
         ("lang", "language") => ("Ngôn ngữ của kênh", "The channel's language", "本频道的语言"),
         ("takebacks", "allow") => ("Cho phép đi lại trong ván mới", "Allow takebacks in new games", "新对局是否允许悔棋"),
         ("hints", "allow") => ("Cho phép gợi ý trong ván giữa người với người", "Allow hints in games between people", "真人对局是否允许提示"),
+        ("board" | "flip", "game") => ("Số ván, khi ở đây có nhiều ván", "The game's number, when several are played here", "对局编号（这里有多盘对局时）"),
         ("review", "game") => ("Số ván (/games); bỏ trống là ván vừa xong", "The game's number (/games); the last one if left out", "对局编号（/games）；不填则为最近一局"),
         ("puzzle", "what") => ("Chủ đề/độ khó (chieuhet, xe, kho, 1500), nước đi, hoặc next, hint, solution, stats, daily on|off", "A theme or level (mate, chariot, hard, 1500), a move, or next, hint, solution, stats, daily on|off", "主题或难度（杀、车、困难、1500）、着法，或 next、hint、solution、stats、daily on|off"),
         ("puzzle", "player") => ("Thống kê giải bài của ai (với stats)", "Whose puzzle statistics (with stats)", "谁的解题统计（配合 stats）"),

@@ -114,7 +114,8 @@ fn bad_bot_requests_are_answered() {
     // The bot's games cannot be joined or moved in by someone else.
     c.ask("@alice /play bot 2 black", "Game #1 begins");
     c.expect("1. Bot level 2: ");
-    c.ask("@bob /play @alice", "already being played");
+    // Nor may its player be challenged into a second game here.
+    c.ask("@bob /play @alice", "alice is playing game #1 here");
     c.ask("@alice /resign", "Game over");
     c.finish();
 }

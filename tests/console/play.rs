@@ -262,7 +262,7 @@ fn mistakes_get_clear_answers() {
     c.ask("@alice /move b0d1", "the horse's leg is blocked at c0");
     c.ask("@alice /move C9.5", "");
     c.ask("@alice /move zz", "");
-    c.ask("@alice /play @bob", "A game is already being played here");
+    c.ask("@alice /play @bob", "You are already playing here");
     // Only a command is told it is too long; long chat, even a player's, is conversation.
     let long = "x".repeat(600);
     c.send(&format!("@alice {long}"));

@@ -101,6 +101,11 @@ async fn exchange(svc: &Service, plies: usize) -> GameRecord {
 async fn stop(svc: Arc<Service>, bot: JoinHandle<()>) {
     bot.abort();
     let _ = bot.await;
+    let_go(svc).await;
+}
+
+/// Flush and drop a service once nothing else holds it, so sled can be opened again.
+pub(crate) async fn let_go(svc: Arc<Service>) {
     svc.storage().flush().await.expect("flush");
     // Let the last move's task let go of the service, so sled can be opened again.
     for _ in 0..100 {

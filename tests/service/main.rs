@@ -10,6 +10,7 @@
 //! * `outbox` (was `tests/outbox.rs`)
 //! * `players` (was `tests/service_players.rs`)
 //! * `puzzle` (was `tests/service_puzzle.rs`)
+//! * `several`: several games at once in one chat
 
 mod bot;
 #[path = "../support/console.rs"]
@@ -30,3 +31,4 @@ mod puzzle;
 mod puzzles;
 #[path = "../support/said.rs"]
 mod said;
+mod several;

@@ -168,7 +168,8 @@ async fn the_play_the_bot_button_under_help_and_a_rematch_against_the_bot() {
     if !alice_red {
         board_after(&fake, mark, &group, "1. Bot level 3: ").await;
     }
-    // While the game runs, another tap on the button is refused privately.
+    // While the game runs, another tap on the button is refused privately: the bot plays
+    // one game per chat at a time (people may play beside it).
     let busy = tap(
         &fake,
         &group,
@@ -177,7 +178,10 @@ async fn the_play_the_bot_button_under_help_and_a_rematch_against_the_bot() {
         &play_bot,
     )
     .await;
-    assert!(busy.contains("already being played"), "{busy}");
+    assert!(
+        busy.contains("bot is already playing a game here"),
+        "{busy}"
+    );
 
     let (over_id, rematch) = resign_then_a_strangers_rematch(&fake, &group, &alice, &carol).await;
     // Alice's Rematch starts at once, at the same level, with the colours swapped.

@@ -317,6 +317,62 @@ async fn flood_control_delays_only_that_chat_and_loses_nothing() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_games_in_one_group_at_once() {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let group = FakeChat::supergroup(-1_004_000_000_033, "Busy club");
+    let (alice, bob, carol) = (alice(), bob(), carol());
+    let dave = user(1004, "Dave", "en");
+    let bot = Running::start(&fake, dir.path()).await;
+    start_game(&fake, &group, None, &alice, &bob).await;
+    // A second pair starts beside the first; each board names its game.
+    let second = start_game(&fake, &group, None, &carol, &dave).await;
+    assert!(
+        said(&second).contains("Game #2 begins"),
+        "{}",
+        said(&second)
+    );
+    play(&fake, &group, &alice, "h2e2", "Game #1 · 1. Alice: h2e2").await;
+    let board = play(
+        &fake,
+        &group,
+        &carol,
+        "C8.5",
+        "Game #2 · 1. Carol: C8.5 (b2e2)",
+    )
+    .await;
+    play(&fake, &group, &bob, "h9g7", "Game #1 · 2. Bob: h9g7").await;
+    // Dave's button under game 2's board acts on game 2 (a move in game 1 came since).
+    let pick = button(&board, |a| matches!(a, Action::Pick { game: 2, ply: 1 }));
+    let mark = fake.mark();
+    assert_eq!(
+        tap(&fake, &group, &dave, board.message_id.unwrap(), &pick).await,
+        ""
+    );
+    expect_call(&fake, mark, "game 2's picker", |c| c.is("sendMessage")).await;
+    play(&fake, &group, &dave, "h9g7", "Game #2 · 2. Dave: h9g7").await;
+    // Someone in neither game is asked which one to show, and names it.
+    let eve = user(1005, "Eve", "en");
+    let which = say(&fake, &group, None, &eve, "/board", |c| c.is("sendMessage")).await;
+    assert!(
+        said(&which).contains("#1: Alice – Bob") && said(&which).contains("#2: Carol – Dave"),
+        "{}",
+        said(&which)
+    );
+    let mark = fake.mark();
+    fake.push_message(&group, &eve, "/board 2", None);
+    board_after(
+        &fake,
+        mark,
+        &group,
+        "Game #2 · Carol (Red) vs Dave (Black), after 2 plies",
+    )
+    .await;
+    bot.stop().await;
+    check_every_call(&fake.sent());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_group_that_becomes_a_supergroup_keeps_its_game() {
     let fake = FakeTelegram::start(TOKEN).await;
     let dir = tempfile::tempdir().expect("tempdir");

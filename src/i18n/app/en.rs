@@ -13,9 +13,9 @@ Times: none, 10+5, 20m/1m, 10m+3x30s, 1d (rated games need a clock). /play bot [
         Msg::RateLimited { secs } => format!("You are sending commands too fast. Wait {secs} s and try again."),
         Msg::StorageFailure => "Sorry, I could not save that, so nothing was changed. Please try again.".into(),
         Msg::NoGame => "There is no game in this channel. Start one with /play @someone (or /play for an open challenge).".into(),
-        Msg::NotYourGame { red, black } => format!("This game is between {red} (Red) and {black} (Black); only they can act in it. Start your own with /play in another channel or thread."),
+        Msg::NotYourGame { red, black } => format!("This game is between {red} (Red) and {black} (Black); only they can act in it. Start your own with /play."),
         Msg::NotYourTurn { player } => format!("It is {player}'s turn, not yours. Wait for their move."),
-        Msg::GameInProgress { red, black } => format!("A game is already being played here: {red} (Red) vs {black} (Black). One game per channel: use another channel or thread."),
+        Msg::GameInProgress { red, black } => format!("You are already playing here: {red} (Red) vs {black} (Black). A player plays one game at a time in a chat: finish that one first."),
         Msg::ChallengePending { challenger } => format!("{challenger}'s challenge is waiting here. Answer it with /accept or /decline, or {challenger} can /cancel it."),
         Msg::ChallengeSelf => "You cannot challenge yourself. Name someone else, or type /play alone for an open challenge.".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
@@ -112,6 +112,10 @@ Times: none, 10+5, 20m/1m, 10m+3x30s, 1d (rated games need a clock). /play bot [
             let source = source.as_deref().map_or_else(String::new, |s| format!("\nSource: {s}"));
             format!("xiangqi-bot {version}, a Xiangqi bot for chat. The arbiter rules by these documents:\n{documents}\nType /rules for the rulebook, and /why after a ruling for its reasons.{source}")
         }
+        Msg::WhichGame { games } => format!("Several games are being played here:\n{games}\nName the one you mean: /board 12."),
+        Msg::GameLabel { id } => format!("Game #{id}"),
+        Msg::PlayerBusy { name, id } => format!("{name} is playing game #{id} here. A player plays one game at a time in a chat: wait for it to end."),
+        Msg::BotBusyHere => "The bot is already playing a game here. Play it in another channel or thread, or when that game ends.".into(),
         Msg::QueueFull => "Too much is being asked here at once: I skipped some answers. Ask again in a moment.".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "Only members who can manage this channel can change its settings." } else { "Only this group's administrators can change its settings." };

@@ -424,6 +424,26 @@ pub enum Msg {
     /// A chat's send queue was full: some answers (to commands that changed nothing) were
     /// not sent.
     QueueFull,
+    /// Several games are being played here and the asker plays in none: which one to show
+    /// (`/board 12`).
+    WhichGame {
+        /// One line per game: `#12: An – Bo`.
+        games: String,
+    },
+    /// What names a game on its boards when several are played in one chat.
+    GameLabel {
+        /// The game's number.
+        id: u64,
+    },
+    /// A player is already in another game in this chat (one game at a time per player).
+    PlayerBusy {
+        /// The player's name.
+        name: String,
+        /// The game they play.
+        id: u64,
+    },
+    /// The bot already plays a game in this chat.
+    BotBusyHere,
     /// `/about`.
     About {
         /// The bot's version.

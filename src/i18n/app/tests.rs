@@ -202,6 +202,15 @@ fn samples() -> Vec<Msg> {
         Msg::BotUnavailable,
         Msg::TooManyBotGames { max: 3 },
         Msg::QueueFull,
+        Msg::WhichGame {
+            games: "#1: a – b\n#2: c – d".into(),
+        },
+        Msg::GameLabel { id: 12 },
+        Msg::PlayerBusy {
+            name: "an".into(),
+            id: 3,
+        },
+        Msg::BotBusyHere,
         Msg::About {
             version: "0.1.0".into(),
             documents: "- a\n- b".into(),
@@ -308,10 +317,14 @@ fn index(m: &Msg) -> usize {
         Msg::QueueFull => 85,
         Msg::GameLine { .. } => 86,
         Msg::About { .. } => 87,
+        Msg::WhichGame { .. } => 88,
+        Msg::GameLabel { .. } => 89,
+        Msg::PlayerBusy { .. } => 90,
+        Msg::BotBusyHere => 91,
     }
 }
 
-const VARIANTS: usize = 88;
+const VARIANTS: usize = 92;
 
 #[test]
 fn durations_read_naturally() {

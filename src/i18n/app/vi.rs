@@ -13,9 +13,9 @@ Thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d (ván tính điểm cần đồng
         Msg::RateLimited { secs } => format!("Bạn gửi lệnh quá nhanh. Đợi {secs} giây rồi thử lại."),
         Msg::StorageFailure => "Xin lỗi, tôi không lưu được nên chưa thay đổi gì. Hãy thử lại.".into(),
         Msg::NoGame => "Kênh này chưa có ván nào. Bắt đầu bằng /play @người_chơi (hoặc /play để thách bất kỳ ai).".into(),
-        Msg::NotYourGame { red, black } => format!("Ván này giữa {red} (Đỏ) và {black} (Đen); chỉ hai người chơi này mới đi quân và dùng lệnh của ván được. Muốn chơi, hãy mở ván của bạn bằng /play ở kênh hoặc luồng khác."),
+        Msg::NotYourGame { red, black } => format!("Ván này giữa {red} (Đỏ) và {black} (Đen); chỉ hai người chơi này mới đi quân và dùng lệnh của ván được. Muốn chơi, hãy mở ván của bạn bằng /play."),
         Msg::NotYourTurn { player } => format!("Chưa đến lượt bạn: {player} đang đi. Hãy chờ họ đi xong."),
-        Msg::GameInProgress { red, black } => format!("Ở đây đang có ván: {red} (Đỏ) gặp {black} (Đen). Mỗi kênh một ván: hãy dùng kênh hoặc luồng khác."),
+        Msg::GameInProgress { red, black } => format!("Bạn đang chơi ở đây: {red} (Đỏ) gặp {black} (Đen). Mỗi người chỉ chơi một ván một lúc trong một nhóm: hãy chơi xong ván đó trước."),
         Msg::ChallengePending { challenger } => format!("Lời thách của {challenger} đang chờ. Trả lời bằng /accept hoặc /decline, hoặc {challenger} có thể /cancel."),
         Msg::ChallengeSelf => "Bạn không thể thách đấu chính mình. Hãy gọi tên người khác, hoặc gõ /play để thách bất kỳ ai.".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
@@ -111,6 +111,10 @@ Thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d (ván tính điểm cần đồng
             let source = source.as_deref().map_or_else(String::new, |s| format!("\nMã nguồn: {s}"));
             format!("xiangqi-bot {version}, máy chơi cờ tướng trong trò chuyện. Trọng tài xử theo các văn bản luật sau:\n{documents}\nGõ /rules để xem luật, và /why sau một phán quyết để biết lý do.{source}")
         }
+        Msg::WhichGame { games } => format!("Ở đây đang có nhiều ván:\n{games}\nHãy nói rõ ván nào: /board 12."),
+        Msg::GameLabel { id } => format!("Ván #{id}"),
+        Msg::PlayerBusy { name, id } => format!("{name} đang chơi ván #{id} ở đây. Mỗi người chỉ chơi một ván một lúc trong một nhóm: hãy chờ ván đó kết thúc."),
+        Msg::BotBusyHere => "Máy đang chơi một ván ở đây rồi. Hãy chơi với máy ở kênh hoặc luồng khác, hoặc chờ ván đó kết thúc.".into(),
         Msg::QueueFull => "Ở đây đang có quá nhiều yêu cầu cùng lúc nên tôi đã bỏ qua vài câu trả lời. Bạn hãy hỏi lại sau giây lát.".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "Chỉ thành viên có quyền quản lý kênh này mới đổi được cài đặt của kênh." } else { "Chỉ quản trị viên của nhóm mới đổi được cài đặt của nhóm." };

@@ -13,9 +13,9 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::RateLimited { secs } => format!("你发命令太快了，请等{secs}秒再试。"),
         Msg::StorageFailure => "抱歉，保存失败，什么都没有改动。请再试一次。".into(),
         Msg::NoGame => "本频道没有对局。用 /play @某人 开始（或 /play 发起公开挑战）。".into(),
-        Msg::NotYourGame { red, black } => format!("这是{red}（红）与{black}（黑）的对局，只有对局双方可以走棋和使用本局的命令。想下棋，请在其他频道或话题用 /play 开始你自己的对局。"),
+        Msg::NotYourGame { red, black } => format!("这是{red}（红）与{black}（黑）的对局，只有对局双方可以走棋和使用本局的命令。想下棋，请用 /play 开始你自己的对局。"),
         Msg::NotYourTurn { player } => format!("还没轮到你：现在是{player}走棋，请等对方走完。"),
-        Msg::GameInProgress { red, black } => format!("这里已有对局：{red}（红）对{black}（黑）。每个频道一局，请换一个频道或话题。"),
+        Msg::GameInProgress { red, black } => format!("你已经在这里下棋：{red}（红）对{black}（黑）。在同一个群里每人一次只下一局，请先下完那一局。"),
         Msg::ChallengePending { challenger } => format!("{challenger}的挑战正在等待回应。用 /accept 或 /decline 回答，或由{challenger}用 /cancel 撤回。"),
         Msg::ChallengeSelf => "不能挑战自己。请指定别人，或只输入 /play 发起公开挑战。".into(),
         Msg::ChallengeCreated { challenger, opponent, time_control, ruleset, color, minutes } => {
@@ -112,6 +112,10 @@ pub(super) fn text(m: &Msg) -> String {
             let source = source.as_deref().map_or_else(String::new, |s| format!("\n源代码：{s}"));
             format!("xiangqi-bot {version}，聊天中的象棋电脑。裁判依据以下规则文献判定：\n{documents}\n输入 /rules 查看规则手册，裁决之后输入 /why 查看理由。{source}")
         }
+        Msg::WhichGame { games } => format!("这里正在进行多盘对局：\n{games}\n请指明是哪一局：/board 12。"),
+        Msg::GameLabel { id } => format!("第{id}局"),
+        Msg::PlayerBusy { name, id } => format!("{name}正在这里下第{id}局。在同一个群里每人一次只下一局，请等那一局结束。"),
+        Msg::BotBusyHere => "电脑已经在这里下一局了。请在其他频道或话题与电脑对弈，或等那一局结束。".into(),
         Msg::QueueFull => "这里同时收到的请求太多，我跳过了一些回复。请稍后再问一次。".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "只有能管理本频道的成员才能更改本频道的设置。" } else { "只有本群管理员才能更改本群的设置。" };

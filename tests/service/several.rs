@@ -1,0 +1,204 @@
+//! Several games at once in one chat: each player's moves and commands go to their own game,
+//! a spectator names the one to show, a player plays one game at a time there, the bot plays
+//! one game per chat beside people's, and a restart brings every game back. On sled, and
+//! again on PostgreSQL when one can be had.
+
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Duration;
+
+use xiangqi_bot::app::bot::ThinkingPool;
+use xiangqi_bot::app::{Action, Incoming, Service, ServiceConfig};
+use xiangqi_bot::game::Storage;
+use xiangqi_bot::render::Renderer;
+use xiangqi_bot::storage::{PgStorage, SledStorage};
+use xiangqi_bot::uci::player::Player;
+use xiangqi_bot::uci::EngineConfig;
+
+use crate::pg;
+use crate::said::{joined, said};
+
+fn config() -> ServiceConfig {
+    ServiceConfig {
+        images: false,
+        rate_burst: 100_000,
+        ..ServiceConfig::default()
+    }
+}
+
+fn service(storage: Arc<dyn Storage>, config: ServiceConfig) -> Arc<Service> {
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    Arc::new(Service::new(
+        storage,
+        Arc::new(Renderer::new()),
+        Arc::new(move || clock.load(std::sync::atomic::Ordering::SeqCst)),
+        config,
+    ))
+}
+
+async fn ask(svc: &Service, user: &str, text: &str) -> String {
+    joined(&svc.handle(said(user, "#group", text)).await)
+}
+
+async fn two_games(svc: &Service) {
+    let r = ask(svc, "alice", "/play @bob red").await;
+    assert!(r.contains("challenges bob"), "{r}");
+    let r = ask(svc, "bob", "/accept").await;
+    assert!(r.contains("Game #1 begins"), "{r}");
+    // A second pair starts beside the first.
+    let r = ask(svc, "carol", "/play @dave red").await;
+    assert!(r.contains("challenges dave"), "{r}");
+    let r = ask(svc, "dave", "/accept").await;
+    assert!(r.contains("Game #2 begins"), "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_pairs_play_side_by_side_in_one_chat() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut stores: Vec<Arc<dyn Storage>> = vec![Arc::new(
+        SledStorage::open(&dir.path().join("db")).expect("sled"),
+    )];
+    let db = pg::database("several_games");
+    if let Some(db) = &db {
+        stores.push(Arc::new(PgStorage::connect(&db.url).expect("postgres")));
+    }
+    for storage in stores {
+        side_by_side(&service(storage, config())).await;
+    }
+}
+
+async fn side_by_side(svc: &Service) {
+    two_games(svc).await;
+    // Each typed move goes to its author's game; each board says which game it is.
+    let r = ask(svc, "alice", "h2e2").await;
+    assert!(r.contains("Game #1 · 1. alice"), "{r}");
+    let r = ask(svc, "carol", "b2e2").await;
+    assert!(r.contains("Game #2 · 1. carol"), "{r}");
+    let r = ask(svc, "bob", "h9g7").await;
+    assert!(r.contains("Game #1 · 2. bob"), "{r}");
+    // Out of turn in one's own game is refused there, not played in the other game.
+    let r = ask(svc, "carol", "h2e2").await;
+    assert!(r.contains("dave"), "{r}");
+    let r = ask(svc, "dave", "h9g7").await;
+    assert!(r.contains("Game #2 · 2. dave"), "{r}");
+    // A spectator is asked which game, and names one.
+    let r = ask(svc, "eve", "/board").await;
+    assert!(
+        r.contains("#1: alice – bob") && r.contains("#2: carol – dave"),
+        "{r}"
+    );
+    let r = ask(svc, "eve", "/board 2").await;
+    assert!(r.contains("Game #2") && !r.contains("Game #1"), "{r}");
+    // Buttons carry their game: dave offers a draw with game 2's button after a move was
+    // played in game 1.
+    let board = svc.handle(said("dave", "#group", "/board")).await;
+    let draw = board
+        .iter()
+        .flat_map(|r| r.buttons.iter().flatten())
+        .find(|b| matches!(b.action, Action::Draw { game: 2, .. }))
+        .expect("game 2's draw button")
+        .action;
+    let r = ask(svc, "alice", "c3c4").await;
+    assert!(r.contains("Game #1 · 3. alice"), "{r}");
+    let press = Incoming {
+        action: Some(draw),
+        ..said("dave", "#group", "")
+    };
+    let r = joined(&svc.handle(press).await);
+    assert!(r.contains("dave") && r.contains("draw"), "{r}");
+    let r = ask(svc, "carol", "/decline").await;
+    assert!(!r.contains("alice"), "{r}");
+    // A player's own /board is their game.
+    let r = ask(svc, "bob", "/board").await;
+    assert!(r.contains("Game #1") && !r.contains("Game #2"), "{r}");
+    // A player plays one game at a time here; nobody may be drawn into a second.
+    let r = ask(svc, "alice", "/play @eve").await;
+    assert!(r.contains("already playing here"), "{r}");
+    let r = ask(svc, "eve", "/play @dave").await;
+    assert!(r.contains("dave is playing game #2 here"), "{r}");
+    // A draw offer and a resignation stay in their game.
+    let r = ask(svc, "dave", "/draw").await;
+    assert!(!r.contains("alice"), "{r}");
+    let r = ask(svc, "alice", "/resign").await;
+    assert!(r.contains("resigned") && r.contains("alice"), "{r}");
+    // One game left: the spectator's /board is it again, without asking.
+    let r = ask(svc, "eve", "/board").await;
+    assert!(r.contains("carol") && !r.contains("#1:"), "{r}");
+    let r = ask(svc, "carol", "/accept").await;
+    assert!(r.contains("Draw"), "{r}");
+    let r = ask(svc, "eve", "/board").await;
+    assert!(!r.contains("Game #"), "{r}");
+}
+
+/// Wait until game `id` has `plies` moves.
+async fn at_ply(svc: &Service, id: u64, plies: usize) {
+    for _ in 0..600 {
+        if svc
+            .storage()
+            .game(id)
+            .ok()
+            .flatten()
+            .is_some_and(|r| r.moves.len() >= plies)
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("game {id} never reached ply {plies}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn every_game_of_a_chat_comes_back_after_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db");
+    let svc = service(Arc::new(SledStorage::open(&path).expect("sled")), config());
+    two_games(&svc).await;
+    assert!(ask(&svc, "alice", "h2e2").await.contains("Game #1 · 1."));
+    assert!(ask(&svc, "carol", "c3c4").await.contains("Game #2 · 1."));
+    crate::bot::let_go(svc).await;
+    let svc = service(Arc::new(SledStorage::open(&path).expect("sled")), config());
+    let r = ask(&svc, "bob", "h9g7").await;
+    assert!(r.contains("Game #1 · 2. bob"), "{r}");
+    let r = ask(&svc, "dave", "c6c5").await;
+    assert!(r.contains("Game #2 · 2. dave"), "{r}");
+    let r = ask(&svc, "eve", "/board").await;
+    assert!(r.contains("#1: alice – bob"), "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_bot_plays_one_game_per_chat_beside_people() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let storage = Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled"));
+    let svc = service(storage, config());
+    let pool = Arc::new(ThinkingPool::new(
+        1,
+        Arc::new(Player::new(&EngineConfig::default())),
+    ));
+    svc.attach_bot(pool, Some(30));
+    let bot = tokio::spawn(Arc::clone(&svc).run_bot());
+    let r = ask(&svc, "alice", "/play @bob red").await;
+    assert!(r.contains("challenges bob"), "{r}");
+    let r = ask(&svc, "bob", "/accept").await;
+    assert!(r.contains("begins"), "{r}");
+    let r = ask(&svc, "carol", "/play bot 1 red").await;
+    assert!(r.contains("Game #2 begins"), "{r}");
+    let r = ask(&svc, "dave", "/play bot").await;
+    assert!(r.contains("already playing a game here"), "{r}");
+    // The people's game goes on while the bot plays its own.
+    let r = ask(&svc, "carol", "h2e2").await;
+    assert!(r.contains("Game #2 · 1. carol"), "{r}");
+    let r = ask(&svc, "alice", "h2e2").await;
+    assert!(r.contains("Game #1 · 1. alice"), "{r}");
+    let r = ask(&svc, "bob", "h9g7").await;
+    assert!(r.contains("Game #1 · 2. bob"), "{r}");
+    at_ply(&svc, 2, 2).await;
+    let r = ask(&svc, "carol", "/board").await;
+    assert!(r.contains("Game #2"), "{r}");
+    // Once the bot's game ends, the next player may play it here.
+    let r = ask(&svc, "carol", "/resign").await;
+    assert!(r.contains("resigned"), "{r}");
+    let r = ask(&svc, "dave", "/play bot 1").await;
+    assert!(r.contains("Game #3 begins"), "{r}");
+    bot.abort();
+    let _ = bot.await;
+}
