@@ -85,11 +85,18 @@ fn mentioned(ctx: &Ctx<'_>, token: &str) -> Option<PlayerRef> {
 
 /// Whether the incoming user is `p` (by id, or by handle for `@name` challenges).
 fn is_user(ctx: &Ctx<'_>, p: &PlayerRef) -> bool {
-    if p.id == ctx.user.id {
+    names(p, ctx.channel, &ctx.user.id, ctx.handle())
+}
+
+/// Whether `p` (a challenge's opponent, perhaps named by handle before they ever spoke) is
+/// the user `user` with `handle` in `channel`.
+pub(crate) fn names(p: &PlayerRef, channel: &str, user: &str, handle: Option<&str>) -> bool {
+    if p.id == user {
         return true;
     }
-    let platform = Platform::of(ctx.channel).map_or("x", Platform::scope);
-    ctx.handle()
+    let platform = Platform::of(channel).map_or("x", Platform::scope);
+    handle
+        .filter(|h| !h.is_empty())
         .is_some_and(|h| p.id == format!("{platform}:@{}", h.to_lowercase()))
 }
 

@@ -330,7 +330,7 @@ pub(crate) async fn lang(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResul
     // The channel's setting, and also the language of its game and challenge, if any.
     let mut record = slot.record.clone();
     record.settings.lang = Some(l.code().into());
-    if let Some(c) = record.challenge.as_mut() {
+    for c in record.challenges_mut() {
         c.lang = Some(l.code().into());
     }
     let game = slot.game.clone().map(|mut g| {

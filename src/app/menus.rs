@@ -32,9 +32,8 @@ pub(crate) fn applies(
 ) -> bool {
     if let Action::Accept { id } | Action::Decline { id } = action {
         return record
-            .challenge
-            .as_ref()
-            .is_some_and(|c| c.id == id && c.expires_ms > now);
+            .challenges()
+            .any(|c| c.id == id && c.expires_ms > now);
     }
     let (id, ply) = action.target();
     if action.is_puzzle() {

@@ -52,7 +52,7 @@ impl Service {
             changes.add_deadlines.extend(g.deadlines());
             changes.games.push(g.record.clone());
         }
-        if let Some(c) = &src.record.challenge {
+        for c in src.record.challenges() {
             changes.remove_deadlines.push(c.expiry(from));
             changes.add_deadlines.push(c.expiry(to));
         }

@@ -175,6 +175,8 @@ impl Service {
 async fn chat(svc: &Service, inc: &Incoming, line: Line, origin: &Origin) -> AppResult<Handled> {
     let mut slot = svc.manager.lock(&inc.channel).await?;
     let which = pick(&slot, &inc.user.id, inc.action, &line);
+    let challenge = pick_challenge(&slot, inc, &line, svc.now());
+    slot.select_challenge(challenge);
     // Another process sharing the storage may have handled the same event (delivered to
     // both) while this one waited for the channel.
     if let Some(event) = origin.event.as_ref().filter(|_| svc.storage().shared()) {
@@ -277,6 +279,46 @@ fn pick(
     }
 }
 
+/// Which of the challenges waiting in the channel a chat event acts on (several may wait at
+/// once, one per challenger): the one a button names; for `/accept` and `/decline`, the one
+/// addressed to the author, else an open one, else the author's own or the only one (which
+/// they cannot answer, and are told why), and none for a player in a game (their `/accept`
+/// answers an offer); for `/cancel`, the author's own or the only one; for the rest, the
+/// author's own (a second `/play` is told it waits), else none.
+fn pick_challenge(slot: &Slot, inc: &Incoming, line: &Line, now: u64) -> Option<u64> {
+    let user = inc.user.id.as_str();
+    let me =
+        |p: &crate::game::PlayerRef| challenge::names(p, &inc.channel, user, inc.handle.as_deref());
+    let live: Vec<&crate::game::Challenge> = slot
+        .record
+        .challenges()
+        .filter(|c| c.expires_ms > now)
+        .collect();
+    let own = live.iter().find(|c| me(&c.challenger)).map(|c| c.id);
+    // With only someone else's waiting, that one (its handler says whom it is for).
+    let only = match live.as_slice() {
+        [c] => Some(c.id),
+        _ => None,
+    };
+    match (inc.action, line) {
+        (Some(Action::Accept { id } | Action::Decline { id } | Action::SetRated { id, .. }), _) => {
+            Some(id)
+        }
+        (None, Line::Command(Cmd::Accept | Cmd::Decline, _)) => {
+            if slot.game_of(user).is_some() {
+                return None;
+            }
+            let to_me = live.iter().find(|c| c.opponent.as_ref().is_some_and(me));
+            let open = live
+                .iter()
+                .find(|c| c.opponent.is_none() && !me(&c.challenger));
+            to_me.or(open).map(|c| c.id).or(own).or(only)
+        }
+        (None, Line::Command(Cmd::Cancel, _)) => own.or(only),
+        _ => own,
+    }
+}
+
 /// With several games in the channel, a board says which game it shows: `Game #12 · `
 /// before its caption (unless the caption names the game already, as a game's first board
 /// does). A board is known by its picture's name (`board-12-34.png`).
@@ -336,6 +378,11 @@ async fn raised(svc: &Service, channel: &str, what: Raised) -> AppResult<Handled
     };
     if game.is_some() {
         slot.select(game);
+    }
+    if let Raised::Due { deadline, .. } = &what {
+        if deadline.kind == DeadlineKind::ChallengeExpiry {
+            slot.select_challenge(Some(deadline.id));
+        }
     }
     let several = slot.games().count() > 1;
     let mut ctx = Ctx::raised(svc, channel, &slot, now);

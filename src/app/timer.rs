@@ -75,6 +75,8 @@ impl Service {
                     changes.games.push(record);
                 }
             }
+            let mut shifted: std::collections::HashMap<String, crate::game::ChannelRecord> =
+                std::collections::HashMap::new();
             for d in old {
                 // A daily puzzle keeps to its hour of the day: one due meanwhile fires now.
                 if d.kind == DeadlineKind::PuzzleDaily {
@@ -83,16 +85,22 @@ impl Service {
                 let mut moved = d.clone();
                 moved.at_ms = d.at_ms.saturating_add(downtime);
                 if d.kind == DeadlineKind::ChallengeExpiry {
-                    if let Some(mut ch) = self.storage().channel(&d.channel)? {
-                        if let Some(c) = ch.challenge.as_mut().filter(|c| c.id == d.id) {
+                    // A channel may hold several challenges: each is moved in the one record.
+                    let record = match shifted.remove(&d.channel) {
+                        Some(r) => Some(r),
+                        None => self.storage().channel(&d.channel)?,
+                    };
+                    if let Some(mut ch) = record {
+                        if let Some(c) = ch.challenges_mut().find(|c| c.id == d.id) {
                             c.expires_ms = moved.at_ms;
-                            changes.channels.push((d.channel.clone(), ch));
                         }
+                        shifted.insert(d.channel.clone(), ch);
                     }
                 }
                 changes.remove_deadlines.push(d);
                 changes.add_deadlines.push(moved);
             }
+            changes.channels.extend(shifted);
             self.storage().persist(changes).await?;
         }
         self.storage().beat(now)?;

@@ -328,6 +328,19 @@ impl ChannelSlot {
             .find(|g| g.record.red.id == user || g.record.black.id == user)
     }
 
+    /// Make challenge `id` (when it waits here) the one handlers see as the channel's
+    /// challenge, the others set aside; `None`: no challenge (a new one may be made). As with
+    /// games, whatever a handler stores then names every challenge still waiting.
+    pub fn select_challenge(&mut self, id: Option<u64>) {
+        let r = &mut self.record;
+        let mut all: Vec<Challenge> = r.challenge.take().into_iter().collect();
+        all.append(&mut r.other_challenges);
+        if let Some(i) = id.and_then(|id| all.iter().position(|c| c.id == id)) {
+            r.challenge = Some(all.remove(i));
+        }
+        r.other_challenges = all;
+    }
+
     /// Make game `id` (when it is being played here) the one handlers see, the others set
     /// aside; `None`: no game (a command that starts something beside the running games).
     /// The record is kept in step, so whatever a handler stores names every running game

@@ -226,6 +226,20 @@ pub struct Challenge {
     pub lang: Option<String>,
 }
 
+impl ChannelRecord {
+    /// Every challenge waiting here (lapsed ones included, until their deadline removes them).
+    pub fn challenges(&self) -> impl Iterator<Item = &Challenge> {
+        self.challenge.iter().chain(self.other_challenges.iter())
+    }
+
+    /// [`ChannelRecord::challenges`], to change.
+    pub fn challenges_mut(&mut self) -> impl Iterator<Item = &mut Challenge> {
+        self.challenge
+            .iter_mut()
+            .chain(self.other_challenges.iter_mut())
+    }
+}
+
 impl Challenge {
     /// The deadline at which this challenge, waiting in `channel`, lapses.
     #[must_use]
@@ -273,8 +287,13 @@ pub struct ChannelRecord {
     pub other_games: Vec<u64>,
     /// The most recent game (for `/pgn`, `/why` after the end).
     pub last_game: Option<u64>,
-    /// A pending challenge.
+    /// A pending challenge: the one the command being run acts on while it runs (see
+    /// [`super::ChannelSlot::select_challenge`]); stored, any of them.
     pub challenge: Option<Challenge>,
+    /// The other challenges waiting here at the same time (several people may challenge in
+    /// one group; each challenger has one waiting at a time).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_challenges: Vec<Challenge>,
     /// One-time questions and move pickers shown here whose buttons still apply (removed,
     /// and their buttons taken away, once they no longer do).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -27,7 +27,14 @@ fn config() -> ServiceConfig {
 }
 
 fn service(storage: Arc<dyn Storage>, config: ServiceConfig) -> Arc<Service> {
-    let clock = Arc::new(AtomicU64::new(1_000_000));
+    service_at(storage, config, Arc::new(AtomicU64::new(1_000_000)))
+}
+
+fn service_at(
+    storage: Arc<dyn Storage>,
+    config: ServiceConfig,
+    clock: Arc<AtomicU64>,
+) -> Arc<Service> {
     Arc::new(Service::new(
         storage,
         Arc::new(Renderer::new()),
@@ -201,4 +208,71 @@ async fn the_bot_plays_one_game_per_chat_beside_people() {
     assert!(r.contains("Game #3 begins"), "{r}");
     bot.abort();
     let _ = bot.await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn several_challenges_wait_at_once_and_each_is_answered_or_lapses() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let storage = Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled"));
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let svc = service_at(storage, config(), Arc::clone(&clock));
+    let mut outbox = svc.subscribe(xiangqi_bot::platform::Platform::Console);
+    // Three challenges wait side by side: two addressed, one open.
+    let first = svc.handle(said("alice", "#group", "/play @bob red")).await;
+    assert!(
+        joined(&first).contains("alice challenges bob"),
+        "{}",
+        joined(&first)
+    );
+    let r = ask(&svc, "carol", "/play @dave red").await;
+    assert!(r.contains("carol challenges dave"), "{r}");
+    let r = ask(&svc, "erin", "/play").await;
+    assert!(r.contains("erin"), "{r}");
+    // Each challenger has one waiting at a time.
+    let r = ask(&svc, "alice", "/play @frank").await;
+    assert!(r.contains("alice's challenge is waiting"), "{r}");
+    // Dave's /accept answers the challenge addressed to him; Bob's button the one to him.
+    let r = ask(&svc, "dave", "/accept").await;
+    assert!(
+        r.contains("Game #1 begins: carol (Red) vs dave (Black)"),
+        "{r}"
+    );
+    let accept = first
+        .iter()
+        .flat_map(|r| r.buttons.iter().flatten())
+        .find(|b| matches!(b.action, Action::Accept { .. }))
+        .expect("the accept button")
+        .action;
+    // Nobody else's press answers it.
+    let press = |who: &str| Incoming {
+        action: Some(accept),
+        ..said(who, "#group", "")
+    };
+    let r = joined(&svc.handle(press("frank")).await);
+    assert!(r.contains("bob"), "{r}");
+    let r = joined(&svc.handle(press("bob")).await);
+    assert!(
+        r.contains("Game #2 begins: alice (Red) vs bob (Black)"),
+        "{r}"
+    );
+    // A player in a game cannot take the open one; someone free can.
+    let r = ask(&svc, "bob", "/accept").await;
+    assert!(!r.contains("begins"), "{r}");
+    // The open challenge lapses on its own, the games go on.
+    clock.fetch_add(10 * 60 * 1000 + 1, std::sync::atomic::Ordering::SeqCst);
+    let now = clock.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(svc.process_due(now).await.expect("due"), 1);
+    let out = outbox.recv().await.expect("expiry");
+    assert!(
+        joined(&out.replies).contains("erin"),
+        "{}",
+        joined(&out.replies)
+    );
+    assert!(joined(&out.replies).contains("has lapsed"));
+    let r = ask(&svc, "frank", "/accept").await;
+    assert!(r.contains("no challenge"), "{r}");
+    let r = ask(&svc, "carol", "h2e2").await;
+    assert!(r.contains("Game #1 · 1. carol"), "{r}");
+    let r = ask(&svc, "alice", "h2e2").await;
+    assert!(r.contains("Game #2 · 1. alice"), "{r}");
 }
