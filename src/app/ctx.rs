@@ -247,7 +247,7 @@ pub(crate) fn channel_lang(
     game_lang
         .and_then(Lang::from_tag)
         .or_else(|| tag(&record.settings.lang))
-        .or_else(|| record.challenge.as_ref().and_then(|c| tag(&c.lang)))
+        .or_else(|| record.challenges().find_map(|c| tag(&c.lang)))
         .or(hint)
         .unwrap_or_default()
 }

@@ -74,7 +74,9 @@ impl Service {
         };
         let game = record
             .active_game
-            .and_then(|id| self.storage().game(id).ok().flatten())
+            .iter()
+            .chain(&record.other_games)
+            .find_map(|&id| self.storage().game(id).ok().flatten())
             .and_then(|g| g.lang);
         ctx::channel_lang(game.as_deref(), &record, hint)
     }

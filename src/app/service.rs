@@ -78,7 +78,7 @@ impl Service {
     /// it is taken to be in use).
     pub async fn channel_in_use(&self, channel: &str) -> bool {
         match self.manager.lock(channel).await {
-            Ok(slot) => slot.record.challenge.is_some() || slot.games().next().is_some(),
+            Ok(slot) => slot.record.challenges().next().is_some() || slot.games().next().is_some(),
             Err(_) => true,
         }
     }

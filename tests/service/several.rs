@@ -276,3 +276,32 @@ async fn several_challenges_wait_at_once_and_each_is_answered_or_lapses() {
     let r = ask(&svc, "alice", "h2e2").await;
     assert!(r.contains("Game #2 · 1. alice"), "{r}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_chat_is_in_use_and_keeps_its_language_while_any_challenge_waits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let storage = Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled"));
+    let svc = service(storage, config());
+    // Alice, whose app speaks Vietnamese, challenges first: the chat reads in Vietnamese.
+    let inc = Incoming {
+        lang_hint: Some(xiangqi_bot::i18n::Lang::Vi),
+        ..said("alice", "#group", "/play @bob red")
+    };
+    let r = joined(&svc.handle(inc).await);
+    assert!(r.contains("alice thách đấu bob"), "{r}");
+    // Carol's challenge, made while Alice's waits, is posted in the chat's language too.
+    let r = ask(&svc, "carol", "/play @dave red").await;
+    assert!(r.contains("carol thách đấu dave"), "{r}");
+    // Dave declines Carol's; Alice's still waits, so the chat is still in use (a Discord
+    // thread opened for it is kept) and still reads in Vietnamese.
+    let r = ask(&svc, "dave", "/decline").await;
+    assert!(r.contains("dave đã từ chối"), "{r}");
+    assert!(svc.channel_in_use("console:#group").await);
+    let r = ask(&svc, "erin", "/play @frank").await;
+    assert!(r.contains("erin thách đấu frank"), "{r}");
+    let r = ask(&svc, "bob", "/accept").await;
+    assert!(
+        r.contains("Ván #1 bắt đầu: alice (Đỏ) gặp bob (Đen)"),
+        "{r}"
+    );
+}
