@@ -249,9 +249,7 @@ impl Service {
         let mut slot = self.manager.lock(channel).await?;
         // The bot plays one game per channel at a time (`/play bot` says so to a second
         // player); other pairs may play beside it.
-        let bot_game = |slot: &Slot| bot_game(slot).map(|g| g.record.id);
-        let id = bot_game(&slot);
-        slot.select(id);
+        select_bot_game(&mut slot);
         if let Some(game) = slot.game.as_ref().filter(|g| takeback_asked(g)) {
             // Answered as its own event (the router takes the channel), then looked at again.
             let what = Raised::TakebackAsked {
@@ -260,8 +258,7 @@ impl Service {
             drop(slot);
             self.enter(Event::Raised { channel, what }).await?;
             slot = self.manager.lock(channel).await?;
-            let id = bot_game(&slot);
-            slot.select(id);
+            select_bot_game(&mut slot);
         }
         let Some(game) = slot.game.as_ref().filter(|g| g.is_active()) else {
             return Ok(());
@@ -445,4 +442,10 @@ pub(crate) async fn answer_takeback(ctx: &mut Ctx<'_>, slot: &mut Slot) -> AppRe
 /// may play beside it); what [`Service::bot_watch`] looks at after a command.
 pub(crate) fn bot_game(slot: &crate::game::ChannelSlot) -> Option<&Game> {
     slot.games().find(|g| bot_side(g).is_some())
+}
+
+/// Make the bot's game in `slot`'s channel the one handlers see (none if it plays none).
+fn select_bot_game(slot: &mut crate::game::ChannelSlot) {
+    let id = bot_game(slot).map(|g| g.record.id);
+    slot.select(id);
 }

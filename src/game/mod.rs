@@ -333,12 +333,9 @@ impl ChannelSlot {
     /// games, whatever a handler stores then names every challenge still waiting.
     pub fn select_challenge(&mut self, id: Option<u64>) {
         let r = &mut self.record;
-        let mut all: Vec<Challenge> = r.challenge.take().into_iter().collect();
-        all.append(&mut r.other_challenges);
-        if let Some(i) = id.and_then(|id| all.iter().position(|c| c.id == id)) {
-            r.challenge = Some(all.remove(i));
-        }
-        r.other_challenges = all;
+        bring_forward(&mut r.challenge, &mut r.other_challenges, |c| {
+            Some(c.id) == id
+        });
     }
 
     /// Make game `id` (when it is being played here) the one handlers see, the others set
@@ -346,16 +343,27 @@ impl ChannelSlot {
     /// The record is kept in step, so whatever a handler stores names every running game
     /// (which one is `active_game` does not matter to storage). Games that ended are dropped.
     pub fn select(&mut self, id: Option<u64>) {
-        let mut all: Vec<Game> = self.game.take().into_iter().collect();
-        all.append(&mut self.others);
-        all.retain(Game::is_active);
-        if let Some(i) = id.and_then(|id| all.iter().position(|g| g.record.id == id)) {
-            self.game = Some(all.remove(i));
+        self.others.retain(Game::is_active);
+        if self.game.as_ref().is_some_and(|g| !g.is_active()) {
+            self.game = None;
         }
-        self.others = all;
+        bring_forward(&mut self.game, &mut self.others, |g| {
+            Some(g.record.id) == id
+        });
         self.record.active_game = self.game.as_ref().map(|g| g.record.id);
         self.record.other_games = self.others.iter().map(|g| g.record.id).collect();
     }
+}
+
+/// Put the first of `current` and `others` that `wanted` picks in `current` and the rest in
+/// `others` (in their order, `current` first); none picked: `current` is left empty.
+fn bring_forward<T>(current: &mut Option<T>, others: &mut Vec<T>, wanted: impl Fn(&T) -> bool) {
+    let mut all: Vec<T> = current.take().into_iter().collect();
+    all.append(others);
+    if let Some(i) = all.iter().position(wanted) {
+        *current = Some(all.remove(i));
+    }
+    *others = all;
 }
 
 /// A channel locked for one command: its slot, and (on a storage shared by several
