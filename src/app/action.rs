@@ -149,6 +149,16 @@ pub enum Action {
         /// The move.
         mv: Move,
     },
+    /// Join tournament `id` (its entry list's button).
+    TournamentJoin {
+        /// The tournament.
+        id: u64,
+    },
+    /// Leave tournament `id`.
+    TournamentLeave {
+        /// The tournament.
+        id: u64,
+    },
 }
 
 impl Action {
@@ -181,6 +191,8 @@ impl Action {
             Action::PuzzlePick { puzzle, ply } => format!("xq:p:{puzzle}:{ply}"),
             Action::PuzzlePickFrom { puzzle, ply, from } => format!("xq:f:{puzzle}:{ply}:{from}"),
             Action::PuzzlePickTo { puzzle, ply, mv } => format!("xq:t:{puzzle}:{ply}:{mv}"),
+            Action::TournamentJoin { id } => format!("xq:J:{id}"),
+            Action::TournamentLeave { id } => format!("xq:L:{id}"),
         }
     }
 
@@ -206,6 +218,8 @@ impl Action {
                 level: u8::try_from(a).ok()?,
             },
             ("M", 0) => Action::Rematch { game: a },
+            ("J", 0) => Action::TournamentJoin { id: a },
+            ("L", 0) => Action::TournamentLeave { id: a },
             ("h", 0) => Action::PuzzleHint { puzzle: a },
             ("s", 0) => Action::PuzzleSolution { puzzle: a },
             ("n", 0) => Action::PuzzleNext { puzzle: a },
@@ -295,7 +309,9 @@ impl Action {
             | Action::Review { game: id }
             | Action::PuzzleHint { puzzle: id }
             | Action::PuzzleSolution { puzzle: id }
-            | Action::PuzzleNext { puzzle: id } => (id, None),
+            | Action::PuzzleNext { puzzle: id }
+            | Action::TournamentJoin { id }
+            | Action::TournamentLeave { id } => (id, None),
             Action::PlayBot { level } => (u64::from(level), None),
             Action::Resign { game, ply }
             | Action::ConfirmResign { game, ply, .. }

@@ -134,6 +134,35 @@ pub const PUZZLE: &[Arg] = &[
     arg("player", ArgKind::User, false),
 ];
 
+/// What `/tournament` does.
+pub const TOURNAMENT_ACTIONS: &[(&str, &str)] = &[
+    ("join — enter the chat's tournament", "join"),
+    ("leave — leave it (after the start: withdraw)", "leave"),
+    ("standings — the table", "standings"),
+    ("pairings — the games being played", "pairings"),
+    ("pause — sit out until you join again", "pause"),
+    ("withdraw — leave it for good", "withdraw"),
+    (
+        "berserk — half your clock, a point more for a win (arena)",
+        "berserk",
+    ),
+    ("swiss — make a Swiss event (administrators)", "swiss"),
+    ("arena — make an arena (administrators)", "arena"),
+    ("robin — make a round robin (administrators)", "robin"),
+    ("start — start it now (administrators)", "start"),
+    ("cancel — call it off (administrators)", "cancel"),
+];
+
+/// `/tournament`.
+pub const TOURNAMENT: &[Arg] = &[
+    arg("action", ArgKind::Choice(TOURNAMENT_ACTIONS), true),
+    arg("length", ArgKind::Number, false),
+    arg("time", ArgKind::Suggested, false),
+    arg("ruleset", ArgKind::Ruleset, false),
+    arg("rated", ArgKind::Switch("rated", "casual"), false),
+    arg("more", ArgKind::Text, false),
+];
+
 /// `/rating`.
 pub const RATING: &[Arg] = &[
     arg("player", ArgKind::User, false),

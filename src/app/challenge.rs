@@ -137,7 +137,7 @@ fn game_terms(
     Ok(())
 }
 
-fn channel_ruleset(record: &ChannelRecord) -> RulesetName {
+pub(crate) fn channel_ruleset(record: &ChannelRecord) -> RulesetName {
     record
         .settings
         .ruleset
@@ -158,15 +158,21 @@ fn live_challenge(slot: &Slot, now: u64) -> Option<Challenge> {
 /// The private answer when `p` already plays a game in this channel (a player plays one
 /// game at a time in a chat; other pairs may play beside it).
 fn playing_here(ctx: &Ctx<'_>, slot: &Slot, p: &PlayerRef) -> Option<Reply> {
-    slot.game_of(&p.id).map(|g| {
-        ctx.private(Msg::PlayerBusy {
-            name: p.name.clone(),
-            id: g.record.id,
+    slot.game_of(&p.id)
+        .map(|g| {
+            ctx.private(Msg::PlayerBusy {
+                name: p.name.clone(),
+                id: g.record.id,
+            })
         })
-    })
+        // A player of the chat's tournament plays the games it pairs them in.
+        .or_else(|| super::tournament::busy_in_tournament(ctx, &slot.record, p))
 }
 
 pub(crate) async fn challenge(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResult<Vec<Reply>> {
+    if let Some(r) = super::tournament::busy_in_tournament(ctx, &slot.record, &ctx.user) {
+        return Ok(vec![r]);
+    }
     if let Some(g) = slot.game.as_ref() {
         return Ok(vec![ctx.private(Msg::GameInProgress {
             red: g.record.red.name.clone(),

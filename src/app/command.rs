@@ -76,6 +76,9 @@ pub enum Access {
     SettingWithArgs,
     /// `/puzzle daily …` changes the channel's settings; the rest of `/puzzle` is anyone's.
     SettingWhenDaily,
+    /// `/tournament swiss|arena|robin|start|cancel …` makes or runs the chat's tournament
+    /// (its administrators'); joining, leaving and the tables are anyone's.
+    Organiser,
 }
 
 commands! {
@@ -145,6 +148,8 @@ commands! {
     Review => "review" [REVIEW] aka(Vi "phantich" "phântích", Zh "复盘");
     /// `/puzzle [theme|difficulty|next|hint|solution|stats|daily]`.
     Puzzle => "puzzle" [PUZZLE] aka(Vi "cothe" "cờthế", Zh "残局"), SettingWhenDaily;
+    /// `/tournament swiss|arena|robin …|join|leave|start|…`: the chat's tournament.
+    Tournament => "tournament" [TOURNAMENT] aka(Vi "giaidau" "giảiđấu", Zh "比赛"), Organiser;
 }
 
 /// What a line says.
@@ -174,6 +179,10 @@ impl Line {
                 .split_whitespace()
                 .next()
                 .is_some_and(|w| is_daily_word(&w.to_lowercase())),
+            Access::Organiser => args
+                .split_whitespace()
+                .next()
+                .is_some_and(super::tournament::manages),
         }
     }
 }
@@ -252,6 +261,10 @@ mod tests {
             ("/puzzle daily on 9", true),
             ("/puzzle Daily", true),
             ("/puzzle next", false),
+            ("/tournament swiss 5+3", true),
+            ("/tournament Cancel", true),
+            ("/tournament join", false),
+            ("/tournament", false),
             ("/play @bob", false),
             ("h2e2", false),
         ] {

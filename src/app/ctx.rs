@@ -41,6 +41,8 @@ pub(crate) struct Ctx<'a> {
     pub staged: std::sync::Mutex<Changes>,
     /// Messages whose buttons stopped applying while the command ran (see [`super::menus`]).
     pub retired: std::sync::Mutex<Vec<String>>,
+    /// Replies set off by what the handler did, sent after its own ([`Ctx::announce`]).
+    pub announced: std::sync::Mutex<Vec<Reply>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -61,6 +63,7 @@ impl<'a> Ctx<'a> {
             now,
             staged: std::sync::Mutex::default(),
             retired: std::sync::Mutex::default(),
+            announced: std::sync::Mutex::default(),
         }
     }
     /// Users the chat event's text mentions (as typed, and who they are).
@@ -204,6 +207,25 @@ impl<'a> Ctx<'a> {
             .await
     }
 
+    /// Replies to send after the handler's own (what a game's end set off: a tournament's
+    /// next round), committed with them.
+    pub(crate) fn announce(&self, replies: Vec<Reply>) {
+        self.announced
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .extend(replies);
+    }
+
+    /// The replies [`Ctx::announce`] staged, taken out.
+    pub(crate) fn take_announced(&self) -> Vec<Reply> {
+        std::mem::take(
+            &mut *self
+                .announced
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
+    }
+
     /// Messages to retire with this command's replies.
     pub(crate) fn retire(&self, refs: Vec<String>) {
         if !refs.is_empty() {
@@ -248,6 +270,13 @@ pub(crate) fn channel_lang(
         .and_then(Lang::from_tag)
         .or_else(|| tag(&record.settings.lang))
         .or_else(|| record.challenges().find_map(|c| tag(&c.lang)))
+        .or_else(|| {
+            record
+                .tournament
+                .as_ref()
+                .filter(|t| t.live())
+                .and_then(|t| tag(&t.lang))
+        })
         .or(hint)
         .unwrap_or_default()
 }
@@ -341,6 +370,12 @@ pub(crate) async fn save_game(
     changes.remove_deadlines.extend_from_slice(old_deadlines);
     changes.add_deadlines.extend(game.deadlines());
     changes.games.push(game.record.clone());
+    // A tournament game's end is counted, and the next pairings made, in the same write.
+    let step = if game.is_active() {
+        None
+    } else {
+        super::tournament::game_ended(ctx, &mut record, &game, &mut changes)?
+    };
     ctx.store_record(
         &mut slot.record,
         record,
@@ -349,6 +384,11 @@ pub(crate) async fn save_game(
     )
     .await?;
     slot.game = game.is_active().then_some(game);
+    if let Some(step) = step {
+        slot.others.extend(step.started.iter().cloned());
+        let said = step.replies(ctx).await;
+        ctx.announce(said);
+    }
     Ok(())
 }
 

@@ -226,6 +226,9 @@ pub(crate) async fn abort(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply
         Ok((g, _)) => g,
         Err(m) => return Ok(vec![ctx.private(*m)]),
     };
+    if let Some(refusal) = super::tournament::no_abort(ctx, game) {
+        return Ok(vec![refusal]);
+    }
     if game.record.moves.len() >= 2 {
         return Ok(vec![ctx.say(Msg::AbortTooLate)]);
     }

@@ -35,6 +35,7 @@ mod router;
 mod service;
 mod settings;
 mod timer;
+mod tournament;
 mod view;
 
 pub use action::Action;

@@ -290,6 +290,7 @@ mod tests {
             turn_since_ms: None,
             bot_memory: None,
             hints: None,
+            tournament: None,
         };
         let p = pgn(&rec, "console");
         assert!(p.contains("[Game \"Chinese Chess\"]"));

@@ -14,7 +14,9 @@ use super::event::{Event, Raised};
 use super::outbox::{Handled, Origin};
 use super::service::Service;
 use super::view::ply_of;
-use super::{bot_turn, challenge, endings, hint, info, play, puzzle, ratings, review, timer};
+use super::{
+    bot_turn, challenge, endings, hint, info, play, puzzle, ratings, review, timer, tournament,
+};
 use crate::game::DeadlineKind;
 use crate::i18n::app::{text, Msg};
 use crate::i18n::notation::move_text_error;
@@ -207,6 +209,7 @@ async fn chat(svc: &Service, inc: &Incoming, line: Line, origin: &Origin) -> App
         now: svc.now(),
         staged: std::sync::Mutex::default(),
         retired: std::sync::Mutex::default(),
+        announced: std::sync::Mutex::default(),
     };
     challenge::remember_handle(&ctx).await;
     let replies = match which {
@@ -240,7 +243,9 @@ fn pick(
             | Action::SetRated { .. }
             | Action::PlayBot { .. }
             | Action::Rematch { .. }
-            | Action::Review { .. } => own,
+            | Action::Review { .. }
+            | Action::TournamentJoin { .. }
+            | Action::TournamentLeave { .. } => own,
             _ if a.is_puzzle() => own,
             _ => Some(a.target().0),
         });
@@ -374,7 +379,10 @@ async fn raised(svc: &Service, channel: &str, what: Raised) -> AppResult<Handled
             | DeadlineKind::Warn
             | DeadlineKind::IdleWarn
             | DeadlineKind::IdleClaim => Some(deadline.id),
-            DeadlineKind::ChallengeExpiry | DeadlineKind::PuzzleDaily => None,
+            DeadlineKind::ChallengeExpiry
+            | DeadlineKind::PuzzleDaily
+            | DeadlineKind::TournamentStart
+            | DeadlineKind::TournamentEnd => None,
         },
         Raised::ReviewReady { .. } => None,
     };
@@ -415,6 +423,7 @@ async fn finish(
 ) -> AppResult<Handled> {
     match replies {
         Ok(mut replies) => {
+            replies.extend(ctx.take_announced());
             replies.extend(ctx.retired_reply());
             let changes = ctx.take_staged();
             svc.commit_slot(slot, changes, ctx.channel, origin, replies)
@@ -491,6 +500,7 @@ async fn command(ctx: &Ctx<'_>, slot: &mut Slot, cmd: Cmd, args: &str) -> AppRes
         Cmd::Hints => hint::hints(ctx, slot, args).await,
         Cmd::Review => review::review(ctx, slot, args).await,
         Cmd::Puzzle => puzzle::command(ctx, slot, args).await,
+        Cmd::Tournament => tournament::command(ctx, slot, args).await,
         Cmd::Board => info::board(ctx, slot, false).await,
         Cmd::Flip => info::board(ctx, slot, true).await,
         Cmd::Moves => Ok(vec![info::moves(ctx, slot)]),
@@ -545,6 +555,9 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
         Action::PlayBot { level } => return challenge::play_bot_button(ctx, slot, level).await,
         Action::Rematch { game } => return challenge::rematch(ctx, slot, game).await,
         Action::Review { game } => return review::review(ctx, slot, &game.to_string()).await,
+        Action::TournamentJoin { .. } | Action::TournamentLeave { .. } => {
+            return tournament::on_action(ctx, slot, action).await
+        }
         _ => {}
     }
     let (game_id, ply) = action.target();
@@ -585,6 +598,8 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
         | Action::PuzzleNext { .. }
         | Action::PuzzlePick { .. }
         | Action::PuzzlePickFrom { .. }
-        | Action::PuzzlePickTo { .. } => Ok(Vec::new()),
+        | Action::PuzzlePickTo { .. }
+        | Action::TournamentJoin { .. }
+        | Action::TournamentLeave { .. } => Ok(Vec::new()),
     }
 }

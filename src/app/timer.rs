@@ -84,6 +84,27 @@ impl Service {
                 }
                 let mut moved = d.clone();
                 moved.at_ms = d.at_ms.saturating_add(downtime);
+                if matches!(
+                    d.kind,
+                    DeadlineKind::TournamentStart | DeadlineKind::TournamentEnd
+                ) {
+                    // A tournament's start and an arena's end move with the clocks.
+                    let record = match shifted.remove(&d.channel) {
+                        Some(r) => Some(r),
+                        None => self.storage().channel(&d.channel)?,
+                    };
+                    if let Some(mut ch) = record {
+                        if let Some(t) = ch.tournament.as_mut().filter(|t| t.id == d.id) {
+                            let at = if d.kind == DeadlineKind::TournamentStart {
+                                &mut t.starts_ms
+                            } else {
+                                &mut t.ends_ms
+                            };
+                            *at = Some(moved.at_ms);
+                        }
+                        shifted.insert(d.channel.clone(), ch);
+                    }
+                }
                 if d.kind == DeadlineKind::ChallengeExpiry {
                     // A channel may hold several challenges: each is moved in the one record.
                     let record = match shifted.remove(&d.channel) {
@@ -227,6 +248,9 @@ pub(super) async fn due(ctx: &Ctx<'_>, slot: &mut Slot, d: &Deadline) -> AppResu
             .map(|m| vec![ctx.say(m)])
             .unwrap_or_default(),
         DeadlineKind::PuzzleDaily => super::puzzle::daily_due(ctx, slot, d, &mut changes).await?,
+        DeadlineKind::TournamentStart | DeadlineKind::TournamentEnd => {
+            super::tournament::due(ctx, slot, d, &mut changes).await?
+        }
     };
     // The deadline's own changes come first, then what the handlers staged.
     changes.absorb(ctx.take_staged());

@@ -10,6 +10,7 @@ mod model;
 mod names;
 mod puzzle;
 mod storage;
+pub mod tournament;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -117,6 +118,7 @@ impl Game {
             turn_since_ms: Some(now_ms),
             bot_memory: None,
             hints: Some(hints),
+            tournament: None,
         };
         Game {
             arbiter: Arbiter::new(pos, Ruleset::preset(ruleset)),

@@ -161,6 +161,9 @@ pub struct GameRecord {
     /// it was kept: those follow the channel's setting.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hints: Option<bool>,
+    /// The tournament it was paired in, if any (its result counts there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<u64>,
 }
 
 /// One of the bot's evaluations, from its own side.
@@ -294,6 +297,10 @@ pub struct ChannelRecord {
     /// one group; each challenger has one waiting at a time).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub other_challenges: Vec<Challenge>,
+    /// The chat's tournament: the one being held, or the last one (its final table), until
+    /// another is made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<super::tournament::Tournament>,
     /// One-time questions and move pickers shown here whose buttons still apply (removed,
     /// and their buttons taken away, once they no longer do).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -350,6 +357,10 @@ pub enum DeadlineKind {
     IdleClaim = 4,
     /// The channel's daily puzzle is due (the id is 0).
     PuzzleDaily = 5,
+    /// A tournament's start time (the id is the tournament's).
+    TournamentStart = 6,
+    /// An arena's time is up (the id is the tournament's).
+    TournamentEnd = 7,
 }
 
 impl DeadlineKind {
@@ -364,6 +375,8 @@ impl DeadlineKind {
             3 => DeadlineKind::IdleWarn,
             4 => DeadlineKind::IdleClaim,
             5 => DeadlineKind::PuzzleDaily,
+            6 => DeadlineKind::TournamentStart,
+            7 => DeadlineKind::TournamentEnd,
             _ => return None,
         })
     }

@@ -10,6 +10,7 @@ pub mod notation;
 pub mod puzzle;
 pub mod ratings;
 pub mod rulebook;
+pub mod tournament;
 
 use std::fmt;
 use std::str::FromStr;

@@ -11,6 +11,7 @@
 //! * `players` (was `tests/service_players.rs`)
 //! * `puzzle` (was `tests/service_puzzle.rs`)
 //! * `several`: several games at once in one chat
+//! * `tournament`: Swiss, arena and round robin in a chat
 
 mod bot;
 #[path = "../support/console.rs"]
@@ -32,3 +33,4 @@ mod puzzles;
 #[path = "../support/said.rs"]
 mod said;
 mod several;
+mod tournament;

@@ -53,6 +53,7 @@ pub fn rated(
         turn_since_ms: None,
         bot_memory: None,
         hints: None,
+        tournament: None,
     }
 }
 

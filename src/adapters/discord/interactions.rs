@@ -176,7 +176,10 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         mentions,
         lang_hint: lang,
         community: cmd.guild_id.map(super::community_key),
-        may_configure: Some(cmd.guild_id.is_none() || manages(cmd.member.as_deref())),
+        // A tournament is the server's to run (Manage Server), a setting the channel's.
+        may_configure: Some(
+            cmd.guild_id.is_none() || manages(cmd.member.as_deref(), cmd.data.name == "tournament"),
+        ),
     };
     let channel = inc.channel.clone();
     let from = origin(&answering);
@@ -323,7 +326,7 @@ pub(super) async fn on_component(h: &Handler, http: &Http, comp: &ComponentInter
         mentions: Vec::new(),
         lang_hint: lang,
         community: comp.guild_id.map(super::community_key),
-        may_configure: Some(comp.guild_id.is_none() || manages(comp.member.as_ref())),
+        may_configure: Some(comp.guild_id.is_none() || manages(comp.member.as_ref(), false)),
     };
     let handled = h.service.handle_from(inc, origin(&answering)).await;
     if handled.queued.is_none() {
@@ -431,10 +434,15 @@ pub(super) async fn on_message(h: &Handler, msg: &Message) {
 
 /// Whether an interaction's member may change the channel's settings: Manage Channels or
 /// Administrator in the channel (Discord sends the member's permissions there, overwrites
-/// applied).
-fn manages(member: Option<&serenity::model::guild::Member>) -> bool {
+/// applied); for the server's tournament (`server`), Manage Server or Administrator.
+fn manages(member: Option<&serenity::model::guild::Member>, server: bool) -> bool {
     use serenity::model::Permissions;
+    let needed = if server {
+        Permissions::MANAGE_GUILD
+    } else {
+        Permissions::MANAGE_CHANNELS
+    };
     member
         .and_then(|m| m.permissions)
-        .is_some_and(|p| p.intersects(Permissions::MANAGE_CHANNELS | Permissions::ADMINISTRATOR))
+        .is_some_and(|p| p.intersects(needed | Permissions::ADMINISTRATOR))
 }

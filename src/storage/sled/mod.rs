@@ -973,6 +973,7 @@ mod tests {
             turn_since_ms: None,
             bot_memory: None,
             hints: None,
+            tournament: None,
         }
     }
 

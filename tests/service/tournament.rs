@@ -1,0 +1,353 @@
+//! Tournaments in a chat: a Swiss event played to its end across a restart (on sled, and on
+//! PostgreSQL when one can be had), an arena that pairs free players and ends on its clock,
+//! a round robin with a bye and a withdrawal, and what is refused to whom.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use xiangqi_bot::app::{Action, Incoming, Reply, Service, ServiceConfig};
+use xiangqi_bot::game::Storage;
+use xiangqi_bot::render::Renderer;
+use xiangqi_bot::storage::{PgStorage, SledStorage};
+
+use crate::pg;
+use crate::said::{joined, said};
+
+const CHAT: &str = "#club";
+
+fn service(storage: Arc<dyn Storage>, clock: Arc<AtomicU64>) -> Arc<Service> {
+    Arc::new(Service::new(
+        storage,
+        Arc::new(Renderer::new()),
+        Arc::new(move || clock.load(Ordering::SeqCst)),
+        ServiceConfig {
+            images: false,
+            rate_burst: 100_000,
+            ..ServiceConfig::default()
+        },
+    ))
+}
+
+async fn ask(svc: &Service, user: &str, text: &str) -> String {
+    joined(&svc.handle(said(user, CHAT, text)).await)
+}
+
+/// A player the platform does not name as an administrator says `text`.
+async fn member_asks(svc: &Service, user: &str, text: &str) -> String {
+    let inc = Incoming {
+        may_configure: Some(false),
+        ..said(user, CHAT, text)
+    };
+    joined(&svc.handle(inc).await)
+}
+
+/// The games the replies start: (number, red, black), from "Game #N begins: R (Red) vs B
+/// (Black)".
+fn begun(text: &str) -> Vec<(u64, String, String)> {
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.split("Game #").nth(1)?;
+            let (n, rest) = rest.split_once(" begins: ")?;
+            let (red, rest) = rest.split_once(" (Red) vs ")?;
+            let black = rest.split(" (Black)").next()?;
+            Some((n.parse().ok()?, red.to_string(), black.to_string()))
+        })
+        .collect()
+}
+
+/// The games `/tournament pairings` lists: (number, red, black), from "Game #N: R (Red) – B
+/// (Black)".
+fn listed(text: &str) -> Vec<(u64, String, String)> {
+    begun(&text.replace(": ", " begins: ").replace(" – ", " vs "))
+}
+
+fn button(replies: &[Reply], pick: impl Fn(&Action) -> bool) -> Action {
+    replies
+        .iter()
+        .flat_map(|r| r.buttons.iter().flatten())
+        .find(|b| pick(&b.action))
+        .expect("the button")
+        .action
+}
+
+async fn press(svc: &Service, user: &str, action: Action) -> String {
+    let inc = Incoming {
+        action: Some(action),
+        ..said(user, CHAT, "")
+    };
+    joined(&svc.handle(inc).await)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_swiss_event_is_played_to_its_end_across_a_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db");
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let svc = service(
+        Arc::new(SledStorage::open(&path).expect("sled")),
+        Arc::clone(&clock),
+    );
+    let svc = swiss_until_round_two(svc).await;
+    // The bot stops and starts again: the round, its games and the table come back.
+    crate::bot::let_go(svc).await;
+    let svc = service(Arc::new(SledStorage::open(&path).expect("sled")), clock);
+    swiss_from_round_two(&svc).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_swiss_event_on_postgres() {
+    let Some(db) = pg::database("tournament_swiss") else {
+        return;
+    };
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let svc = service(
+        Arc::new(PgStorage::connect(&db.url).expect("postgres")),
+        Arc::clone(&clock),
+    );
+    let svc = swiss_until_round_two(svc).await;
+    crate::bot::let_go(svc).await;
+    let svc = service(
+        Arc::new(PgStorage::connect(&db.url).expect("postgres")),
+        clock,
+    );
+    swiss_from_round_two(&svc).await;
+}
+
+/// Make a Swiss event of five players and three rounds, play its first round (one game
+/// drawn, one won, a bye) and stop once the second is paired.
+async fn swiss_until_round_two(svc: Arc<Service>) -> Arc<Service> {
+    // Only administrators make one; a clock is required.
+    let r = member_asks(&svc, "ann", "/tournament swiss rounds 3 5+3").await;
+    assert!(r.contains("administrators"), "{r}");
+    let r = ask(&svc, "org", "/tournament swiss rounds 3").await;
+    assert!(r.contains("needs a clock"), "{r}");
+    let r = ask(&svc, "org", "/tournament swiss rounds 99 5+3").await;
+    assert!(r.contains("rounds must be from 1 to 30"), "{r}");
+    let made = svc
+        .handle(said("org", CHAT, "/tournament swiss rounds 3 5+3 rated"))
+        .await;
+    let r = joined(&made);
+    assert!(
+        r.contains("Tournament #") && r.contains("Swiss, 3 rounds") && r.contains("rated"),
+        "{r}"
+    );
+    let r = ask(&svc, "org", "/tournament arena 3+2").await;
+    assert!(r.contains("already holds tournament"), "{r}");
+    // Players join by command and by the button; a second join is told so.
+    for p in ["ann", "ben", "cat", "dan"] {
+        let r = member_asks(&svc, p, "/tournament join").await;
+        assert!(r.contains(&format!("{p} joins tournament")), "{r}");
+    }
+    let join = button(&made, |a| matches!(a, Action::TournamentJoin { .. }));
+    let r = press(&svc, "eve", join).await;
+    assert!(r.contains("eve joins") && r.contains("Players (5)"), "{r}");
+    let r = press(&svc, "eve", join).await;
+    assert!(r.contains("in this tournament already"), "{r}");
+    let leave = button(&made, |a| matches!(a, Action::TournamentLeave { .. }));
+    let r = press(&svc, "fay", leave).await;
+    assert!(r.contains("not in this tournament"), "{r}");
+    // Before the start, entrants play nothing else here.
+    let r = ask(&svc, "ann", "/play @zed").await;
+    assert!(r.contains("plays in tournament"), "{r}");
+    let r = member_asks(&svc, "ann", "/tournament start").await;
+    assert!(r.contains("administrators"), "{r}");
+    let r = ask(&svc, "org", "/tournament start").await;
+    assert!(r.contains("begins: Swiss, 3 rounds, 5 players"), "{r}");
+    assert!(r.contains("round 1 of 3"), "{r}");
+    assert!(r.contains("a bye (1 point)"), "{r}");
+    let games = begun(&r);
+    assert_eq!(games.len(), 2, "{r}");
+    // A tournament game is not aborted; one is drawn, one resigned.
+    let (g1, red1, black1) = games[0].clone();
+    let r = ask(&svc, &red1, "/abort").await;
+    assert!(r.contains("cannot be aborted"), "{r}");
+    let r = ask(&svc, &red1, "/draw").await;
+    assert!(r.contains("offers a draw"), "{r}");
+    let r = ask(&svc, &black1, "/draw").await;
+    assert!(r.contains(&format!("Game #{g1} · Game over: Draw")), "{r}");
+    let (_, red2, _) = games[1].clone();
+    let r = ask(&svc, &red2, "/resign").await;
+    assert!(r.contains("resigned"), "{r}");
+    // The round's last game ended: the second round is paired at once.
+    assert!(r.contains("round 2 of 3"), "{r}");
+    assert_eq!(begun(&r).len(), 2, "{r}");
+    let r = ask(&svc, "zed", "/tournament standings").await;
+    assert!(r.contains("1. ") && r.contains("Buchholz"), "{r}");
+    svc
+}
+
+/// Play rounds two and three to the end.
+async fn swiss_from_round_two(svc: &Service) {
+    let r = ask(svc, "zed", "/tournament pairings").await;
+    let games = listed(&r);
+    assert_eq!(games.len(), 2, "{r}");
+    let r = ask(svc, "zed", "/tournament").await;
+    assert!(r.contains("Round 2 of 3"), "{r}");
+    let mut last = String::new();
+    for (_, red, _) in &games {
+        last = ask(svc, red, "/resign").await;
+        assert!(last.contains("resigned"), "{last}");
+    }
+    assert!(last.contains("round 3 of 3"), "{last}");
+    let third = begun(&last);
+    assert_eq!(third.len(), 2, "{last}");
+    for (_, _, black) in &third {
+        last = ask(svc, black, "/resign").await;
+    }
+    assert!(
+        last.contains("is over:") && last.contains("wins.") && !last.contains("time is up"),
+        "{last}"
+    );
+    // The final table: five rows, points with halves, every tie-break.
+    let table: Vec<&str> = last.lines().filter(|l| l.contains("Buchholz")).collect();
+    assert_eq!(table.len(), 5, "{last}");
+    // Nobody got two byes; the tournament is over, its players free to play here again.
+    let r = ask(svc, "ann", "/play @ben 5+3").await;
+    assert!(r.contains("ann challenges ben"), "{r}");
+    let r = ask(svc, "zed", "/tournament standings").await;
+    assert!(r.contains("Over"), "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn an_arena_pairs_free_players_and_ends_on_its_clock() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let svc = service(
+        Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
+        Arc::clone(&clock),
+    );
+    let mut outbox = svc.subscribe(xiangqi_bot::platform::Platform::Console);
+    let r = ask(&svc, "org", "/tournament arena minutes 30 45+0").await;
+    assert!(r.contains("arena, 30 min"), "{r}");
+    for p in ["ann", "ben", "cat"] {
+        ask(&svc, p, "/tournament join").await;
+    }
+    let r = ask(&svc, "org", "/tournament start").await;
+    assert!(r.contains("It ends in 30 min"), "{r}");
+    let first = begun(&r);
+    assert_eq!(first.len(), 1, "{r}");
+    let (_, red, black) = first[0].clone();
+    let waiting = ["ann", "ben", "cat"]
+        .into_iter()
+        .find(|p| *p != red && *p != black)
+        .expect("the third");
+    // A late entry is paired at once with the one who waits.
+    let r = ask(&svc, "dan", "/tournament join").await;
+    let second = begun(&r);
+    assert_eq!(second.len(), 1, "{r}");
+    assert!(
+        [second[0].1.as_str(), second[0].2.as_str()].contains(&waiting),
+        "{r}"
+    );
+    // Berserk before the first move halves the clock; not after it, not twice.
+    let r = ask(&svc, &black, "/tournament berserk").await;
+    assert!(r.contains("goes berserk"), "{r}");
+    let r = ask(&svc, &black, "/tournament berserk").await;
+    assert!(r.contains("before your first move"), "{r}");
+    let r = ask(&svc, &black, "/time").await;
+    assert!(r.contains("22:30"), "{r}");
+    // Black resigns: both are free but just met, and nobody else is: they wait.
+    let r = ask(&svc, &black, "/resign").await;
+    assert!(begun(&r).is_empty(), "{r}");
+    // The other game ends: the four are paired anew, nobody with their last opponent.
+    let (_, r2, b2) = second[0].clone();
+    let r = ask(&svc, &r2, "/resign").await;
+    let third = begun(&r);
+    assert_eq!(third.len(), 2, "{r}");
+    for (_, a, b) in &third {
+        let pair = [a.as_str(), b.as_str()];
+        assert!(
+            !(pair.contains(&red.as_str()) && pair.contains(&black.as_str())),
+            "{r}"
+        );
+        assert!(
+            !(pair.contains(&r2.as_str()) && pair.contains(&b2.as_str())),
+            "{r}"
+        );
+    }
+    let r = ask(&svc, "zed", "/tournament standings").await;
+    assert!(r.contains(&format!("1. {red}: 2")), "{r}");
+    // Time is up: nobody is paired again; the games being played still count.
+    clock.fetch_add(30 * 60 * 1000, Ordering::SeqCst);
+    let now = clock.load(Ordering::SeqCst);
+    assert!(svc.process_due(now).await.expect("due") >= 1);
+    let mut said = String::new();
+    while let Ok(Some(out)) =
+        tokio::time::timeout(std::time::Duration::from_millis(500), outbox.recv()).await
+    {
+        said.push_str(&joined(&out.replies));
+        said.push('\n');
+    }
+    assert!(
+        said.contains("time is up") && said.contains("the 2 games"),
+        "{said}"
+    );
+    let (_, a, _) = third[0].clone();
+    let r = ask(&svc, &a, "/resign").await;
+    assert!(begun(&r).is_empty(), "{r}");
+    let (_, _, b) = third[1].clone();
+    let r = ask(&svc, &b, "/resign").await;
+    assert!(r.contains("is over:"), "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_round_robin_sits_one_out_and_scores_a_withdrawal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let svc = service(
+        Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
+        clock,
+    );
+    let r = ask(&svc, "org", "/tournament robin 5+3").await;
+    assert!(r.contains("round robin"), "{r}");
+    for p in ["ann", "ben", "cat"] {
+        ask(&svc, p, "/tournament join").await;
+    }
+    let r = ask(&svc, "org", "/tournament start").await;
+    assert!(
+        r.contains("round 1 of 3") && r.contains("sits this round out"),
+        "{r}"
+    );
+    let r = ask(&svc, "dan", "/tournament join").await;
+    assert!(r.contains("no more entries"), "{r}");
+    let r = ask(&svc, "ann", "/tournament pause").await;
+    assert!(r.contains("cannot pause"), "{r}");
+    let games = listed(&ask(&svc, "org", "/tournament pairings").await);
+    assert_eq!(games.len(), 1);
+    let (_, red, black) = games[0].clone();
+    // One withdraws during their game: it goes on and counts, their later games are lost.
+    let r = ask(&svc, &red, "/tournament withdraw").await;
+    assert!(r.contains("withdraws"), "{r}");
+    let r = ask(&svc, &black, "/resign").await;
+    assert!(r.contains("round 2 of 3"), "{r}");
+    let mut r = r;
+    while !r.contains("is over:") {
+        let next = begun(&r);
+        assert!(!next.is_empty(), "{r}");
+        r = ask(&svc, &next[0].2, "/resign").await;
+    }
+    assert!(r.contains("(out)"), "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_private_chat_holds_no_tournament_and_an_unknown_word_is_explained() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let svc = service(
+        Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
+        Arc::new(AtomicU64::new(1_000_000)),
+    );
+    let private = Incoming {
+        channel: "tg:12345".into(),
+        ..said("ann", CHAT, "/tournament swiss 5+3")
+    };
+    let r = joined(&svc.handle(private).await);
+    assert!(r.contains("not in private chats"), "{r}");
+    let r = ask(&svc, "ann", "/tournament dance").await;
+    assert!(r.contains("do not understand “dance”"), "{r}");
+    let r = ask(&svc, "ann", "/tournament").await;
+    assert!(r.contains("No tournament is being held here"), "{r}");
+    let r = ask(&svc, "ann", "/tournament join").await;
+    assert!(r.contains("no tournament in this chat"), "{r}");
+    let r = ask(&svc, "org", "/giaidau swiss 5+3 vong 2").await;
+    assert!(r.contains("Swiss, 2 rounds"), "{r}");
+}
