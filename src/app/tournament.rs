@@ -117,7 +117,12 @@ pub(crate) async fn command(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRe
     };
     if let Ask::Create(_) | Ask::Start | Ask::Cancel = what {
         if let Some(refusal) = ctx.may_not_configure("/tournament") {
-            return Ok(vec![refusal]);
+            // Typed on Discord, the platform said nothing: pointed to the slash command.
+            if ctx.chat.is_some_and(|c| c.may_configure.is_none()) {
+                return Ok(vec![refusal]);
+            }
+            let discord = Platform::of(ctx.channel) == Some(Platform::Discord);
+            return Ok(vec![private(ctx, &TourMsg::OrganisersOnly { discord })]);
         }
     }
     match what {

@@ -592,3 +592,47 @@ async fn only_members_who_manage_the_channel_change_its_settings() {
     log.check(&fake).await;
     bot.stop(&fake).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_servers_managers_run_its_tournament_and_anyone_joins() {
+    let (fake, _dir, bot, log) = table().await;
+    let (mod_, boss, carol) = (
+        fake.add_user("moderator"),
+        fake.add_user("boss"),
+        fake.add_user("carol"),
+    );
+    fake.grant(mod_.id, permissions::MANAGE_CHANNELS);
+    fake.grant(boss.id, permissions::MANAGE_GUILD);
+    let make = |who| {
+        FakeInteraction::slash("tournament")
+            .option(CmdOpt::string("action", "swiss"))
+            .option(CmdOpt::integer("length", 3))
+            .option(CmdOpt::string("time", "5+3"))
+            .option(CmdOpt::boolean("rated", true))
+            .by(who)
+    };
+    // Managing a channel is not enough: a tournament is the server's.
+    let note = log.private(&fake, make(&mod_)).await;
+    assert!(note.contains("manage this server"), "{note}");
+    let (_, r) = log
+        .answers(&fake, make(&boss), &[Callback(5), EditOriginal])
+        .await;
+    let list = message_of(&fake, &r[1]);
+    assert!(
+        list.content.contains("Tournament #1: Swiss, 3 rounds") && list.content.contains("rated"),
+        "{}",
+        list.content
+    );
+    let join = FakeInteraction::slash("tournament")
+        .option(CmdOpt::string("action", "join"))
+        .by(&carol);
+    let (_, r) = log.answers(&fake, join, &[Callback(5), EditOriginal]).await;
+    let joined = message_of(&fake, &r[1]);
+    assert!(
+        joined.content.contains("carol joins tournament #1"),
+        "{}",
+        joined.content
+    );
+    log.check(&fake).await;
+    bot.stop(&fake).await;
+}

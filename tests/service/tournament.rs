@@ -118,7 +118,7 @@ async fn a_swiss_event_on_postgres() {
 async fn swiss_until_round_two(svc: Arc<Service>) -> Arc<Service> {
     // Only administrators make one; a clock is required.
     let r = member_asks(&svc, "ann", "/tournament swiss rounds 3 5+3").await;
-    assert!(r.contains("administrators"), "{r}");
+    assert!(r.contains("Only this group's administrators make"), "{r}");
     let r = ask(&svc, "org", "/tournament swiss rounds 3").await;
     assert!(r.contains("needs a clock"), "{r}");
     let r = ask(&svc, "org", "/tournament swiss rounds 99 5+3").await;
@@ -150,7 +150,7 @@ async fn swiss_until_round_two(svc: Arc<Service>) -> Arc<Service> {
     let r = ask(&svc, "ann", "/play @zed").await;
     assert!(r.contains("plays in tournament"), "{r}");
     let r = member_asks(&svc, "ann", "/tournament start").await;
-    assert!(r.contains("administrators"), "{r}");
+    assert!(r.contains("Only this group's administrators make"), "{r}");
     let r = ask(&svc, "org", "/tournament start").await;
     assert!(r.contains("begins: Swiss, 3 rounds, 5 players"), "{r}");
     assert!(r.contains("round 1 of 3"), "{r}");
@@ -350,4 +350,47 @@ async fn a_private_chat_holds_no_tournament_and_an_unknown_word_is_explained() {
     assert!(r.contains("no tournament in this chat"), "{r}");
     let r = ask(&svc, "org", "/giaidau swiss 5+3 vong 2").await;
     assert!(r.contains("Swiss, 2 rounds"), "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_scheduled_start_moves_with_downtime_and_starts_by_itself() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("db");
+    let start = 5_000_000_000;
+    let clock = Arc::new(AtomicU64::new(start));
+    {
+        let svc = service(
+            Arc::new(SledStorage::open(&path).expect("sled")),
+            Arc::clone(&clock),
+        );
+        svc.recover().await.expect("recover");
+        let r = ask(&svc, "org", "/tournament arena minutes 20 45+0 in 10").await;
+        assert!(r.contains("It starts in 10 min"), "{r}");
+        for p in ["ann", "ben"] {
+            ask(&svc, p, "/tournament join").await;
+        }
+        svc.storage()
+            .set_meta("alive_ms", start)
+            .expect("heartbeat");
+        svc.storage().flush().await.expect("flush");
+        crate::bot::let_go(svc).await;
+    }
+    // Down for 5 minutes: the start moves 5 minutes later, as the clocks do.
+    clock.store(start + 5 * 60_000, Ordering::SeqCst);
+    let svc = service(
+        Arc::new(SledStorage::open(&path).expect("sled")),
+        Arc::clone(&clock),
+    );
+    assert_eq!(svc.recover().await.expect("recover"), 5 * 60_000);
+    let mut outbox = svc.subscribe(xiangqi_bot::platform::Platform::Console);
+    clock.store(start + 11 * 60_000, Ordering::SeqCst);
+    assert_eq!(svc.process_due(start + 11 * 60_000).await.expect("due"), 0);
+    let r = ask(&svc, "zed", "/tournament").await;
+    assert!(r.contains("It starts in 4 min"), "{r}");
+    clock.store(start + 15 * 60_000, Ordering::SeqCst);
+    assert_eq!(svc.process_due(start + 15 * 60_000).await.expect("due"), 1);
+    let out = outbox.recv().await.expect("the start");
+    let said = joined(&out.replies);
+    assert!(said.contains("begins: arena, 20 min, 2 players"), "{said}");
+    assert_eq!(begun(&said).len(), 1, "{said}");
 }

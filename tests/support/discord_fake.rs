@@ -99,6 +99,7 @@ pub mod permissions {
     pub const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
     pub const ADMINISTRATOR: u64 = 1 << 3;
     pub const MANAGE_CHANNELS: u64 = 1 << 4;
+    pub const MANAGE_GUILD: u64 = 1 << 5;
     /// What `@everyone` may do in the fake guild.
     pub const EVERYONE: u64 = ADD_REACTIONS
         | VIEW_CHANNEL

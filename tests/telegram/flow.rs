@@ -696,3 +696,71 @@ async fn the_binary_runs_telegram_and_stops_on_ctrl_c() {
         "the token leaked: {stderr}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_in_a_group_from_its_entry_list_to_its_winner() {
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let group = FakeChat::supergroup(-1_004_000_000_077, "Tournament club");
+    let (alice, bob) = (alice(), bob());
+    let owner = user(1077, "Owner", "en");
+    fake.make_owner(&group, &owner);
+    let bot = Running::start(&fake, dir.path()).await;
+    // Only the group's administrators make one (Telegram is asked who they are).
+    let refused = say(
+        &fake,
+        &group,
+        None,
+        &alice,
+        "/tournament swiss rounds 1 3+2",
+        |c| c.is("sendMessage"),
+    )
+    .await;
+    assert!(
+        said(&refused).contains("Only this group's administrators make, start and call off"),
+        "{}",
+        said(&refused)
+    );
+    let list = say(
+        &fake,
+        &group,
+        None,
+        &owner,
+        "/tournament swiss rounds 1 3+2",
+        |c| c.is("sendMessage") && said(c).contains("Tournament #1"),
+    )
+    .await;
+    // Alice joins with the button under the list, Bob by command.
+    let join = button(&list, |a| matches!(a, Action::TournamentJoin { id: 1 }));
+    let mark = fake.mark();
+    tap(&fake, &group, &alice, list.message_id.unwrap(), &join).await;
+    expect_call(&fake, mark, "Alice joins", |c| {
+        said(c).contains("Alice joins tournament #1")
+    })
+    .await;
+    say(&fake, &group, None, &bob, "/tournament join", |c| {
+        said(c).contains("Players (2): Alice, Bob")
+    })
+    .await;
+    // The start pairs them; the game is played as any game in the group.
+    let mark = fake.mark();
+    fake.push_message(&group, &owner, "/tournament start", None);
+    expect_call(&fake, mark, "round 1", |c| said(c).contains("round 1 of 1")).await;
+    board_after(
+        &fake,
+        mark,
+        &group,
+        "Tournament #1, round 1|Game #1 begins: Alice (Red) vs Bob (Black)",
+    )
+    .await;
+    play(&fake, &group, &alice, "h2e2", "1. Alice: h2e2").await;
+    let mark = fake.mark();
+    fake.push_message(&group, &bob, "/resign", None);
+    let over = expect_call(&fake, mark, "the winner", |c| {
+        said(c).contains("is over: Alice wins")
+    })
+    .await;
+    assert!(said(&over).contains("1. Alice: 1"), "{}", said(&over));
+    bot.stop().await;
+    check_every_call(&fake.sent());
+}

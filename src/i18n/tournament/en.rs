@@ -24,6 +24,8 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::EntriesClosed => "This tournament takes no more entries.".into(),
         TourMsg::NoTournament => "There is no tournament in this chat. An administrator makes one with /tournament swiss, /tournament arena or /tournament robin.".into(),
         TourMsg::AlreadyOne { id } => format!("This chat already holds tournament #{id}; one runs at a time. /tournament cancel calls it off."),
+        TourMsg::OrganisersOnly { discord: true } => "Only members who can manage this server make, start and call off its tournaments; anyone may join one.".into(),
+        TourMsg::OrganisersOnly { discord: false } => "Only this group's administrators make, start and call off its tournaments; anyone may join one.".into(),
         TourMsg::NotInPrivate => "Tournaments are held in groups and servers, not in private chats.".into(),
         TourMsg::NeedsClock => "A tournament needs a clock: add a time such as 5+3 or 10+5.".into(),
         TourMsg::BadWord { word } => format!("I do not understand “{word}” in /tournament. Use: /tournament swiss|arena|robin [rounds N | minutes M] [time such as 5+3] [ruleset] [rated] [max N] [min RATING] [in MINUTES], or /tournament join|leave|start|pause|withdraw|berserk|cancel|standings|pairings."),

@@ -98,6 +98,12 @@ pub enum TourMsg {
     },
     /// Tournaments are held in groups and servers, not in private chats.
     NotInPrivate,
+    /// Only those who run the chat make, start and call off its tournaments (a Discord
+    /// server's managers, a Telegram group's administrators).
+    OrganisersOnly {
+        /// On Discord (the server's managers), else a group's administrators.
+        discord: bool,
+    },
     /// A tournament needs a clock.
     NeedsClock,
     /// A word of `/tournament` that is not understood.

@@ -43,6 +43,8 @@ fn samples() -> Vec<TourMsg> {
         TourMsg::NoTournament,
         TourMsg::AlreadyOne { id: 3 },
         TourMsg::NotInPrivate,
+        TourMsg::OrganisersOnly { discord: true },
+        TourMsg::OrganisersOnly { discord: false },
         TourMsg::NeedsClock,
         TourMsg::BadWord { word: s("zz") },
         TourMsg::TooFew { need: 2 },
@@ -201,6 +203,7 @@ fn covered(m: &TourMsg) -> bool {
         | TourMsg::NoTournament
         | TourMsg::AlreadyOne { .. }
         | TourMsg::NotInPrivate
+        | TourMsg::OrganisersOnly { .. }
         | TourMsg::NeedsClock
         | TourMsg::BadWord { .. }
         | TourMsg::TooFew { .. }

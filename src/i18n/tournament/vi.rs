@@ -24,6 +24,8 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::EntriesClosed => "Giải này không nhận thêm người.".into(),
         TourMsg::NoTournament => "Nhóm này chưa có giải đấu nào. Quản trị viên tạo giải bằng /tournament swiss, /tournament arena hoặc /tournament robin.".into(),
         TourMsg::AlreadyOne { id } => format!("Nhóm này đang có giải #{id}; mỗi lúc chỉ một giải. /tournament cancel để hủy giải."),
+        TourMsg::OrganisersOnly { discord: true } => "Chỉ thành viên có quyền quản lý máy chủ này mới tạo, bắt đầu và hủy giải đấu; ai cũng có thể tham gia.".into(),
+        TourMsg::OrganisersOnly { discord: false } => "Chỉ quản trị viên của nhóm mới tạo, bắt đầu và hủy giải đấu; ai cũng có thể tham gia.".into(),
         TourMsg::NotInPrivate => "Giải đấu được tổ chức trong nhóm và máy chủ, không phải trong trò chuyện riêng.".into(),
         TourMsg::NeedsClock => "Giải đấu cần có đồng hồ: thêm thời gian như 5+3 hoặc 10+5.".into(),
         TourMsg::BadWord { word } => format!("Tôi không hiểu “{word}” trong lệnh /tournament. Cách dùng: /tournament swiss|arena|robin [rounds N | minutes M] [thời gian như 5+3] [bộ luật] [rated] [max N] [min ĐIỂM] [in PHÚT], hoặc /tournament join|leave|start|pause|withdraw|berserk|cancel|standings|pairings."),

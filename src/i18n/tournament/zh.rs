@@ -24,6 +24,8 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::EntriesClosed => "本届比赛不再接受报名。".into(),
         TourMsg::NoTournament => "这里还没有比赛。管理员可以用 /tournament swiss、/tournament arena 或 /tournament robin 创建。".into(),
         TourMsg::AlreadyOne { id } => format!("这里已经有{id}号比赛，同一时间只办一届；/tournament cancel 可以取消。"),
+        TourMsg::OrganisersOnly { discord: true } => "只有能管理本服务器的成员才能创建、开始和取消比赛；任何人都可以报名。".into(),
+        TourMsg::OrganisersOnly { discord: false } => "只有本群管理员才能创建、开始和取消比赛；任何人都可以报名。".into(),
         TourMsg::NotInPrivate => "比赛在群组和服务器里举行，不在私聊中举行。".into(),
         TourMsg::NeedsClock => "比赛需要棋钟：请加上时间，例如 5+3 或 10+5。".into(),
         TourMsg::BadWord { word } => format!("我看不懂 /tournament 里的“{word}”。用法：/tournament swiss|arena|robin [rounds N | minutes M] [时间，如 5+3] [规则] [rated] [max N] [min 等级分] [in 分钟]，或 /tournament join|leave|start|pause|withdraw|berserk|cancel|standings|pairings。"),
