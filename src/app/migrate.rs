@@ -57,6 +57,38 @@ impl Service {
             changes.add_deadlines.push(c.expiry(to));
         }
         let mut moved = src.record.clone();
+        // A tournament's start time and an arena's end move with it, and it counts for the
+        // group under its new key.
+        if let Some(t) = moved.tournament.as_mut() {
+            use crate::game::tournament::Stage;
+            for (at, kind, stage) in [
+                (
+                    t.starts_ms,
+                    crate::game::DeadlineKind::TournamentStart,
+                    Stage::Entry,
+                ),
+                (
+                    t.ends_ms,
+                    crate::game::DeadlineKind::TournamentEnd,
+                    Stage::Running,
+                ),
+            ] {
+                let Some(at_ms) = at.filter(|_| t.stage == stage) else {
+                    continue;
+                };
+                let at = |channel: &str| crate::game::Deadline {
+                    at_ms,
+                    id: t.id,
+                    kind,
+                    channel: channel.to_string(),
+                };
+                changes.remove_deadlines.push(at(from));
+                changes.add_deadlines.push(at(to));
+            }
+            if t.community.as_deref() == Some(from) {
+                t.community = Some(to.to_string());
+            }
+        }
         // The messages of questions shown in the old channel stay there.
         moved.menus.clear();
         let blank = ChannelRecord {

@@ -394,3 +394,34 @@ async fn a_scheduled_start_moves_with_downtime_and_starts_by_itself() {
     assert!(said.contains("begins: arena, 20 min, 2 players"), "{said}");
     assert_eq!(begun(&said).len(), 1, "{said}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_tournament_moves_with_its_group() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let start = 5_000_000_000;
+    let clock = Arc::new(AtomicU64::new(start));
+    let svc = service(
+        Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
+        Arc::clone(&clock),
+    );
+    let r = ask(&svc, "org", "/tournament swiss rounds 2 5+3 in 10").await;
+    assert!(r.contains("It starts in 10 min"), "{r}");
+    for p in ["ann", "ben"] {
+        ask(&svc, p, "/tournament join").await;
+    }
+    // A Telegram group that becomes a supergroup: its tournament and start time go along.
+    let to = "console:#club-super";
+    assert!(svc
+        .move_channel(&format!("console:{CHAT}"), to)
+        .await
+        .expect("move"));
+    let mut outbox = svc.subscribe(xiangqi_bot::platform::Platform::Console);
+    clock.store(start + 10 * 60_000, Ordering::SeqCst);
+    assert_eq!(svc.process_due(start + 10 * 60_000).await.expect("due"), 1);
+    let out = outbox.recv().await.expect("the start");
+    assert_eq!(out.channel, to);
+    let said = joined(&out.replies);
+    assert!(said.contains("round 1 of 2"), "{said}");
+    let r = ask(&svc, "zed", "/tournament").await;
+    assert!(r.contains("No tournament is being held here"), "{r}");
+}

@@ -1,0 +1,95 @@
+//! Tournaments: pairing a Swiss round and computing the table for a large event, and how
+//! many bytes the tournament adds to its channel's record (written with every game's end).
+//! `cargo bench --bench tournament`.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use xiangqi_bot::arbiter::RulesetName;
+use xiangqi_bot::game::tournament::pairing::swiss;
+use xiangqi_bot::game::tournament::standings::table;
+use xiangqi_bot::game::tournament::{Entrant, Format, GameResult, Presence, Stage, Tournament};
+use xiangqi_bot::game::{PlayerRef, TimeControl};
+
+/// A Swiss event of `n` players with `rounds` rounds played out (results from a fixed
+/// sequence, the stronger seed winning more often).
+fn played(n: usize, rounds: u32) -> Tournament {
+    let mut t = Tournament {
+        id: 1,
+        format: Format::Swiss { rounds: rounds + 1 },
+        time_control: TimeControl::Fischer {
+            base_ms: 300_000,
+            increment_ms: 3_000,
+        },
+        ruleset: RulesetName::Official,
+        rated: true,
+        min_rating: None,
+        max_players: None,
+        organiser: PlayerRef::new("console:org", "org"),
+        community: Some("console:#club".into()),
+        lang: Some("en".into()),
+        stage: Stage::Running,
+        starts_ms: None,
+        started_ms: Some(1),
+        ends_ms: None,
+        round: 0,
+        players: (0..n)
+            .map(|i| Entrant {
+                player: PlayerRef::new(format!("tg:{}", 100_000_000 + i), &format!("Player {i}")),
+                rating: 2200 - i as i64 * 5,
+                presence: Presence::Playing,
+                from_round: 0,
+            })
+            .collect(),
+        pairings: Vec::new(),
+        byes: Vec::new(),
+    };
+    let mut s: u64 = 7;
+    let mut now = 10;
+    let mut next = t.advance(now);
+    while t.round <= rounds && !next.start.is_empty() {
+        for &p in &next.start {
+            t.pairings[p].game = Some(p as u64 + 1);
+        }
+        let start = next.start.clone();
+        for p in start {
+            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let (r, b) = (t.pairings[p].red, t.pairings[p].black);
+            let result = match (s >> 33) % 10 {
+                0..=2 => GameResult::Draw,
+                3..=8 if r < b => GameResult::Red,
+                3..=8 => GameResult::Black,
+                _ if r < b => GameResult::Black,
+                _ => GameResult::Red,
+            };
+            now += 1;
+            t.record(p, result, now);
+            next = t.advance(now);
+        }
+        if t.round > rounds {
+            break;
+        }
+    }
+    t
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tournament");
+    for (n, rounds) in [(16, 4), (64, 6), (128, 8)] {
+        let t = played(n, rounds);
+        let bytes = serde_json::to_vec(&t).expect("json").len();
+        println!(
+            "swiss {n} players, {rounds} rounds played and the next paired: {} pairings, {bytes} bytes in the channel record",
+            t.pairings.len()
+        );
+        g.bench_function(format!("swiss_pair_round_{n}_players"), |b| {
+            b.iter(|| swiss(&t, t.round + 1))
+        });
+        g.bench_function(format!("table_{n}_players"), |b| b.iter(|| table(&t)));
+        g.bench_function(format!("record_json_{n}_players"), |b| {
+            b.iter(|| serde_json::to_vec(&t).expect("json"))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
