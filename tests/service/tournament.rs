@@ -425,3 +425,86 @@ async fn a_tournament_moves_with_its_group() {
     let r = ask(&svc, "zed", "/tournament").await;
     assert!(r.contains("No tournament is being held here"), "{r}");
 }
+
+/// Any `/tournament` line, by an administrator or a member, in a fresh chat or one with a
+/// tournament, gets an answer (never a panic, never silence, never a storage failure).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn any_tournament_line_is_answered() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let svc = service(
+        Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
+        Arc::new(AtomicU64::new(1_000_000)),
+    );
+    let words = [
+        "swiss",
+        "arena",
+        "robin",
+        "join",
+        "leave",
+        "start",
+        "pause",
+        "withdraw",
+        "berserk",
+        "cancel",
+        "standings",
+        "pairings",
+        "rounds",
+        "minutes",
+        "max",
+        "min",
+        "in",
+        "double",
+        "rated",
+        "casual",
+        "5+3",
+        "10+5",
+        "none",
+        "1d",
+        "asian",
+        "casual",
+        "0",
+        "1",
+        "7",
+        "99",
+        "-3",
+        "18446744073709551616",
+        "vòng",
+        "轮",
+        "报名",
+        "giảiđấu",
+        "😀",
+        "",
+        "@bob",
+        "red",
+        "x".repeat(60).leak(),
+    ];
+    let mut s: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut made = 0;
+    for case in 0..400 {
+        // Every tenth line starts as a valid one, the rest of its words at random.
+        let mut line = String::from(if case % 10 == 0 {
+            "/tournament arena 5+3"
+        } else {
+            "/tournament"
+        });
+        for _ in 0..(case % 7) {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            line.push(' ');
+            line.push_str(words[(s % words.len() as u64) as usize]);
+        }
+        let chat = format!("#fuzz{}", case % 5);
+        let who = ["org", "ann", "ben"][case % 3];
+        let inc = xiangqi_bot::app::Incoming {
+            may_configure: Some(case % 4 != 0),
+            ..said(who, &chat, &line)
+        };
+        let r = joined(&svc.handle(inc).await);
+        assert!(!r.trim().is_empty(), "{line}: no answer");
+        assert!(!r.contains("could not save"), "{line}: {r}");
+        made += usize::from(r.contains("🏆 Tournament #"));
+    }
+    // The lines that make sense did something.
+    assert!(made > 0, "no tournament was made or started");
+}
