@@ -112,7 +112,9 @@ impl Service {
     pub(crate) fn bot_thinking(&self, game: &Game) -> bool {
         self.bot.get().is_some_and(|rt| {
             bot_side(game).is_some_and(|(c, _)| c == game.to_move())
-                && rt.lock_flight().get(&game.record.channel)
+                && rt
+                    .lock_flight()
+                    .get(&lane(&game.record.channel, game.record.id))
                     == Some(&(game.record.id, game.record.moves.len()))
         })
     }
@@ -141,36 +143,44 @@ impl Service {
         self.bot.get().is_some()
     }
 
-    /// After anything happened in `channel` (its game now `game`): if the bot is to move,
-    /// make sure it thinks; if not, stop a search that no longer applies (the game ended, a
-    /// move was taken back).
-    pub(crate) fn bot_watch(&self, channel: &str, game: Option<&Game>) {
+    /// After anything happened in `channel` (its games now `games`, the bot's among them): if
+    /// the bot is to move in one, make sure it thinks; stop a search that no longer applies
+    /// (the game ended, a move was taken back). The bot may play several games in a chat,
+    /// each searched in its own lane.
+    pub(crate) fn bot_watch<'g>(&self, channel: &str, games: impl Iterator<Item = &'g Game>) {
         let Some(rt) = self.bot.get() else {
             return;
         };
-        // A takeback the human asked of the bot is answered at once.
-        if game.is_some_and(|g| g.is_active() && takeback_asked(g)) {
-            rt.mark_due(channel);
+        let mut wanted = HashMap::new();
+        let mut due = false;
+        for g in games.filter(|g| g.is_active() && bot_side(g).is_some()) {
+            // A takeback the human asked of the bot is answered at once.
+            due |= takeback_asked(g);
+            if bot_side(g).is_some_and(|(c, _)| c == g.to_move()) {
+                wanted.insert(g.record.id, (g.record.id, g.record.moves.len()));
+            }
         }
-        let wanted = game
-            .filter(|g| g.is_active())
-            .and_then(|g| bot_side(g).filter(|(c, _)| *c == g.to_move()).map(|_| g))
-            .map(|g| (g.record.id, g.record.moves.len()));
-        let running = rt.lock_flight().get(channel).copied();
-        match (wanted, running) {
-            (Some(w), Some(r)) if w == r => {}
-            (Some(_), running) => {
-                if running.is_some() {
-                    rt.pool.cancel(channel);
-                    rt.lock_flight().remove(channel);
-                }
-                rt.mark_due(channel);
-            }
-            (None, Some(_)) => {
-                rt.pool.cancel(channel);
-                rt.lock_flight().remove(channel);
-            }
-            (None, None) => {}
+        let stale: Vec<String> = {
+            let flight = rt.lock_flight();
+            flight
+                .iter()
+                .filter(|(key, search)| {
+                    **key == lane(channel, search.0) && wanted.get(&search.0) != Some(*search)
+                })
+                .map(|(key, _)| key.clone())
+                .collect()
+        };
+        for key in stale {
+            rt.pool.cancel(&key);
+            rt.lock_flight().remove(&key);
+        }
+        let flight = rt.lock_flight();
+        due |= wanted
+            .values()
+            .any(|w| flight.get(&lane(channel, w.0)) != Some(w));
+        drop(flight);
+        if due {
+            rt.mark_due(channel);
         }
     }
 
@@ -208,9 +218,12 @@ impl Service {
                 continue;
             };
             let channel = &game.record.channel;
-            // The bot's game of its channel (the others there are people's).
+            // One of the bot's games (the others there may be people's): the channel is looked
+            // at, all its bot games with it.
             if bot_side(&game).is_some() {
-                self.bot_watch(channel, Some(&game));
+                if let Some(rt) = self.bot.get() {
+                    rt.mark_due(channel);
+                }
             }
             if let Ok(Some(c)) = self.storage().channel(channel) {
                 if c.hint.is_some_and(|h| h.game == id) {
@@ -241,15 +254,29 @@ impl Service {
         }
     }
 
-    /// Submit the bot's search in `channel` if the bot is to move there and none runs.
+    /// Submit the bot's search in each of its games in `channel` where it is to move and none
+    /// runs.
     async fn bot_think(self: Arc<Self>, channel: &str) -> AppResult<()> {
+        let ids: Vec<u64> = {
+            let slot = self.manager.lock(channel).await?;
+            slot.games()
+                .filter(|g| bot_side(g).is_some())
+                .map(|g| g.record.id)
+                .collect()
+        };
+        for id in ids {
+            Arc::clone(&self).bot_think_in(channel, id).await?;
+        }
+        Ok(())
+    }
+
+    /// [`Service::bot_think`] for the bot's game `id` in `channel`.
+    async fn bot_think_in(self: Arc<Self>, channel: &str, id: u64) -> AppResult<()> {
         let Some(rt) = self.bot.get() else {
             return Ok(());
         };
         let mut slot = self.manager.lock(channel).await?;
-        // The bot plays one game per channel at a time (`/play bot` says so to a second
-        // player); other pairs may play beside it.
-        select_bot_game(&mut slot);
+        slot.select(Some(id));
         if let Some(game) = slot.game.as_ref().filter(|g| takeback_asked(g)) {
             // Answered as its own event (the router takes the channel), then looked at again.
             let what = Raised::TakebackAsked {
@@ -258,27 +285,32 @@ impl Service {
             drop(slot);
             self.enter(Event::Raised { channel, what }).await?;
             slot = self.manager.lock(channel).await?;
-            select_bot_game(&mut slot);
+            slot.select(Some(id));
         }
-        let Some(game) = slot.game.as_ref().filter(|g| g.is_active()) else {
+        let Some(game) = slot
+            .game
+            .as_ref()
+            .filter(|g| g.is_active() && g.record.id == id)
+        else {
             return Ok(());
         };
         let Some((bot, level)) = bot_side(game).filter(|(c, _)| *c == game.to_move()) else {
             return Ok(());
         };
         let search = (game.record.id, game.record.moves.len());
+        let key = lane(channel, id);
         {
             let mut flight = rt.lock_flight();
-            if flight.get(channel) == Some(&search) {
+            if flight.get(&key) == Some(&search) {
                 return Ok(());
             }
-            flight.insert(channel.to_string(), search);
+            flight.insert(key.clone(), search);
         }
         // Processes sharing the storage: one of them searches (the one that claims it).
-        let Some(claim) = self.storage().claim_work(&format!("bot:{channel}")).await? else {
+        let Some(claim) = self.storage().claim_work(&format!("bot:{key}")).await? else {
             let mut flight = rt.lock_flight();
-            if flight.get(channel) == Some(&search) {
-                flight.remove(channel);
+            if flight.get(&key) == Some(&search) {
+                flight.remove(&key);
             }
             return Ok(());
         };
@@ -291,7 +323,7 @@ impl Service {
         // The bot's move is queued for the person it plays, in their turn.
         let human = game.player(bot.other()).id.clone();
         drop(slot);
-        let ticket = rt.pool.submit(&human, channel, job);
+        let ticket = rt.pool.submit(&human, &key, job);
         let channel = channel.to_string();
         tokio::spawn(async move {
             let out = ticket.timed_result().await;
@@ -319,9 +351,10 @@ impl Service {
             return Ok(());
         };
         {
+            let key = lane(channel, search.0);
             let mut flight = rt.lock_flight();
-            if flight.get(channel) == Some(&search) {
-                flight.remove(channel);
+            if flight.get(&key) == Some(&search) {
+                flight.remove(&key);
             }
         }
         let Some((Outcome::Searched(played), searched_ms)) = out else {
@@ -430,22 +463,17 @@ pub(crate) async fn answer_takeback(ctx: &mut Ctx<'_>, slot: &mut Slot) -> AppRe
         return Ok(Vec::new());
     };
     ctx.user = game.player(bot).clone();
+    let key = lane(ctx.channel, game.record.id);
     let replies = crate::app::endings::takeback(ctx, slot).await?;
     if let Some(rt) = ctx.svc.bot.get() {
-        rt.pool.cancel(ctx.channel);
-        rt.lock_flight().remove(ctx.channel);
+        rt.pool.cancel(&key);
+        rt.lock_flight().remove(&key);
     }
     Ok(replies)
 }
 
-/// The game the bot plays in `slot`'s channel, if any: one at a time per channel (other pairs
-/// may play beside it); what [`Service::bot_watch`] looks at after a command.
-pub(crate) fn bot_game(slot: &crate::game::ChannelSlot) -> Option<&Game> {
-    slot.games().find(|g| bot_side(g).is_some())
-}
-
-/// Make the bot's game in `slot`'s channel the one handlers see (none if it plays none).
-fn select_bot_game(slot: &mut crate::game::ChannelSlot) {
-    let id = bot_game(slot).map(|g| g.record.id);
-    slot.select(id);
+/// The thinking pool's lane (and the key of the search in flight) of the bot's game `game`
+/// in `channel`: each of its games in a chat is searched on its own.
+fn lane(channel: &str, game: u64) -> String {
+    format!("{channel} game {game}")
 }

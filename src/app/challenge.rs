@@ -158,6 +158,11 @@ fn live_challenge(slot: &Slot, now: u64) -> Option<Challenge> {
 /// The private answer when `p` already plays a game in this channel (a player plays one
 /// game at a time in a chat; other pairs may play beside it).
 fn playing_here(ctx: &Ctx<'_>, slot: &Slot, p: &PlayerRef) -> Option<Reply> {
+    // The bot plays as many games in a chat as people ask of it (each in its own lane of
+    // the thinking pool; each person's are capped by `BOT_GAMES_PER_USER`).
+    if crate::rating::is_bot(&p.id) {
+        return None;
+    }
     slot.game_of(&p.id)
         .map(|g| {
             ctx.private(Msg::PlayerBusy {

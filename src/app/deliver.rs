@@ -274,7 +274,7 @@ impl Service {
         let lease = slot.take_lease();
         let committed = self.commit(changes, channel, origin, replies, lease).await;
         match &committed {
-            Ok(_) => self.bot_watch(channel, super::bot_turn::bot_game(slot)),
+            Ok(_) => self.bot_watch(channel, slot.games()),
             Err(_) => slot.loaded = false,
         }
         committed

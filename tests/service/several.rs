@@ -1,6 +1,6 @@
 //! Several games at once in one chat: each player's moves and commands go to their own game,
 //! a spectator names the one to show, a player plays one game at a time there, the bot plays
-//! one game per chat beside people's, and a restart brings every game back. On sled, and
+//! several games in a chat beside people's, and a restart brings every game back. On sled, and
 //! again on PostgreSQL when one can be had.
 
 use std::sync::atomic::AtomicU64;
@@ -173,7 +173,7 @@ async fn every_game_of_a_chat_comes_back_after_a_restart() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn the_bot_plays_one_game_per_chat_beside_people() {
+async fn the_bot_plays_several_games_in_one_chat_beside_people() {
     let dir = tempfile::tempdir().expect("tempdir");
     let storage = Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled"));
     let svc = service(storage, config());
@@ -187,25 +187,46 @@ async fn the_bot_plays_one_game_per_chat_beside_people() {
     assert!(r.contains("challenges bob"), "{r}");
     let r = ask(&svc, "bob", "/accept").await;
     assert!(r.contains("begins"), "{r}");
+    // Two players each play the bot in the same chat, beside the people's game.
     let r = ask(&svc, "carol", "/play bot 1 red").await;
     assert!(r.contains("Game #2 begins"), "{r}");
+    let r = ask(&svc, "dave", "/play bot 1 red").await;
+    assert!(r.contains("Game #3 begins"), "{r}");
+    // A player still plays one game at a time here.
     let r = ask(&svc, "dave", "/play bot").await;
-    assert!(r.contains("already playing a game here"), "{r}");
-    // The people's game goes on while the bot plays its own.
+    assert!(r.contains("You are already playing here"), "{r}");
     let r = ask(&svc, "carol", "h2e2").await;
     assert!(r.contains("Game #2 · 1. carol"), "{r}");
+    let r = ask(&svc, "dave", "c3c4").await;
+    assert!(r.contains("Game #3 · 1. dave"), "{r}");
     let r = ask(&svc, "alice", "h2e2").await;
     assert!(r.contains("Game #1 · 1. alice"), "{r}");
     let r = ask(&svc, "bob", "h9g7").await;
     assert!(r.contains("Game #1 · 2. bob"), "{r}");
+    // The bot answers in each of its games.
     at_ply(&svc, 2, 2).await;
+    at_ply(&svc, 3, 2).await;
     let r = ask(&svc, "carol", "/board").await;
     assert!(r.contains("Game #2"), "{r}");
-    // Once the bot's game ends, the next player may play it here.
+    // One of its games ends; the other goes on.
     let r = ask(&svc, "carol", "/resign").await;
     assert!(r.contains("resigned"), "{r}");
-    let r = ask(&svc, "dave", "/play bot 1").await;
-    assert!(r.contains("Game #3 begins"), "{r}");
+    let moved = svc.storage().game(3).ok().flatten().expect("game 3").moves;
+    let next =
+        xiangqi_bot::game::Game::from_record(svc.storage().game(3).ok().flatten().expect("game 3"))
+            .expect("replays")
+            .position()
+            .legal_moves()
+            .iter()
+            .next()
+            .copied()
+            .expect("a move");
+    let r = ask(&svc, "dave", &next.to_string()).await;
+    assert!(
+        r.contains(&format!("Game #3 · {}. dave", moved.len() + 1)),
+        "{r}"
+    );
+    at_ply(&svc, 3, moved.len() + 2).await;
     bot.abort();
     let _ = bot.await;
 }

@@ -34,10 +34,6 @@ pub(super) async fn start_bot(
     human_red: bool,
     terms: Terms,
 ) -> AppResult<Vec<Reply>> {
-    if crate::app::bot_turn::bot_game(slot).is_some() {
-        // The bot plays one game per channel at a time; people may play beside it.
-        return Ok(vec![ctx.private(Msg::BotBusyHere)]);
-    }
     let max = ctx.svc.config.bot_games_per_user;
     if bot_games_of(ctx, &ctx.user.id)? >= max {
         return Ok(vec![ctx.private(Msg::TooManyBotGames { max })]);

@@ -115,7 +115,6 @@ Times: none, 10+5, 20m/1m, 10m+3x30s, 1d (rated games need a clock). /play bot [
         Msg::WhichGame { games } => format!("Several games are being played here:\n{games}\nName the one you mean: /board 12."),
         Msg::GameLabel { id } => format!("Game #{id}"),
         Msg::PlayerBusy { name, id } => format!("{name} is playing game #{id} here. A player plays one game at a time in a chat: wait for it to end."),
-        Msg::BotBusyHere => "The bot is already playing a game here. Play it in another channel or thread, or when that game ends.".into(),
         Msg::QueueFull => "Too much is being asked here at once: I skipped some answers. Ask again in a moment.".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "Only members who can manage this channel can change its settings." } else { "Only this group's administrators can change its settings." };

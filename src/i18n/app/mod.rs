@@ -442,8 +442,6 @@ pub enum Msg {
         /// The game they play.
         id: u64,
     },
-    /// The bot already plays a game in this chat.
-    BotBusyHere,
     /// `/about`.
     About {
         /// The bot's version.

@@ -210,7 +210,6 @@ fn samples() -> Vec<Msg> {
             name: "an".into(),
             id: 3,
         },
-        Msg::BotBusyHere,
         Msg::About {
             version: "0.1.0".into(),
             documents: "- a\n- b".into(),
@@ -320,11 +319,10 @@ fn index(m: &Msg) -> usize {
         Msg::WhichGame { .. } => 88,
         Msg::GameLabel { .. } => 89,
         Msg::PlayerBusy { .. } => 90,
-        Msg::BotBusyHere => 91,
     }
 }
 
-const VARIANTS: usize = 92;
+const VARIANTS: usize = 91;
 
 #[test]
 fn durations_read_naturally() {

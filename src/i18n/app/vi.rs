@@ -114,7 +114,6 @@ Thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d (ván tính điểm cần đồng
         Msg::WhichGame { games } => format!("Ở đây đang có nhiều ván:\n{games}\nHãy nói rõ ván nào: /board 12."),
         Msg::GameLabel { id } => format!("Ván #{id}"),
         Msg::PlayerBusy { name, id } => format!("{name} đang chơi ván #{id} ở đây. Mỗi người chỉ chơi một ván một lúc trong một nhóm: hãy chờ ván đó kết thúc."),
-        Msg::BotBusyHere => "Máy đang chơi một ván ở đây rồi. Hãy chơi với máy ở kênh hoặc luồng khác, hoặc chờ ván đó kết thúc.".into(),
         Msg::QueueFull => "Ở đây đang có quá nhiều yêu cầu cùng lúc nên tôi đã bỏ qua vài câu trả lời. Bạn hãy hỏi lại sau giây lát.".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "Chỉ thành viên có quyền quản lý kênh này mới đổi được cài đặt của kênh." } else { "Chỉ quản trị viên của nhóm mới đổi được cài đặt của nhóm." };

@@ -115,7 +115,6 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::WhichGame { games } => format!("这里正在进行多盘对局：\n{games}\n请指明是哪一局：/board 12。"),
         Msg::GameLabel { id } => format!("第{id}局"),
         Msg::PlayerBusy { name, id } => format!("{name}正在这里下第{id}局。在同一个群里每人一次只下一局，请等那一局结束。"),
-        Msg::BotBusyHere => "电脑已经在这里下一局了。请在其他频道或话题与电脑对弈，或等那一局结束。".into(),
         Msg::QueueFull => "这里同时收到的请求太多，我跳过了一些回复。请稍后再问一次。".into(),
         Msg::AdminsOnly { discord, slash } => {
             let who = if *discord { "只有能管理本频道的成员才能更改本频道的设置。" } else { "只有本群管理员才能更改本群的设置。" };
