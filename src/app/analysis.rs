@@ -14,8 +14,8 @@ use tokio::sync::Notify;
 /// Work to start.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Work {
-    /// The hint asked for in this channel.
-    Hint(String),
+    /// The hint asked for in this channel's game (its id).
+    Hint(String, u64),
     /// The review of a game (its channel, its id).
     Review(String, u64),
 }

@@ -55,7 +55,7 @@ impl Service {
                         return;
                     };
                     let result = match &w {
-                        Work::Hint(channel) => svc.hint_job(channel).await,
+                        Work::Hint(channel, game) => svc.hint_job(channel, *game).await,
                         Work::Review(channel, game) => svc.review_job(channel, *game).await,
                     };
                     svc.analysis.release(&w);

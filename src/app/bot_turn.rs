@@ -226,9 +226,9 @@ impl Service {
                 }
             }
             if let Ok(Some(c)) = self.storage().channel(channel) {
-                if c.hint.is_some_and(|h| h.game == id) {
+                if c.hint_for(id).is_some() {
                     self.analysis
-                        .due(crate::app::analysis::Work::Hint(channel.clone()));
+                        .due(crate::app::analysis::Work::Hint(channel.clone(), id));
                 }
             }
         }

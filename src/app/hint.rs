@@ -53,7 +53,11 @@ pub(crate) async fn hint(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
     if ctx.svc.engine_pool().is_none() {
         return Ok(vec![private(ctx, &AnalysisMsg::NoEngine)]);
     }
-    if slot.record.hint.as_ref().is_some_and(|a| current(game, a)) {
+    if slot
+        .record
+        .hint_for(game.record.id)
+        .is_some_and(|a| current(game, a))
+    {
         return Ok(vec![private(ctx, &AnalysisMsg::HintBusy)]);
     }
     let ask = HintAsk {
@@ -62,13 +66,17 @@ pub(crate) async fn hint(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
         user: ctx.user.id.clone(),
         notation: ctx.notation.name().to_string(),
     };
+    let id = ask.game;
     let game = slot.game.clone();
     let mut record = slot.record.clone();
-    record.hint = Some(ask);
+    // Each game of the chat may have its hint searched at once.
+    record.put_hint(ask);
     ctx.store_record(&mut slot.record, record, game.as_ref(), Changes::default())
         .await?;
     // The job starts once this command is committed (it waits for the channel).
-    ctx.svc.analysis.due(Work::Hint(ctx.channel.to_string()));
+    ctx.svc
+        .analysis
+        .due(Work::Hint(ctx.channel.to_string(), id));
     Ok(vec![Reply::text(text(
         &AnalysisMsg::HintThinking,
         ctx.lang,
@@ -108,18 +116,23 @@ fn limits(cap: Option<u64>) -> Limits {
 }
 
 impl Service {
-    /// Search the hint asked for in `channel` and post it (or drop it if a move came first).
-    pub(crate) async fn hint_job(&self, channel: &str) -> AppResult<()> {
+    /// Search the hint asked for in game `id` of `channel` and post it (or drop it if a move
+    /// came first).
+    pub(crate) async fn hint_job(&self, channel: &str, id: u64) -> AppResult<()> {
         let Some((pool, cap)) = self.engine_pool() else {
             return Ok(());
         };
         let (ask, arbiter) = {
             let slot = self.manager.lock(channel).await?;
-            let Some(ask) = slot.record.hint.clone() else {
+            let Some(ask) = slot.record.hint_for(id).cloned() else {
                 return Ok(());
             };
-            match slot.game.as_ref().filter(|g| current(g, &ask)) {
-                Some(g) => (ask, g.arbiter.clone()),
+            let arbiter = slot
+                .games()
+                .find(|g| current(g, &ask))
+                .map(|g| g.arbiter.clone());
+            match arbiter {
+                Some(a) => (ask, a),
                 None => {
                     drop(slot);
                     return self.hint_done(channel, &ask, None).await;
@@ -131,7 +144,7 @@ impl Service {
             limits: limits(cap),
         };
         match pool
-            .submit(&ask.user, &pool_key(channel, "hint"), job)
+            .submit(&ask.user, &pool_key(channel, &format!("hint {id}")), job)
             .result()
             .await
         {
@@ -201,7 +214,7 @@ pub(super) async fn ready(
     ask: &HintAsk,
     best: Option<Option<crate::core::Move>>,
 ) -> AppResult<Vec<Reply>> {
-    if slot.record.hint.as_ref() != Some(ask) {
+    if slot.record.hint_for(ask.game) != Some(ask) {
         return Ok(Vec::new());
     }
     let game = slot.game.clone();
@@ -211,7 +224,7 @@ pub(super) async fn ready(
         .unwrap_or_else(|| PlayerRef::new(ask.user.clone(), ""));
     let ctx = &*ctx;
     let mut record = slot.record.clone();
-    record.hint = None;
+    record.drop_hint(ask.game);
     ctx.store_record(&mut slot.record, record, game.as_ref(), Changes::default())
         .await?;
     let mut replies = Vec::new();

@@ -350,10 +350,12 @@ fn label_boards(
     Ok(replies)
 }
 
-/// The game a board picture shows, from its name (`board-12-34.png`: game 12).
+/// The game a board picture shows, from its name (`board-12-34.png`, a hint's
+/// `hint-12-34.png`: game 12).
 fn board_game(filename: &str) -> Option<u64> {
     filename
-        .strip_prefix("board-")?
+        .strip_prefix("board-")
+        .or_else(|| filename.strip_prefix("hint-"))?
         .split('-')
         .next()?
         .parse()

@@ -235,6 +235,36 @@ impl ChannelRecord {
         self.challenge.iter().chain(self.other_challenges.iter())
     }
 
+    /// The hint being searched for in game `game`, if one is.
+    #[must_use]
+    pub fn hint_for(&self, game: u64) -> Option<&super::analysis::HintAsk> {
+        self.hint
+            .iter()
+            .chain(self.other_hints.iter())
+            .find(|h| h.game == game)
+    }
+
+    /// Keep `ask` as the hint searched for in its game (replacing one asked there before).
+    pub fn put_hint(&mut self, ask: super::analysis::HintAsk) {
+        self.drop_hint(ask.game);
+        if self.hint.is_none() {
+            self.hint = Some(ask);
+        } else {
+            self.other_hints.push(ask);
+        }
+    }
+
+    /// Forget the hint searched for in game `game`.
+    pub fn drop_hint(&mut self, game: u64) {
+        if self.hint.as_ref().is_some_and(|h| h.game == game) {
+            self.hint = None;
+        }
+        self.other_hints.retain(|h| h.game != game);
+        if self.hint.is_none() && !self.other_hints.is_empty() {
+            self.hint = Some(self.other_hints.remove(0));
+        }
+    }
+
     /// [`ChannelRecord::challenges`], to change.
     pub fn challenges_mut(&mut self) -> impl Iterator<Item = &mut Challenge> {
         self.challenge
@@ -308,6 +338,9 @@ pub struct ChannelRecord {
     /// A hint being searched for here (see [`super::analysis`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hint: Option<super::analysis::HintAsk>,
+    /// Hints being searched for in the chat's other games (one per game), beside `hint`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_hints: Vec<super::analysis::HintAsk>,
     /// The puzzle being solved here (`/puzzle`), apart from the game.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub puzzle: Option<super::puzzle::LivePuzzle>,

@@ -253,3 +253,55 @@ async fn ten_reviews_of_one_game_give_one_review_and_pointers_to_it() {
     assert!(!matches!(more, Ok(true)), "the review was posted twice");
     engine.abort();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_game_of_a_chat_has_its_hint_searched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (svc, mut out, engine) = start(
+        Arc::new(SledStorage::open(dir.path()).expect("sled")),
+        Some(300),
+    );
+    game(&svc, "club").await;
+    ask(&svc, "carol", "club", "/play @dave red").await;
+    let started = ask(&svc, "dave", "club", "/accept").await;
+    assert!(started.contains("Game #2 begins"), "{started}");
+    // Two players of two games ask at once; a second ask in the same game waits for the first.
+    let a = ask(&svc, "alice", "club", "/hint").await;
+    assert!(a.contains("Looking for the best move"), "{a}");
+    let c = ask(&svc, "carol", "club", "/hint").await;
+    assert!(c.contains("Looking for the best move"), "{c}");
+    let again = ask(&svc, "alice", "club", "/hint").await;
+    assert!(again.contains("already being looked for"), "{again}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut hints = Vec::new();
+    while hints.len() < 2 {
+        assert!(Instant::now() < deadline, "hints posted: {hints:?}");
+        if let Ok(Some(o)) = tokio::time::timeout(Duration::from_millis(200), out.recv()).await {
+            hints.extend(
+                o.replies
+                    .into_iter()
+                    .map(|r| r.text)
+                    .filter(|t| t.contains("Hint for")),
+            );
+        }
+    }
+    assert!(
+        hints
+            .iter()
+            .any(|h| h.starts_with("Game #1 · 💡 Hint for alice")),
+        "{hints:?}"
+    );
+    assert!(
+        hints
+            .iter()
+            .any(|h| h.starts_with("Game #2 · 💡 Hint for carol")),
+        "{hints:?}"
+    );
+    let record = svc
+        .storage()
+        .channel("console:club")
+        .expect("read")
+        .expect("channel");
+    assert!(record.hint.is_none() && record.other_hints.is_empty());
+    engine.abort();
+}
