@@ -31,6 +31,9 @@ fn played(n: usize, rounds: u32) -> Tournament {
         started_ms: Some(1),
         ends_ms: None,
         round: 0,
+        every_minutes: None,
+        round_started_ms: None,
+        next_round_ms: None,
         players: (0..n)
             .map(|i| Entrant {
                 player: PlayerRef::new(format!("tg:{}", 100_000_000 + i), &format!("Player {i}")),

@@ -72,6 +72,11 @@ impl Service {
                     crate::game::DeadlineKind::TournamentEnd,
                     Stage::Running,
                 ),
+                (
+                    t.next_round_ms,
+                    crate::game::DeadlineKind::TournamentRound,
+                    Stage::Running,
+                ),
             ] {
                 let Some(at_ms) = at.filter(|_| t.stage == stage) else {
                     continue;

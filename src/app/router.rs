@@ -384,7 +384,8 @@ async fn raised(svc: &Service, channel: &str, what: Raised) -> AppResult<Handled
             DeadlineKind::ChallengeExpiry
             | DeadlineKind::PuzzleDaily
             | DeadlineKind::TournamentStart
-            | DeadlineKind::TournamentEnd => None,
+            | DeadlineKind::TournamentEnd
+            | DeadlineKind::TournamentRound => None,
         },
         Raised::ReviewReady { .. } => None,
     };

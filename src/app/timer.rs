@@ -248,7 +248,9 @@ pub(super) async fn due(ctx: &Ctx<'_>, slot: &mut Slot, d: &Deadline) -> AppResu
             .map(|m| vec![ctx.say(m)])
             .unwrap_or_default(),
         DeadlineKind::PuzzleDaily => super::puzzle::daily_due(ctx, slot, d, &mut changes).await?,
-        DeadlineKind::TournamentStart | DeadlineKind::TournamentEnd => {
+        DeadlineKind::TournamentStart
+        | DeadlineKind::TournamentEnd
+        | DeadlineKind::TournamentRound => {
             super::tournament::due(ctx, slot, d, &mut changes).await?
         }
     };

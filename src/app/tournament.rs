@@ -185,6 +185,7 @@ fn terms(
     let mut ruleset = super::challenge::channel_ruleset(&slot.record);
     let mut rated = false;
     let (mut length, mut max_players, mut min_rating, mut starts_in) = (None, None, None, None);
+    let mut every = None;
     let mut i = 0;
     while i < words.len() {
         let word = words[i].as_str();
@@ -196,6 +197,7 @@ fn terms(
             "max" | "toida" | "tốiđa" | "最多" => Some("max"),
             "min" | "toithieu" | "tốithiểu" | "最低" => Some("min"),
             "in" | "sau" | "后" => Some("in"),
+            "every" | "moi" | "mỗi" | "每" => Some("every"),
             _ => None,
         };
         if let Some(k) = keyword {
@@ -207,6 +209,7 @@ fn terms(
                 "rounds" | "minutes" => length = Some(n),
                 "max" => max_players = Some(n),
                 "min" => min_rating = Some(n),
+                "every" => every = Some(n),
                 _ => starts_in = Some(n),
             }
         } else if let Ok(n) = word.parse::<u64>() {
@@ -251,6 +254,12 @@ fn terms(
     if tc == TimeControl::None {
         return Err(Box::new(private(ctx, &TourMsg::NeedsClock)));
     }
+    // Rounds at set times are for events played in rounds.
+    let every_minutes = match every {
+        Some(_) if matches!(format, Format::Arena { .. }) => return Err(bad("every")),
+        Some(n) => Some(u32::try_from(range("every", n, 1, MAX_START_IN)?).unwrap_or(u32::MAX)),
+        None => None,
+    };
     let most = if matches!(format, Format::Robin { .. }) {
         ROBIN_MAX
     } else {
@@ -292,6 +301,9 @@ fn terms(
         started_ms: None,
         ends_ms: None,
         round: 0,
+        every_minutes,
+        round_started_ms: None,
+        next_round_ms: None,
         players: Vec::new(),
         pairings: Vec::new(),
         byes: Vec::new(),
@@ -336,6 +348,10 @@ fn start_deadline(ctx: &Ctx<'_>, t: &Tournament) -> Option<Deadline> {
 
 fn end_deadline(ctx: &Ctx<'_>, t: &Tournament) -> Option<Deadline> {
     deadline(ctx, t, t.ends_ms, DeadlineKind::TournamentEnd)
+}
+
+fn round_deadline(ctx: &Ctx<'_>, t: &Tournament) -> Option<Deadline> {
+    deadline(ctx, t, t.next_round_ms, DeadlineKind::TournamentRound)
 }
 
 fn deadline(
@@ -618,14 +634,25 @@ async fn pause(ctx: &Ctx<'_>, slot: &mut Slot, to: Presence) -> AppResult<Vec<Re
         },
     )];
     // A Swiss round waits for nobody who left it: the next may start.
+    replies.extend(step(ctx, slot, t, Changes::default()).await?);
+    Ok(replies)
+}
+
+/// Take the tournament's next step ([`Tournament::advance`]) and store it with `changes`:
+/// what it says, the new games' boards among it.
+async fn step(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    mut t: Tournament,
+    mut changes: Changes,
+) -> AppResult<Vec<Reply>> {
     let mut record = slot.record.clone();
-    let mut changes = Changes::default();
     let next = t.advance(ctx.now);
     let started = make_games(ctx, &mut t, &mut record, &mut changes, &next.start)?;
     let (lines, over) = progress(ctx, &t, &next, &mut changes);
     record.tournament = Some(t.clone());
     store(ctx, slot, record, changes, &started).await?;
-    replies.extend(lines);
+    let mut replies = lines;
     replies.extend(boards(ctx, &t, &started).await);
     replies.extend(over);
     Ok(replies)
@@ -664,16 +691,8 @@ async fn begin(ctx: &Ctx<'_>, slot: &mut Slot, mut t: Tournament) -> AppResult<V
             ends: t.ends_ms.map(|e| in_time(ctx, e.saturating_sub(ctx.now))),
         },
     );
-    let mut record = slot.record.clone();
-    let next = t.advance(ctx.now);
-    let started = make_games(ctx, &mut t, &mut record, &mut changes, &next.start)?;
-    let (lines, over) = progress(ctx, &t, &next, &mut changes);
-    record.tournament = Some(t.clone());
-    store(ctx, slot, record, changes, &started).await?;
     let mut replies = vec![headline];
-    replies.extend(lines);
-    replies.extend(boards(ctx, &t, &started).await);
-    replies.extend(over);
+    replies.extend(step(ctx, slot, t, changes).await?);
     Ok(replies)
 }
 
@@ -686,6 +705,7 @@ async fn cancel(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
     let mut changes = Changes::default();
     changes.remove_deadlines.extend(start_deadline(ctx, &t));
     changes.remove_deadlines.extend(end_deadline(ctx, &t));
+    changes.remove_deadlines.extend(round_deadline(ctx, &t));
     t.stage = Stage::Cancelled;
     let id = t.id;
     ctx.edit_record(slot, |r| r.tournament = Some(t), changes)
@@ -808,6 +828,19 @@ pub(crate) fn game_ended(
     let started = make_games(ctx, &mut t, record, changes, &next.start)?;
     let (mut lines, over) = progress(ctx, &t, &next, changes);
     let arena = matches!(t.format, Format::Arena { .. });
+    if arena && !next.finished {
+        // The arena's table, live: its top after every game.
+        lines.insert(
+            0,
+            say(
+                ctx,
+                &TourMsg::ArenaTop {
+                    id: t.id,
+                    top: top_text(ctx, &t, 5),
+                },
+            ),
+        );
+    }
     if arena && was == Stage::Running && t.stage != Stage::Running {
         // An arena whose time ran out while this game was ending (its own deadline comes
         // after): said here, once.
@@ -845,6 +878,10 @@ pub(crate) async fn due(
             }
             ctx.persist(std::mem::take(changes)).await?;
             begin(ctx, slot, t).await
+        }
+        DeadlineKind::TournamentRound if t.stage == Stage::Running => {
+            let c = std::mem::take(changes);
+            step(ctx, slot, t, c).await
         }
         DeadlineKind::TournamentEnd if t.stage == Stage::Running => {
             let mut t = t;
@@ -914,6 +951,18 @@ fn progress(
                 round,
                 of: t.rounds().unwrap_or(round),
                 lines: out.join("\n"),
+            },
+        ));
+    }
+    if let Some(at) = next.wait_until {
+        // Its deadline may be asked for again (a pause, a withdrawal): it is the same one.
+        changes.add_deadlines.extend(round_deadline(ctx, t));
+        lines.push(say(
+            ctx,
+            &TourMsg::NextRound {
+                id: t.id,
+                round: t.round + 1,
+                when: in_time(ctx, at.saturating_sub(ctx.now)),
             },
         ));
     }
@@ -1031,6 +1080,20 @@ pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> V
         );
     }
     out
+}
+
+/// The first `n` of an arena's table on one line: `ann 6 🔥 · ben 2 · cat 0`.
+fn top_text(ctx: &Ctx<'_>, t: &Tournament, n: usize) -> String {
+    let _ = ctx;
+    table(t)
+        .iter()
+        .take(n)
+        .map(|r| {
+            let fire = if r.on_fire { " 🔥" } else { "" };
+            format!("{} {}{fire}", t.players[r.entrant].player.name, r.score)
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
 }
 
 /// The table, one line per player.

@@ -394,6 +394,8 @@ pub enum DeadlineKind {
     TournamentStart = 6,
     /// An arena's time is up (the id is the tournament's).
     TournamentEnd = 7,
+    /// A tournament's next round is due (rounds every so many minutes).
+    TournamentRound = 8,
 }
 
 impl DeadlineKind {
@@ -410,6 +412,7 @@ impl DeadlineKind {
             5 => DeadlineKind::PuzzleDaily,
             6 => DeadlineKind::TournamentStart,
             7 => DeadlineKind::TournamentEnd,
+            8 => DeadlineKind::TournamentRound,
             _ => return None,
         })
     }

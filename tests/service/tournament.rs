@@ -249,6 +249,8 @@ async fn an_arena_pairs_free_players_and_ends_on_its_clock() {
     // Black resigns: both are free but just met, and nobody else is: they wait.
     let r = ask(&svc, &black, "/resign").await;
     assert!(begun(&r).is_empty(), "{r}");
+    // The arena's top is posted after every game.
+    assert!(r.contains(&format!("Tournament #1: {red} 2 · ")), "{r}");
     // The other game ends: the four are paired anew, nobody with their last opponent.
     let (_, r2, b2) = second[0].clone();
     let r = ask(&svc, &r2, "/resign").await;
@@ -507,4 +509,37 @@ async fn any_tournament_line_is_answered() {
     }
     // The lines that make sense did something.
     assert!(made > 0, "no tournament was made or started");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn rounds_every_so_many_minutes_start_on_their_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let start = 5_000_000_000;
+    let clock = Arc::new(AtomicU64::new(start));
+    let svc = service(
+        Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
+        Arc::clone(&clock),
+    );
+    let mut outbox = svc.subscribe(xiangqi_bot::platform::Platform::Console);
+    let r = ask(&svc, "org", "/tournament arena 5+3 every 30").await;
+    assert!(r.contains("do not understand “every”"), "{r}");
+    ask(&svc, "org", "/tournament swiss rounds 2 5+3 every 30").await;
+    for p in ["ann", "ben"] {
+        ask(&svc, p, "/tournament join").await;
+    }
+    let r = ask(&svc, "org", "/tournament start").await;
+    let first = begun(&r);
+    assert_eq!(first.len(), 1, "{r}");
+    // The first round is over in five minutes; the second waits for minute 30.
+    clock.store(start + 5 * 60_000, Ordering::SeqCst);
+    let r = ask(&svc, &first[0].1, "/resign").await;
+    assert!(r.contains("round 2 starts in 25 min"), "{r}");
+    assert!(begun(&r).is_empty(), "{r}");
+    let now = start + 30 * 60_000;
+    clock.store(now, Ordering::SeqCst);
+    assert_eq!(svc.process_due(now).await.expect("due"), 1);
+    let out = outbox.recv().await.expect("round 2");
+    let said = joined(&out.replies);
+    assert!(said.contains("round 2 of 2"), "{said}");
+    assert_eq!(begun(&said).len(), 1, "{said}");
 }

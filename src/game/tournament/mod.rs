@@ -222,6 +222,16 @@ pub struct Tournament {
     /// The round being played (0 before the first).
     #[serde(default)]
     pub round: u32,
+    /// Swiss and round robin: rounds start at least this many minutes apart (a round whose
+    /// last game ends sooner waits for its time); none: each as soon as the one before ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every_minutes: Option<u32>,
+    /// When the current round was paired.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_started_ms: Option<u64>,
+    /// When the next round is due, while it waits for its time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_round_ms: Option<u64>,
     /// Entrants, in the order they joined.
     pub players: Vec<Entrant>,
     /// Every pairing so far.
@@ -361,11 +371,26 @@ impl Tournament {
                 let last = self.rounds().unwrap_or(0);
                 if self.round >= last {
                     self.stage = Stage::Finished;
+                    self.next_round_ms = None;
                     return Advance {
                         finished: true,
                         ..Advance::default()
                     };
                 }
+                if let (Some(every), Some(started), true) =
+                    (self.every_minutes, self.round_started_ms, self.round > 0)
+                {
+                    let at = started + u64::from(every) * 60_000;
+                    if now_ms < at {
+                        self.next_round_ms = Some(at);
+                        return Advance {
+                            wait_until: Some(at),
+                            ..Advance::default()
+                        };
+                    }
+                }
+                self.next_round_ms = None;
+                self.round_started_ms = Some(now_ms);
                 self.round += 1;
                 let round = self.round;
                 let from = self.pairings.len();
@@ -422,6 +447,8 @@ pub struct Advance {
     pub round_started: Option<u32>,
     /// The tournament just ended.
     pub finished: bool,
+    /// The next round waits for its time ([`Tournament::every_minutes`]).
+    pub wait_until: Option<u64>,
 }
 
 #[cfg(test)]

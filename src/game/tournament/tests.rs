@@ -32,6 +32,9 @@ fn tournament(format: Format, n: usize) -> Tournament {
         started_ms: Some(0),
         ends_ms: None,
         round: 0,
+        every_minutes: None,
+        round_started_ms: None,
+        next_round_ms: None,
         players: (0..n).map(|i| entrant(i, 2000 - i as i64 * 10)).collect(),
         pairings: Vec::new(),
         byes: Vec::new(),
@@ -213,6 +216,23 @@ fn an_arena_avoids_an_immediate_rematch_unless_two_are_all_there_is() {
     two.record(last, GameResult::Black, 1_000_001);
     assert!(two.advance(1_000_002).finished);
     assert_eq!(two.stage, Stage::Finished);
+}
+
+#[test]
+fn rounds_every_so_many_minutes_wait_for_their_time() {
+    let mut t = tournament(Format::Swiss { rounds: 2 }, 2);
+    t.every_minutes = Some(30);
+    let first = t.advance(1_000);
+    assert_eq!(first.round_started, Some(1));
+    t.record(first.start[0], GameResult::Draw, 60_000);
+    // Round 1 ended after a minute: round 2 waits for minute 30.
+    let wait = t.advance(60_000);
+    assert_eq!(wait.wait_until, Some(1_000 + 30 * 60_000));
+    assert!(wait.start.is_empty() && t.round == 1);
+    assert_eq!(t.next_round_ms, wait.wait_until);
+    let second = t.advance(1_000 + 30 * 60_000);
+    assert_eq!(second.round_started, Some(2));
+    assert_eq!(t.next_round_ms, None);
 }
 
 #[test]

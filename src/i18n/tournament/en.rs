@@ -43,6 +43,8 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::ByeLine { name, point: false } => format!("{name} sits this round out"),
         TourMsg::GameOf { id, round: Some(r) } => format!("Tournament #{id}, round {r}"),
         TourMsg::GameOf { id, round: None } => format!("Tournament #{id}"),
+        TourMsg::NextRound { id, round, when } => format!("Tournament #{id}: round {round} starts {when}."),
+        TourMsg::ArenaTop { id, top } => format!("Tournament #{id}: {top}"),
         TourMsg::TimeUp { id, playing: 0 } => format!("Tournament #{id}: time is up."),
         TourMsg::TimeUp { id, playing } => format!("Tournament #{id}: time is up. Nobody is paired again; the {playing} games being played still count."),
         TourMsg::Over { id, winner, table } => format!("🏆 Tournament #{id} is over: {winner} wins.\n{table}"),

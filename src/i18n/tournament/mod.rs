@@ -181,6 +181,22 @@ pub enum TourMsg {
         /// Its round, if it has rounds.
         round: Option<u32>,
     },
+    /// The next round waits for its time.
+    NextRound {
+        /// Its number.
+        id: u64,
+        /// The round.
+        round: u32,
+        /// When ("in 12 min").
+        when: String,
+    },
+    /// An arena's top players, after a game.
+    ArenaTop {
+        /// Its number.
+        id: u64,
+        /// Names and points (`ann 6 🔥 · ben 2`).
+        top: String,
+    },
     /// An arena's time is up.
     TimeUp {
         /// Its number.

@@ -95,6 +95,15 @@ fn samples() -> Vec<TourMsg> {
             round: Some(2),
         },
         TourMsg::GameOf { id: 3, round: None },
+        TourMsg::NextRound {
+            id: 3,
+            round: 2,
+            when: s("in 5 min"),
+        },
+        TourMsg::ArenaTop {
+            id: 3,
+            top: s("an 6 🔥 · bo 2"),
+        },
         TourMsg::TimeUp { id: 3, playing: 0 },
         TourMsg::TimeUp { id: 3, playing: 2 },
         TourMsg::Over {
@@ -216,6 +225,8 @@ fn covered(m: &TourMsg) -> bool {
         | TourMsg::ByeLine { .. }
         | TourMsg::GameOf { .. }
         | TourMsg::TimeUp { .. }
+        | TourMsg::NextRound { .. }
+        | TourMsg::ArenaTop { .. }
         | TourMsg::Over { .. }
         | TourMsg::Cancelled { .. }
         | TourMsg::CalledOffTooFew { .. }

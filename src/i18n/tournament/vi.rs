@@ -43,6 +43,8 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::ByeLine { name, point: false } => format!("{name} nghỉ vòng này"),
         TourMsg::GameOf { id, round: Some(r) } => format!("Giải #{id}, vòng {r}"),
         TourMsg::GameOf { id, round: None } => format!("Giải #{id}"),
+        TourMsg::NextRound { id, round, when } => format!("Giải #{id}: vòng {round} bắt đầu {when}."),
+        TourMsg::ArenaTop { id, top } => format!("Giải #{id}, dẫn đầu: {top}"),
         TourMsg::TimeUp { id, playing: 0 } => format!("Giải #{id}: đã hết giờ."),
         TourMsg::TimeUp { id, playing } => format!("Giải #{id}: đã hết giờ. Không xếp cặp thêm; {playing} ván đang chơi vẫn được tính."),
         TourMsg::Over { id, winner, table } => format!("🏆 Giải #{id} kết thúc: {winner} vô địch.\n{table}"),

@@ -43,6 +43,8 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::ByeLine { name, point: false } => format!("{name}本轮轮休"),
         TourMsg::GameOf { id, round: Some(r) } => format!("{id}号比赛，第{r}轮"),
         TourMsg::GameOf { id, round: None } => format!("{id}号比赛"),
+        TourMsg::NextRound { id, round, when } => format!("{id}号比赛：第{round}轮将于{when}开始。"),
+        TourMsg::ArenaTop { id, top } => format!("{id}号比赛领先：{top}"),
         TourMsg::TimeUp { id, playing: 0 } => format!("{id}号比赛：时间到。"),
         TourMsg::TimeUp { id, playing } => format!("{id}号比赛：时间到。不再编排新对局，正在进行的{playing}局仍然计分。"),
         TourMsg::Over { id, winner, table } => format!("🏆 {id}号比赛结束：{winner}夺冠。\n{table}"),
