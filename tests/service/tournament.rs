@@ -28,6 +28,17 @@ fn service(storage: Arc<dyn Storage>, clock: Arc<AtomicU64>) -> Arc<Service> {
     ))
 }
 
+/// A service on a fresh sled database, its clock at `start`.
+fn on_sled(start: u64) -> (tempfile::TempDir, Arc<AtomicU64>, Arc<Service>) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = Arc::new(AtomicU64::new(start));
+    let svc = service(
+        Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
+        Arc::clone(&clock),
+    );
+    (dir, clock, svc)
+}
+
 async fn ask(svc: &Service, user: &str, text: &str) -> String {
     joined(&svc.handle(said(user, CHAT, text)).await)
 }
@@ -399,13 +410,8 @@ async fn a_scheduled_start_moves_with_downtime_and_starts_by_itself() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn a_tournament_moves_with_its_group() {
-    let dir = tempfile::tempdir().expect("tempdir");
     let start = 5_000_000_000;
-    let clock = Arc::new(AtomicU64::new(start));
-    let svc = service(
-        Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
-        Arc::clone(&clock),
-    );
+    let (_dir, clock, svc) = on_sled(start);
     let r = ask(&svc, "org", "/tournament swiss rounds 2 5+3 in 10").await;
     assert!(r.contains("It starts in 10 min"), "{r}");
     for p in ["ann", "ben"] {
@@ -513,13 +519,8 @@ async fn any_tournament_line_is_answered() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn rounds_every_so_many_minutes_start_on_their_time() {
-    let dir = tempfile::tempdir().expect("tempdir");
     let start = 5_000_000_000;
-    let clock = Arc::new(AtomicU64::new(start));
-    let svc = service(
-        Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
-        Arc::clone(&clock),
-    );
+    let (_dir, clock, svc) = on_sled(start);
     let mut outbox = svc.subscribe(xiangqi_bot::platform::Platform::Console);
     let r = ask(&svc, "org", "/tournament arena 5+3 every 30").await;
     assert!(r.contains("do not understand “every”"), "{r}");
