@@ -236,6 +236,14 @@ impl Config {
                     })?),
                 },
                 api_url: get("DISCORD_API_URL"),
+                tournament_role: match get("DISCORD_TOURNAMENT_ROLE") {
+                    None => None,
+                    Some(r) => Some(r.parse().map_err(|_| {
+                        ConfigError(format!(
+                            "DISCORD_TOURNAMENT_ROLE must be a role id (a number), not {r:?}"
+                        ))
+                    })?),
+                },
                 shards: match get("DISCORD_SHARDS") {
                     None => None,
                     Some(v) => Some(v.parse().map_err(|e| ConfigError(format!("{e}")))?),
@@ -467,6 +475,12 @@ mod tests {
         ]))
         .unwrap_err();
         assert!(e.0.contains("DISCORD_GUILD_ID"));
+        let e = Config::from_vars(&vars(&[
+            ("DISCORD_TOKEN", "x"),
+            ("DISCORD_TOURNAMENT_ROLE", "organisers"),
+        ]))
+        .unwrap_err();
+        assert!(e.0.contains("DISCORD_TOURNAMENT_ROLE"));
         let e = Config::from_vars(&vars(&[("RATE_LIMIT_BURST", "-1")])).unwrap_err();
         assert!(e.0.contains("RATE_LIMIT_BURST"));
         let e = Config::from_vars(&vars(&[("BOARD_IMAGES", "maybe")])).unwrap_err();

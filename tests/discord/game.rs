@@ -614,12 +614,28 @@ async fn a_servers_managers_run_its_tournament_and_anyone_joins() {
     // Managing a channel is not enough: a tournament is the server's.
     let note = log.private(&fake, make(&mod_)).await;
     assert!(note.contains("manage this server"), "{note}");
+    // The organisers' role (DISCORD_TOURNAMENT_ROLE) is, without any permission.
+    let dana = fake.add_user("dana");
+    fake.give_organiser_role(dana.id);
+    let (_, r) = log
+        .answers(&fake, make(&dana), &[Callback(5), EditOriginal])
+        .await;
+    assert!(
+        message_of(&fake, &r[1]).content.contains("Tournament #1"),
+        "{}",
+        message_of(&fake, &r[1]).content
+    );
+    let cancel = FakeInteraction::slash("tournament")
+        .option(CmdOpt::string("action", "cancel"))
+        .by(&dana);
+    log.answers(&fake, cancel, &[Callback(5), EditOriginal])
+        .await;
     let (_, r) = log
         .answers(&fake, make(&boss), &[Callback(5), EditOriginal])
         .await;
     let list = message_of(&fake, &r[1]);
     assert!(
-        list.content.contains("Tournament #1: Swiss, 3 rounds") && list.content.contains("rated"),
+        list.content.contains("Tournament #2: Swiss, 3 rounds") && list.content.contains("rated"),
         "{}",
         list.content
     );
@@ -629,7 +645,7 @@ async fn a_servers_managers_run_its_tournament_and_anyone_joins() {
     let (_, r) = log.answers(&fake, join, &[Callback(5), EditOriginal]).await;
     let joined = message_of(&fake, &r[1]);
     assert!(
-        joined.content.contains("carol joins tournament #1"),
+        joined.content.contains("carol joins tournament #2"),
         "{}",
         joined.content
     );

@@ -111,6 +111,10 @@ pub async fn start_with(
     let mut vars: HashMap<String, String> = HashMap::new();
     vars.insert("DISCORD_TOKEN".into(), fake.token());
     vars.insert("DISCORD_API_URL".into(), fake.http_url());
+    vars.insert(
+        "DISCORD_TOURNAMENT_ROLE".into(),
+        fake.organiser_role_id().to_string(),
+    );
     if let Some(g) = guild {
         vars.insert("DISCORD_GUILD_ID".into(), g.to_string());
     }

@@ -670,6 +670,17 @@ impl FakeDiscord {
         *self.st().granted.entry(user).or_insert(0) |= bits;
     }
 
+    /// The role the tests name as the tournament organisers' (no permissions of its own).
+    pub fn organiser_role_id(&self) -> u64 {
+        self.st().organiser_role_id
+    }
+
+    /// Give `user` the organisers' role.
+    pub fn give_organiser_role(&self, user: u64) {
+        let role = self.organiser_role_id();
+        self.st().given_roles.entry(user).or_default().push(role);
+    }
+
     /// The guild's `#general` text channel.
     pub fn channel_id(&self) -> u64 {
         self.st().general_id
@@ -1172,6 +1183,10 @@ struct State_ {
     tester_id: u64,
     guild_id: u64,
     bot_role_id: u64,
+    /// A role the tests name as the tournament organisers' (`DISCORD_TOURNAMENT_ROLE`).
+    organiser_role_id: u64,
+    /// Roles given to members (besides @everyone).
+    given_roles: HashMap<u64, Vec<u64>>,
     general_id: u64,
     guild_created_ms: u64,
     users: BTreeMap<u64, FakeUser>,
@@ -1368,6 +1383,8 @@ impl State_ {
             tester_id: 0,
             guild_id: 0,
             bot_role_id: 0,
+            organiser_role_id: 0,
+            given_roles: HashMap::new(),
             general_id: 0,
             guild_created_ms: now,
             users: BTreeMap::new(),
@@ -1391,6 +1408,7 @@ impl State_ {
         st.tester_id = st.add_user("tester", false).id;
         st.guild_id = st.next_id();
         st.bot_role_id = st.next_id();
+        st.organiser_role_id = st.next_id();
         st.general_id = st.next_id();
         let (guild_id, general_id) = (st.guild_id, st.general_id);
         st.channels.insert(
@@ -1486,7 +1504,10 @@ impl State_ {
         if user_id == self.bot_id {
             vec![self.bot_role_id.to_string()]
         } else {
-            Vec::new()
+            self.given_roles
+                .get(&user_id)
+                .map(|r| r.iter().map(u64::to_string).collect())
+                .unwrap_or_default()
         }
     }
 
@@ -1612,6 +1633,7 @@ impl State_ {
             "roles": [
                 Self::role_json(self.guild_id, "@everyone", permissions::EVERYONE, 0, false),
                 Self::role_json(self.bot_role_id, &self.cfg.bot_name, permissions::BOT_ROLE, 1, true),
+                Self::role_json(self.organiser_role_id, "Tournament organisers", 0, 2, false),
             ],
             "emojis": [], "features": [], "mfa_level": 0, "application_id": null,
             "system_channel_id": self.general_id.to_string(), "system_channel_flags": 0,

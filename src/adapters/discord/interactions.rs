@@ -176,10 +176,15 @@ pub(super) async fn on_command(h: &Handler, http: &Http, cmd: &CommandInteractio
         mentions,
         lang_hint: lang,
         community: cmd.guild_id.map(super::community_key),
-        // A tournament is the server's to run (Manage Server), a setting the channel's.
-        may_configure: Some(
-            cmd.guild_id.is_none() || manages(cmd.member.as_deref(), cmd.data.name == "tournament"),
-        ),
+        // A tournament is the server's to run (Manage Server, or the role the operator named),
+        // a setting the channel's.
+        may_configure: Some(if cmd.data.name == "tournament" {
+            cmd.guild_id.is_none()
+                || manages(cmd.member.as_deref(), true)
+                || has_role(cmd.member.as_deref(), h.tournament_role)
+        } else {
+            cmd.guild_id.is_none() || manages(cmd.member.as_deref(), false)
+        }),
     };
     let channel = inc.channel.clone();
     let from = origin(&answering);
@@ -435,6 +440,13 @@ pub(super) async fn on_message(h: &Handler, msg: &Message) {
 /// Whether an interaction's member may change the channel's settings: Manage Channels or
 /// Administrator in the channel (Discord sends the member's permissions there, overwrites
 /// applied); for the server's tournament (`server`), Manage Server or Administrator.
+fn has_role(member: Option<&serenity::model::guild::Member>, role: Option<u64>) -> bool {
+    match (member, role) {
+        (Some(m), Some(r)) => m.roles.iter().any(|id| id.get() == r),
+        _ => false,
+    }
+}
+
 fn manages(member: Option<&serenity::model::guild::Member>, server: bool) -> bool {
     use serenity::model::Permissions;
     let needed = if server {

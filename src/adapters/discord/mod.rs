@@ -124,6 +124,8 @@ pub(crate) struct Handler {
     registered: AtomicBool,
     /// [`DiscordConfig::answer_within`].
     answer_within: Duration,
+    /// [`DiscordConfig::tournament_role`].
+    tournament_role: Option<u64>,
 }
 
 /// The storage meta key remembering where the commands were last registered: a guild id, or
@@ -264,6 +266,7 @@ async fn run_clients(
             registers: shards::registers_commands(config.register_commands, config.shards),
             registered: AtomicBool::new(false),
             answer_within: config.answer_within,
+            tournament_role: config.tournament_role,
         };
         let mut client = ClientBuilder::new_with_http(http_for(&config), intents(message_content))
             .event_handler(handler)

@@ -27,6 +27,9 @@ pub struct DiscordConfig {
     /// machine does not change which of the two answers they see, and set it to zero to
     /// defer every command before the service runs (the slow path, every time).
     pub answer_within: Duration,
+    /// `DISCORD_TOURNAMENT_ROLE`: a role (its id) whose members may make, start and call off
+    /// the server's tournaments, besides those with Manage Server.
+    pub tournament_role: Option<u64>,
 }
 
 /// The default of [`DiscordConfig::answer_within`].
