@@ -26,6 +26,11 @@ pub enum ArgKind {
     /// The bot's level ([`crate::app::bot::LEVELS`]): written as `bot N` (a game against the
     /// bot).
     Level,
+    /// A whole number written after the argument's name (`rounds 5`, `max 16`).
+    Named,
+    /// What the command does, each with its own arguments (Discord's subcommands): written as
+    /// the action's word, then its arguments (`swiss rounds 5 10+5`).
+    Actions(&'static [(&'static str, &'static [Arg])]),
 }
 
 /// One argument of a command.
@@ -134,34 +139,58 @@ pub const PUZZLE: &[Arg] = &[
     arg("player", ArgKind::User, false),
 ];
 
-/// What `/tournament` does.
-pub const TOURNAMENT_ACTIONS: &[(&str, &str)] = &[
-    ("join — enter the chat's tournament", "join"),
-    ("leave — leave it (after the start: withdraw)", "leave"),
-    ("standings — the table", "standings"),
-    ("pairings — the games being played", "pairings"),
-    ("pause — sit out until you join again", "pause"),
-    ("withdraw — leave it for good", "withdraw"),
-    (
-        "berserk — half your clock, a point more for a win (arena)",
-        "berserk",
-    ),
-    ("swiss — make a Swiss event (administrators)", "swiss"),
-    ("arena — make an arena (administrators)", "arena"),
-    ("robin — make a round robin (administrators)", "robin"),
-    ("start — start it now (administrators)", "start"),
-    ("cancel — call it off (administrators)", "cancel"),
+/// The terms of a tournament made with `/tournament swiss|arena|robin`, after its length.
+const TOURNAMENT_TERMS: [Arg; 7] = [
+    arg("time", ArgKind::Suggested, true),
+    arg("ruleset", ArgKind::Ruleset, false),
+    arg("rated", ArgKind::Switch("rated", "unrated"), false),
+    arg("max", ArgKind::Named, false),
+    arg("min", ArgKind::Named, false),
+    arg("in", ArgKind::Named, false),
+    arg("every", ArgKind::Named, false),
+];
+
+/// The terms with `length` (the rounds, minutes or double) after the clock: Discord wants
+/// the required options first.
+const fn with_terms(length: Arg) -> [Arg; 8] {
+    let t = TOURNAMENT_TERMS;
+    [t[0], length, t[1], t[2], t[3], t[4], t[5], t[6]]
+}
+
+const SWISS: &[Arg] = &with_terms(arg("rounds", ArgKind::Named, false));
+const ARENA: &[Arg] = &{
+    let t = TOURNAMENT_TERMS;
+    // An arena's rounds have no set times.
+    [
+        t[0],
+        arg("minutes", ArgKind::Named, false),
+        t[1],
+        t[2],
+        t[3],
+        t[4],
+        t[5],
+    ]
+};
+const ROBIN: &[Arg] = &with_terms(arg("double", ArgKind::Switch("double", ""), false));
+
+/// What `/tournament` does, each with its arguments: the words the command reads first.
+pub const TOURNAMENT_ACTIONS: &[(&str, &[Arg])] = &[
+    ("join", &[]),
+    ("leave", &[]),
+    ("standings", &[]),
+    ("pairings", &[]),
+    ("pause", &[]),
+    ("withdraw", &[]),
+    ("berserk", &[]),
+    ("swiss", SWISS),
+    ("arena", ARENA),
+    ("robin", ROBIN),
+    ("start", &[]),
+    ("cancel", &[]),
 ];
 
 /// `/tournament`.
-pub const TOURNAMENT: &[Arg] = &[
-    arg("action", ArgKind::Choice(TOURNAMENT_ACTIONS), true),
-    arg("length", ArgKind::Number, false),
-    arg("time", ArgKind::Suggested, false),
-    arg("ruleset", ArgKind::Ruleset, false),
-    arg("rated", ArgKind::Switch("rated", "casual"), false),
-    arg("more", ArgKind::Text, false),
-];
+pub const TOURNAMENT: &[Arg] = &[arg("action", ArgKind::Actions(TOURNAMENT_ACTIONS), false)];
 
 /// `/rating`.
 pub const RATING: &[Arg] = &[

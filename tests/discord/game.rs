@@ -605,10 +605,15 @@ async fn a_servers_managers_run_its_tournament_and_anyone_joins() {
     fake.grant(boss.id, permissions::MANAGE_GUILD);
     let make = |who| {
         FakeInteraction::slash("tournament")
-            .option(CmdOpt::string("action", "swiss"))
-            .option(CmdOpt::integer("length", 3))
-            .option(CmdOpt::string("time", "5+3"))
-            .option(CmdOpt::boolean("rated", true))
+            .option(CmdOpt::sub(
+                "swiss",
+                vec![
+                    CmdOpt::integer("rounds", 3),
+                    CmdOpt::string("time", "5+3"),
+                    CmdOpt::boolean("rated", true),
+                    CmdOpt::integer("max", 8),
+                ],
+            ))
             .by(who)
     };
     // Managing a channel is not enough: a tournament is the server's.
@@ -626,7 +631,7 @@ async fn a_servers_managers_run_its_tournament_and_anyone_joins() {
         message_of(&fake, &r[1]).content
     );
     let cancel = FakeInteraction::slash("tournament")
-        .option(CmdOpt::string("action", "cancel"))
+        .option(CmdOpt::sub("cancel", Vec::new()))
         .by(&dana);
     log.answers(&fake, cancel, &[Callback(5), EditOriginal])
         .await;
@@ -635,12 +640,13 @@ async fn a_servers_managers_run_its_tournament_and_anyone_joins() {
         .await;
     let list = message_of(&fake, &r[1]);
     assert!(
-        list.content.contains("Tournament #2: Swiss, 3 rounds") && list.content.contains("rated"),
+        list.content.contains("Tournament #2: Swiss, 3 rounds")
+            && list.content.contains("rated, at most 8 players"),
         "{}",
         list.content
     );
     let join = FakeInteraction::slash("tournament")
-        .option(CmdOpt::string("action", "join"))
+        .option(CmdOpt::sub("join", Vec::new()))
         .by(&carol);
     let (_, r) = log.answers(&fake, join, &[Callback(5), EditOriginal]).await;
     let joined = message_of(&fake, &r[1]);

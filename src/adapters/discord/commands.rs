@@ -53,7 +53,8 @@ fn option(command: &str, o: &Arg) -> CreateCommandOption {
     let kind = match o.kind {
         ArgKind::User => CommandOptionType::User,
         ArgKind::Flag | ArgKind::Switch(..) => CommandOptionType::Boolean,
-        ArgKind::Number | ArgKind::Level => CommandOptionType::Integer,
+        ArgKind::Number | ArgKind::Level | ArgKind::Named => CommandOptionType::Integer,
+        ArgKind::Actions(_) => CommandOptionType::SubCommand,
         _ => CommandOptionType::String,
     };
     let about = |lang| argument_summary(command, o.name, lang).unwrap_or(o.name);
@@ -71,6 +72,8 @@ fn option(command: &str, o: &Arg) -> CreateCommandOption {
             }
         }
         ArgKind::Number => c = c.min_int_value(1).max_int_value(1000),
+        // The service checks each one's own range and says it.
+        ArgKind::Named => c = c.min_int_value(0).max_int_value(10_080),
         ArgKind::Level => {
             let levels = crate::app::bot::LEVELS;
             c = c
@@ -91,9 +94,31 @@ fn option(command: &str, o: &Arg) -> CreateCommandOption {
                 );
             }
         }
-        ArgKind::User | ArgKind::Flag | ArgKind::Switch(..) => {}
+        ArgKind::User | ArgKind::Flag | ArgKind::Switch(..) | ArgKind::Actions(_) => {}
     }
     c
+}
+
+/// The subcommands of an [`ArgKind::Actions`] argument of `command`, each with its options.
+fn subcommands(
+    command: &str,
+    actions: &[(&'static str, &'static [Arg])],
+) -> Vec<CreateCommandOption> {
+    actions
+        .iter()
+        .map(|&(action, args)| {
+            let about = |lang| argument_summary(command, action, lang).unwrap_or(action);
+            let mut c =
+                CreateCommandOption::new(CommandOptionType::SubCommand, action, about(Lang::En))
+                    .description_localized("vi", about(Lang::Vi))
+                    .description_localized("zh-CN", about(Lang::Zh))
+                    .description_localized("zh-TW", about(Lang::Zh));
+            for o in args {
+                c = c.add_sub_option(option(command, o));
+            }
+            c
+        })
+        .collect()
 }
 
 /// `s` with its first letter in upper case (a ruleset's name as a menu entry).
@@ -112,7 +137,13 @@ pub(super) fn definitions() -> Vec<CreateCommand> {
         .map(|&(cmd, name)| {
             let mut c = localized_command(cmd, name);
             for o in cmd.args() {
-                c = c.add_option(option(name, o));
+                if let ArgKind::Actions(actions) = o.kind {
+                    for sub in subcommands(name, actions) {
+                        c = c.add_option(sub);
+                    }
+                } else {
+                    c = c.add_option(option(name, o));
+                }
             }
             c
         })
@@ -130,7 +161,33 @@ pub(super) fn command_text(cmd: &CommandInteraction) -> (String, Vec<(String, Pl
     let given = cmd.data.options();
     let mut text = format!("/{name}");
     let mut mentions = Vec::new();
+    write_options(declared, &given, &mut text, &mut mentions);
+    (text, mentions)
+}
+
+/// Write the `given` options in the order `declared` says (a subcommand as its word, then its
+/// own options).
+fn write_options(
+    declared: &[Arg],
+    given: &[serenity::all::ResolvedOption<'_>],
+    text: &mut String,
+    mentions: &mut Vec<(String, PlayerRef)>,
+) {
     for o in declared {
+        if let ArgKind::Actions(actions) = o.kind {
+            for g in given {
+                let ResolvedValue::SubCommand(nested) = &g.value else {
+                    continue;
+                };
+                let Some((action, args)) = actions.iter().find(|(a, _)| *a == g.name) else {
+                    continue;
+                };
+                text.push(' ');
+                text.push_str(action);
+                write_options(args, nested, text, mentions);
+            }
+            continue;
+        }
         let Some(value) = given.iter().find(|g| g.name == o.name).map(|g| &g.value) else {
             continue;
         };
@@ -154,6 +211,9 @@ pub(super) fn command_text(cmd: &CommandInteraction) -> (String, Vec<(String, Pl
                 _ => continue,
             },
             ResolvedValue::Integer(n) if matches!(o.kind, ArgKind::Level) => format!("bot {n}"),
+            ResolvedValue::Integer(n) if matches!(o.kind, ArgKind::Named) => {
+                format!("{} {n}", o.name)
+            }
             ResolvedValue::Integer(n) => n.to_string(),
             _ => continue,
         };
@@ -162,7 +222,6 @@ pub(super) fn command_text(cmd: &CommandInteraction) -> (String, Vec<(String, Pl
             text.push_str(&word);
         }
     }
-    (text, mentions)
 }
 
 /// Whether `/play` asked for a thread of its own.
@@ -259,7 +318,26 @@ mod tests {
         for (cmd, name) in Cmd::ALL {
             let opts = cmd.args();
             assert!(opts.len() <= 25);
-            for o in opts {
+            let nested: Vec<&Arg> = opts
+                .iter()
+                .flat_map(|o| match o.kind {
+                    ArgKind::Actions(actions) => {
+                        assert!(actions.len() <= 25);
+                        actions.iter().flat_map(|(_, a)| a.iter()).collect()
+                    }
+                    _ => vec![o],
+                })
+                .collect();
+            if let Some(ArgKind::Actions(actions)) = opts.first().map(|o| o.kind) {
+                for (action, _) in actions {
+                    for lang in Lang::ALL {
+                        let a = argument_summary(name, action, lang)
+                            .unwrap_or_else(|| panic!("/{name} {action}: no description"));
+                        assert!((1..=100).contains(&a.chars().count()), "{a}");
+                    }
+                }
+            }
+            for o in nested {
                 for lang in Lang::ALL {
                     let a = argument_summary(name, o.name, lang)
                         .unwrap_or_else(|| panic!("/{name} {}: no description", o.name));
