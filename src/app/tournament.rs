@@ -1047,9 +1047,23 @@ fn make_games(
     Ok(games)
 }
 
+/// Most first boards posted at once: a large round's boards would take minutes to get through
+/// a chat's flood limits (Telegram: 20 messages a minute in a group) while the clocks run, so
+/// beyond this the round's pairing list is what is posted, and each board comes with its
+/// game's first move (or `/board`).
+const MAX_START_BOARDS: usize = 4;
+
 /// The first board of each game `started`.
 pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> Vec<Reply> {
     let round = t.rounds().map(|_| t.round);
+    if started.len() > MAX_START_BOARDS {
+        return vec![say(
+            ctx,
+            &TourMsg::BoardsOnAsk {
+                games: started.len(),
+            },
+        )];
+    }
     let mut out = Vec::new();
     for game in started {
         let mut lines = vec![

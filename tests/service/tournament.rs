@@ -544,3 +544,23 @@ async fn rounds_every_so_many_minutes_start_on_their_time() {
     assert!(said.contains("round 2 of 2"), "{said}");
     assert_eq!(begun(&said).len(), 1, "{said}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_large_round_posts_its_pairings_not_every_board() {
+    let (_dir, _clock, svc) = on_sled(1_000_000);
+    ask(&svc, "org", "/tournament swiss rounds 1 5+3").await;
+    let players: Vec<String> = (0..10).map(|i| format!("p{i}")).collect();
+    for p in &players {
+        ask(&svc, p, "/tournament join").await;
+    }
+    let r = ask(&svc, "org", "/tournament start").await;
+    // Five games: the list names them all, one line says how to play, no five boards.
+    assert_eq!(r.matches(" (Red) – ").count(), 5, "{r}");
+    assert!(r.contains("5 games begin"), "{r}");
+    assert!(begun(&r).is_empty(), "{r}");
+    // A player simply plays; the board comes with the move.
+    let games = listed(&ask(&svc, "zed", "/tournament pairings").await);
+    let (id, red, _) = games[0].clone();
+    let r = ask(&svc, &red, "h2e2").await;
+    assert!(r.contains(&format!("Game #{id} · 1. {red}: h2e2")), "{r}");
+}

@@ -43,6 +43,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::ByeLine { name, point: false } => format!("{name} sits this round out"),
         TourMsg::GameOf { id, round: Some(r) } => format!("Tournament #{id}, round {r}"),
         TourMsg::GameOf { id, round: None } => format!("Tournament #{id}"),
+        TourMsg::BoardsOnAsk { games } => format!("{games} games begin. Red plays first: type your move (or /board to see yours); the clocks are running."),
         TourMsg::NextRound { id, round, when } => format!("Tournament #{id}: round {round} starts {when}."),
         TourMsg::ArenaTop { id, top } => format!("Tournament #{id}: {top}"),
         TourMsg::TimeUp { id, playing: 0 } => format!("Tournament #{id}: time is up."),

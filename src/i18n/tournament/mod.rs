@@ -181,6 +181,11 @@ pub enum TourMsg {
         /// Its round, if it has rounds.
         round: Option<u32>,
     },
+    /// Many games began at once: their boards come with their first moves.
+    BoardsOnAsk {
+        /// How many.
+        games: usize,
+    },
     /// The next round waits for its time.
     NextRound {
         /// Its number.

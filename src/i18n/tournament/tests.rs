@@ -95,6 +95,7 @@ fn samples() -> Vec<TourMsg> {
             round: Some(2),
         },
         TourMsg::GameOf { id: 3, round: None },
+        TourMsg::BoardsOnAsk { games: 8 },
         TourMsg::NextRound {
             id: 3,
             round: 2,
@@ -226,6 +227,7 @@ fn covered(m: &TourMsg) -> bool {
         | TourMsg::GameOf { .. }
         | TourMsg::TimeUp { .. }
         | TourMsg::NextRound { .. }
+        | TourMsg::BoardsOnAsk { .. }
         | TourMsg::ArenaTop { .. }
         | TourMsg::Over { .. }
         | TourMsg::Cancelled { .. }

@@ -43,6 +43,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::ByeLine { name, point: false } => format!("{name} nghỉ vòng này"),
         TourMsg::GameOf { id, round: Some(r) } => format!("Giải #{id}, vòng {r}"),
         TourMsg::GameOf { id, round: None } => format!("Giải #{id}"),
+        TourMsg::BoardsOnAsk { games } => format!("{games} ván bắt đầu. Bên Đỏ đi trước: hãy gõ nước đi (hoặc /board để xem ván của bạn); đồng hồ đang chạy."),
         TourMsg::NextRound { id, round, when } => format!("Giải #{id}: vòng {round} bắt đầu {when}."),
         TourMsg::ArenaTop { id, top } => format!("Giải #{id}, dẫn đầu: {top}"),
         TourMsg::TimeUp { id, playing: 0 } => format!("Giải #{id}: đã hết giờ."),

@@ -43,6 +43,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::ByeLine { name, point: false } => format!("{name}本轮轮休"),
         TourMsg::GameOf { id, round: Some(r) } => format!("{id}号比赛，第{r}轮"),
         TourMsg::GameOf { id, round: None } => format!("{id}号比赛"),
+        TourMsg::BoardsOnAsk { games } => format!("{games}局对局开始。红方先走：直接输入着法（或用 /board 查看你的对局）；棋钟已经开始计时。"),
         TourMsg::NextRound { id, round, when } => format!("{id}号比赛：第{round}轮将于{when}开始。"),
         TourMsg::ArenaTop { id, top } => format!("{id}号比赛领先：{top}"),
         TourMsg::TimeUp { id, playing: 0 } => format!("{id}号比赛：时间到。"),
