@@ -388,7 +388,7 @@ fn terms_text(ctx: &Ctx<'_>, t: &Tournament) -> String {
     if let Some(min) = t.min_rating {
         parts.push(text(&TourMsg::MinRating { min }, ctx.lang));
     }
-    parts.join(", ")
+    parts.join(phrase_separator(ctx.lang))
 }
 
 /// The post that opens the entries, with *Join* and *Leave*.
@@ -457,13 +457,29 @@ fn rating_of(ctx: &Ctx<'_>, t: &Tournament) -> AppResult<i64> {
         .unwrap_or(UNRATED))
 }
 
-fn names(t: &Tournament) -> String {
+fn names(ctx: &Ctx<'_>, t: &Tournament) -> String {
     t.players
         .iter()
         .filter(|e| e.presence != Presence::Withdrawn)
         .map(|e| e.player.name.as_str())
         .collect::<Vec<_>>()
-        .join(", ")
+        .join(list_separator(ctx.lang))
+}
+
+/// Between the items of a list: `, `, or Chinese's enumeration comma.
+fn list_separator(lang: crate::i18n::Lang) -> &'static str {
+    match lang {
+        crate::i18n::Lang::Zh => "、",
+        _ => ", ",
+    }
+}
+
+/// Between two phrases: `, `, or Chinese's full-width comma.
+fn phrase_separator(lang: crate::i18n::Lang) -> &'static str {
+    match lang {
+        crate::i18n::Lang::Zh => "，",
+        _ => ", ",
+    }
 }
 
 /// `/tournament join` (and *Join*): enter, or come back from a pause.
@@ -537,7 +553,7 @@ async fn join(ctx: &Ctx<'_>, slot: &mut Slot, id: Option<u64>) -> AppResult<Vec<
         &TourMsg::Joined {
             name: ctx.user.name.clone(),
             id: t.id,
-            players: names(&t),
+            players: names(ctx, &t),
             count,
         },
     )];
@@ -976,7 +992,7 @@ fn progress(
             .filter(|r| Some((r.score, r.tiebreaks)) == best)
             .map(|r| t.players[r.entrant].player.name.clone())
             .collect::<Vec<_>>()
-            .join(", ");
+            .join(list_separator(ctx.lang));
         over.push(say(
             ctx,
             &TourMsg::Over {
@@ -1202,8 +1218,9 @@ fn standings(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
         &TourMsg::Standings {
             id: t.id,
             status: format!(
-                "{}, {}",
+                "{}{}{}",
                 format_text(t.format, ctx.lang),
+                phrase_separator(ctx.lang),
                 stage_text(ctx, t)
             ),
             table: table_text(ctx, t),

@@ -567,3 +567,24 @@ async fn a_large_round_posts_its_pairings_not_every_board() {
     let r = ask(&svc, &red, "h2e2").await;
     assert!(r.contains(&format!("Game #{id} · 1. {red}: h2e2")), "{r}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_chinese_chat_reads_its_tournament_with_chinese_punctuation() {
+    let (_dir, _clock, svc) = on_sled(1_000_000);
+    let say = |who: &str, text: &str| {
+        let inc = Incoming {
+            lang_hint: Some(xiangqi_bot::i18n::Lang::Zh),
+            ..said(who, CHAT, text)
+        };
+        let svc = Arc::clone(&svc);
+        async move { joined(&svc.handle(inc).await) }
+    };
+    let r = say("org", "/tournament swiss rounds 2 5+3 rated").await;
+    assert!(r.contains("积分编排制，2轮；") && !r.contains(", "), "{r}");
+    say("ann", "/tournament join").await;
+    let r = say("ben", "/tournament join").await;
+    assert!(r.contains("棋手（2人）：ann、ben。"), "{r}");
+    say("org", "/tournament start").await;
+    let r = say("zed", "/tournament standings").await;
+    assert!(r.contains("（积分编排制，2轮，第1轮（共2轮））"), "{r}");
+}
