@@ -724,9 +724,27 @@ async fn cancel(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
     changes.remove_deadlines.extend(round_deadline(ctx, &t));
     t.stage = Stage::Cancelled;
     let id = t.id;
+    // Its games being played end without a result, and are not rated.
+    let mut ended = 0;
+    let s = &mut **slot;
+    for g in s.game.iter_mut().chain(s.others.iter_mut()) {
+        if g.is_active() && g.record.tournament == Some(id) {
+            changes.remove_deadlines.extend(g.deadlines());
+            g.record.status = GameStatus::Aborted;
+            g.record.updated_ms = ctx.now;
+            changes.games.push(g.record.clone());
+            ended += 1;
+        }
+    }
+    let kept = s
+        .game
+        .as_ref()
+        .filter(|g| g.is_active())
+        .map(|g| g.record.id);
+    s.select(kept);
     ctx.edit_record(slot, |r| r.tournament = Some(t), changes)
         .await?;
-    Ok(vec![say(ctx, &TourMsg::Cancelled { id })])
+    Ok(vec![say(ctx, &TourMsg::Cancelled { id, ended })])
 }
 
 /// `/tournament berserk`: an arena player, before their first move, halves their clock for
@@ -993,11 +1011,19 @@ fn progress(
             .map(|r| t.players[r.entrant].player.name.clone())
             .collect::<Vec<_>>()
             .join(list_separator(ctx.lang));
+        let medals = ["🥇", "🥈", "🥉"];
+        let podium = rows
+            .iter()
+            .zip(medals)
+            .map(|(r, m)| format!("{m} {}", t.players[r.entrant].player.name))
+            .collect::<Vec<_>>()
+            .join(list_separator(ctx.lang));
         over.push(say(
             ctx,
             &TourMsg::Over {
                 id: t.id,
                 winner,
+                podium,
                 table: table_text(ctx, t),
             },
         ));

@@ -588,3 +588,25 @@ async fn a_chinese_chat_reads_its_tournament_with_chinese_punctuation() {
     let r = say("zed", "/tournament standings").await;
     assert!(r.contains("（积分编排制，2轮，第1轮（共2轮））"), "{r}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn calling_a_tournament_off_ends_its_games_unrated() {
+    let (_dir, _clock, svc) = on_sled(1_000_000);
+    ask(&svc, "org", "/tournament swiss rounds 3 5+3 rated").await;
+    for p in ["ann", "ben"] {
+        ask(&svc, p, "/tournament join").await;
+    }
+    let r = ask(&svc, "org", "/tournament start").await;
+    let (id, red, black) = begun(&r)[0].clone();
+    ask(&svc, &red, "h2e2").await;
+    let r = ask(&svc, "org", "/tournament cancel").await;
+    assert!(
+        r.contains("its game being played ends without a result and is not rated"),
+        "{r}"
+    );
+    let game = svc.storage().game(id).expect("read").expect("the game");
+    assert_eq!(game.status, xiangqi_bot::game::GameStatus::Aborted);
+    // Its players are free again.
+    let r = ask(&svc, &red, &format!("/play @{black} 5+3")).await;
+    assert!(r.contains("challenges"), "{r}");
+}

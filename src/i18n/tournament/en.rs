@@ -48,8 +48,10 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::ArenaTop { id, top } => format!("Tournament #{id}: {top}"),
         TourMsg::TimeUp { id, playing: 0 } => format!("Tournament #{id}: time is up."),
         TourMsg::TimeUp { id, playing } => format!("Tournament #{id}: time is up. Nobody is paired again; the {playing} games being played still count."),
-        TourMsg::Over { id, winner, table } => format!("🏆 Tournament #{id} is over: {winner} wins.\n{table}"),
-        TourMsg::Cancelled { id } => format!("Tournament #{id} is called off. Games being played go on as ordinary games."),
+        TourMsg::Over { id, winner, podium, table } => format!("🏆 Tournament #{id} is over: {winner} wins. Congratulations to {podium}!\n{table}"),
+        TourMsg::Cancelled { id, ended: 0 } => format!("Tournament #{id} is called off."),
+        TourMsg::Cancelled { id, ended: 1 } => format!("Tournament #{id} is called off; its game being played ends without a result and is not rated."),
+        TourMsg::Cancelled { id, ended } => format!("Tournament #{id} is called off; the {ended} games being played end without a result and are not rated."),
         TourMsg::CalledOffTooFew { id } => format!("Tournament #{id} is called off: fewer than two players had joined by its start."),
         TourMsg::Standings { id, status, table } => format!("Tournament #{id} ({status}):\n{table}"),
         TourMsg::RoundsRow { rank, name, points, buchholz, sb, away } => {

@@ -215,6 +215,8 @@ pub enum TourMsg {
         id: u64,
         /// The winner's name (several, joined, on a shared first place).
         winner: String,
+        /// The first three with their medals.
+        podium: String,
         /// The table.
         table: String,
     },
@@ -222,6 +224,8 @@ pub enum TourMsg {
     Cancelled {
         /// Its number.
         id: u64,
+        /// Its games that were being played, ended without a result.
+        ended: usize,
     },
     /// It was called off at its start time: too few players.
     CalledOffTooFew {

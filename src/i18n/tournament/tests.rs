@@ -110,9 +110,12 @@ fn samples() -> Vec<TourMsg> {
         TourMsg::Over {
             id: 3,
             winner: s("an"),
+            podium: s("🥇 an, 🥈 bo"),
             table: s("1. an"),
         },
-        TourMsg::Cancelled { id: 3 },
+        TourMsg::Cancelled { id: 3, ended: 0 },
+        TourMsg::Cancelled { id: 3, ended: 1 },
+        TourMsg::Cancelled { id: 3, ended: 2 },
         TourMsg::CalledOffTooFew { id: 3 },
         TourMsg::Standings {
             id: 3,

@@ -48,8 +48,9 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::ArenaTop { id, top } => format!("Giải #{id}, dẫn đầu: {top}"),
         TourMsg::TimeUp { id, playing: 0 } => format!("Giải #{id}: đã hết giờ."),
         TourMsg::TimeUp { id, playing } => format!("Giải #{id}: đã hết giờ. Không xếp cặp thêm; {playing} ván đang chơi vẫn được tính."),
-        TourMsg::Over { id, winner, table } => format!("🏆 Giải #{id} kết thúc: {winner} vô địch.\n{table}"),
-        TourMsg::Cancelled { id } => format!("Giải #{id} đã bị hủy. Các ván đang chơi tiếp tục như ván thường."),
+        TourMsg::Over { id, winner, podium, table } => format!("🏆 Giải #{id} kết thúc: {winner} vô địch. Chúc mừng {podium}!\n{table}"),
+        TourMsg::Cancelled { id, ended: 0 } => format!("Giải #{id} đã bị hủy."),
+        TourMsg::Cancelled { id, ended } => format!("Giải #{id} đã bị hủy; {ended} ván đang chơi kết thúc không có kết quả và không tính điểm."),
         TourMsg::CalledOffTooFew { id } => format!("Giải #{id} bị hủy: đến giờ bắt đầu vẫn chưa có đủ hai kỳ thủ."),
         TourMsg::Standings { id, status, table } => format!("Giải #{id} ({status}):\n{table}"),
         TourMsg::RoundsRow { rank, name, points, buchholz, sb, away } => {

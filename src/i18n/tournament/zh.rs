@@ -48,8 +48,9 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::ArenaTop { id, top } => format!("{id}号比赛领先：{top}"),
         TourMsg::TimeUp { id, playing: 0 } => format!("{id}号比赛：时间到。"),
         TourMsg::TimeUp { id, playing } => format!("{id}号比赛：时间到。不再编排新对局，正在进行的{playing}局仍然计分。"),
-        TourMsg::Over { id, winner, table } => format!("🏆 {id}号比赛结束：{winner}夺冠。\n{table}"),
-        TourMsg::Cancelled { id } => format!("{id}号比赛已取消。正在进行的对局作为普通对局继续。"),
+        TourMsg::Over { id, winner, podium, table } => format!("🏆 {id}号比赛结束：{winner}夺冠。祝贺{podium}！\n{table}"),
+        TourMsg::Cancelled { id, ended: 0 } => format!("{id}号比赛已取消。"),
+        TourMsg::Cancelled { id, ended } => format!("{id}号比赛已取消；正在进行的{ended}局结束，不计结果，也不计等级分。"),
         TourMsg::CalledOffTooFew { id } => format!("{id}号比赛取消：到开始时间报名不足两人。"),
         TourMsg::Standings { id, status, table } => format!("{id}号比赛（{status}）：\n{table}"),
         TourMsg::RoundsRow { rank, name, points, buchholz, sb, away } => {
