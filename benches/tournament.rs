@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use xiangqi_bot::arbiter::RulesetName;
-use xiangqi_bot::game::tournament::pairing::swiss;
+use xiangqi_bot::game::tournament::pairing::{arena, swiss};
 use xiangqi_bot::game::tournament::standings::table;
 use xiangqi_bot::game::tournament::{Entrant, Format, GameResult, Presence, Stage, Tournament};
 use xiangqi_bot::game::{PlayerRef, TimeControl};
@@ -76,7 +76,7 @@ fn played(n: usize, rounds: u32) -> Tournament {
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("tournament");
-    for (n, rounds) in [(16, 4), (64, 6), (128, 8)] {
+    for (n, rounds) in [(16, 4), (64, 6), (128, 8), (500, 9)] {
         let t = played(n, rounds);
         let bytes = serde_json::to_vec(&t).expect("json").len();
         println!(
@@ -91,6 +91,18 @@ fn bench(c: &mut Criterion) {
             b.iter(|| serde_json::to_vec(&t).expect("json"))
         });
     }
+    // An arena tick: 500 players after many games, 100 of them free at once.
+    let mut t = played(500, 9);
+    t.format = Format::Arena { minutes: 60 };
+    for p in &mut t.pairings {
+        if p.result.is_none() {
+            p.result = Some(GameResult::Draw);
+        }
+    }
+    let free: Vec<usize> = (0..500).step_by(5).collect();
+    g.bench_function("arena_tick_500_players_100_free", |b| {
+        b.iter(|| arena(&t, &free))
+    });
     g.finish();
 }
 
