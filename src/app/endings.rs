@@ -290,25 +290,54 @@ pub(crate) async fn claim(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResu
     }
 }
 
+/// Game `id`'s side to move did not make its first move in time: it loses by default (a
+/// tournament game), once.
+pub(crate) async fn no_first_move(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    id: u64,
+) -> AppResult<Vec<Reply>> {
+    let Some(g) = slot
+        .game
+        .as_ref()
+        .filter(|g| g.record.id == id && g.is_active())
+        .filter(|g| g.first_move_due().is_some_and(|due| due <= ctx.now))
+    else {
+        return Ok(Vec::new());
+    };
+    let game = g.clone();
+    lose_to_move(ctx, slot, game, EndReason::Abandonment).await
+}
+
+/// The side to move of `game` loses it (`reason`): stored, and its end said.
+async fn lose_to_move(
+    ctx: &Ctx<'_>,
+    slot: &mut Slot,
+    mut game: Game,
+    reason: EndReason,
+) -> AppResult<Vec<Reply>> {
+    let loser = game.to_move();
+    let old = game.deadlines();
+    game.finish(Outcome::loss_for(loser), reason, ctx.now);
+    save_game(ctx, slot, game.clone(), &old).await?;
+    Ok(finished_replies(
+        ctx,
+        &game,
+        Vec::new(),
+        None,
+        Some(loser.other()),
+        ctx.notation,
+    )
+    .await)
+}
+
 /// If the side to move ran out of time before this event, end the game now (the timer may
 /// not have fired yet); the flag falls exactly once because the game leaves the slot.
 pub(crate) async fn settle_flag(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>> {
     match slot.game.as_ref() {
         Some(g) if g.flagged(ctx.now) && !ctx.svc.bot_thinking(g) => {
-            let loser = g.to_move();
-            let old = g.deadlines();
-            let mut game = g.clone();
-            game.finish(Outcome::loss_for(loser), EndReason::Timeout, ctx.now);
-            save_game(ctx, slot, game.clone(), &old).await?;
-            Ok(finished_replies(
-                ctx,
-                &game,
-                Vec::new(),
-                None,
-                Some(loser.other()),
-                ctx.notation,
-            )
-            .await)
+            let game = g.clone();
+            lose_to_move(ctx, slot, game, EndReason::Timeout).await
         }
         _ => Ok(Vec::new()),
     }

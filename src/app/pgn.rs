@@ -291,6 +291,7 @@ mod tests {
             bot_memory: None,
             hints: None,
             tournament: None,
+            first_move_ms: None,
         };
         let p = pgn(&rec, "console");
         assert!(p.contains("[Game \"Chinese Chess\"]"));

@@ -380,7 +380,8 @@ async fn raised(svc: &Service, channel: &str, what: Raised) -> AppResult<Handled
             DeadlineKind::Flag
             | DeadlineKind::Warn
             | DeadlineKind::IdleWarn
-            | DeadlineKind::IdleClaim => Some(deadline.id),
+            | DeadlineKind::IdleClaim
+            | DeadlineKind::FirstMove => Some(deadline.id),
             DeadlineKind::ChallengeExpiry
             | DeadlineKind::PuzzleDaily
             | DeadlineKind::TournamentStart

@@ -64,7 +64,7 @@ impl Service {
                     continue;
                 };
                 // Nor does the time an untimed game's player may stay away.
-                let idle = record.idle_after_ms.is_some();
+                let idle = record.idle_after_ms.is_some() || record.first_move_ms.is_some();
                 if let Some(t) = record.turn_since_ms.as_mut().filter(|_| idle) {
                     *t = t.saturating_add(downtime);
                 }
@@ -243,6 +243,14 @@ pub(super) async fn due(ctx: &Ctx<'_>, slot: &mut Slot, d: &Deadline) -> AppResu
     let replies = match d.kind {
         DeadlineKind::ChallengeExpiry => lapse(ctx, slot, d, &mut changes).await?,
         DeadlineKind::Flag => flag(ctx, slot, d, &mut changes).await?,
+        DeadlineKind::FirstMove => {
+            let replies = super::endings::no_first_move(ctx, slot, d.id).await?;
+            if !replies.is_empty() {
+                // The game's deadlines, this one among them, were removed with it.
+                changes = Changes::default();
+            }
+            replies
+        }
         DeadlineKind::Warn => warn(ctx, slot, d, &mut changes).await?,
         DeadlineKind::IdleWarn | DeadlineKind::IdleClaim => idle(ctx, slot, d)
             .map(|m| vec![ctx.say(m)])

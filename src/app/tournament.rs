@@ -27,6 +27,9 @@ const DEFAULT_ROUNDS: u32 = 5;
 const DEFAULT_MINUTES: u32 = 60;
 /// The longest wait before a scheduled start, in minutes (a week).
 const MAX_START_IN: u64 = 7 * 24 * 60;
+/// How long each side of a tournament game has to make its first move before it loses that
+/// game by default (a player who does not come does not hold a round up for a whole clock).
+const FIRST_MOVE_MS: u64 = 2 * 60_000;
 /// The rating of a player with no rated game in the tournament's family (Glicko-2's start).
 const UNRATED: i64 = 1500;
 
@@ -1079,6 +1082,7 @@ fn make_games(
             ctx.now,
         );
         game.record.tournament = Some(t.id);
+        game.record.first_move_ms = Some(FIRST_MOVE_MS);
         t.pairings[p].game = Some(number);
         changes.games.push(game.record.clone());
         changes.game_number = changes.game_number.max(Some(number));

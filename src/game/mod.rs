@@ -119,6 +119,7 @@ impl Game {
             bot_memory: None,
             hints: Some(hints),
             tournament: None,
+            first_move_ms: None,
         };
         Game {
             arbiter: Arbiter::new(pos, Ruleset::preset(ruleset)),
@@ -217,11 +218,26 @@ impl Game {
                 out.extend(warn_at_ms.map(|w| at(w, DeadlineKind::Warn)));
             }
         }
+        out.extend(
+            self.first_move_due()
+                .map(|due| at(due, DeadlineKind::FirstMove)),
+        );
         if let (Some(claim), Some(after)) = (self.idle_claim_at(), self.record.idle_after_ms) {
             out.push(at(claim.saturating_sub(after / 4), DeadlineKind::IdleWarn));
             out.push(at(claim, DeadlineKind::IdleClaim));
         }
         out
+    }
+
+    /// When the side to move loses by default if it has not made its first move by then
+    /// ([`GameRecord::first_move_ms`]); none once both sides have moved.
+    #[must_use]
+    pub fn first_move_due(&self) -> Option<u64> {
+        let limit = self.record.first_move_ms?;
+        if self.record.moves.len() >= 2 {
+            return None;
+        }
+        Some(self.record.turn_since_ms?.saturating_add(limit))
     }
 
     /// Untimed games: when the side waiting may claim the game if the side to move has not

@@ -164,6 +164,10 @@ pub struct GameRecord {
     /// The tournament it was paired in, if any (its result counts there).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<u64>,
+    /// How long each side has to make its first move before losing the game by default
+    /// (tournament games: a player who does not come does not hold the event up).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_move_ms: Option<u64>,
 }
 
 /// One of the bot's evaluations, from its own side.
@@ -396,6 +400,8 @@ pub enum DeadlineKind {
     TournamentEnd = 7,
     /// A tournament's next round is due (rounds every so many minutes).
     TournamentRound = 8,
+    /// The side to move has not made its first move in time (the id is the game's).
+    FirstMove = 9,
 }
 
 impl DeadlineKind {
@@ -413,6 +419,7 @@ impl DeadlineKind {
             6 => DeadlineKind::TournamentStart,
             7 => DeadlineKind::TournamentEnd,
             8 => DeadlineKind::TournamentRound,
+            9 => DeadlineKind::FirstMove,
             _ => return None,
         })
     }

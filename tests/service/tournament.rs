@@ -280,6 +280,12 @@ async fn an_arena_pairs_free_players_and_ends_on_its_clock() {
     }
     let r = ask(&svc, "zed", "/tournament standings").await;
     assert!(r.contains(&format!("1. {red}: 2")), "{r}");
+    // Both sides of the games being played make their first moves (else they would lose
+    // them by default in the half hour that follows).
+    for (_, a, b) in &third {
+        ask(&svc, a, "h2e2").await;
+        ask(&svc, b, "h9g7").await;
+    }
     // Time is up: nobody is paired again; the games being played still count.
     clock.fetch_add(30 * 60 * 1000, Ordering::SeqCst);
     let now = clock.load(Ordering::SeqCst);
@@ -609,4 +615,27 @@ async fn calling_a_tournament_off_ends_its_games_unrated() {
     // Its players are free again.
     let r = ask(&svc, &red, &format!("/play @{black} 5+3")).await;
     assert!(r.contains("challenges"), "{r}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_player_who_does_not_make_a_first_move_loses_by_default() {
+    let start = 5_000_000_000;
+    let (_dir, clock, svc) = on_sled(start);
+    let mut outbox = svc.subscribe(xiangqi_bot::platform::Platform::Console);
+    ask(&svc, "org", "/tournament swiss rounds 1 15+10").await;
+    for p in ["ann", "ben"] {
+        ask(&svc, p, "/tournament join").await;
+    }
+    let r = ask(&svc, "org", "/tournament start").await;
+    let (_, red, black) = begun(&r)[0].clone();
+    // Red moves within two minutes; Black, who then has two minutes of their own, does not.
+    clock.store(start + 90_000, Ordering::SeqCst);
+    ask(&svc, &red, "h2e2").await;
+    let now = start + 90_000 + 2 * 60_000 + 1;
+    clock.store(now, Ordering::SeqCst);
+    assert_eq!(svc.process_due(now).await.expect("due"), 1);
+    let out = outbox.recv().await.expect("the default");
+    let said = joined(&out.replies);
+    assert!(said.contains(&format!("{black} stopped playing")), "{said}");
+    assert!(said.contains(&format!("is over: {red} wins")), "{said}");
 }

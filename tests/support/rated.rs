@@ -54,6 +54,7 @@ pub fn rated(
         bot_memory: None,
         hints: None,
         tournament: None,
+        first_move_ms: None,
     }
 }
 

@@ -974,6 +974,7 @@ mod tests {
             bot_memory: None,
             hints: None,
             tournament: None,
+            first_move_ms: None,
         }
     }
 
