@@ -639,3 +639,87 @@ async fn a_player_who_does_not_make_a_first_move_loses_by_default() {
     assert!(said.contains(&format!("{black} stopped playing")), "{said}");
     assert!(said.contains(&format!("is over: {red} wins")), "{said}");
 }
+
+/// Resign as Black in every game the replies start, round after round, until the tournament
+/// ends; returns everything said, in order.
+async fn play_to_the_end(svc: &Service, mut said: String) -> String {
+    let mut all = said.clone();
+    for _ in 0..100 {
+        if said.contains("is over:") {
+            return all;
+        }
+        let games = begun(&said);
+        assert!(!games.is_empty(), "nothing to play: {said}");
+        for (_, _, black) in games {
+            said = ask(svc, &black, "/resign").await;
+            all.push('\n');
+            all.push_str(&said);
+        }
+    }
+    panic!("the tournament never ended: {all}");
+}
+
+/// The pairings of every round announced: (red, black) by round.
+fn rounds_of(said: &str) -> Vec<Vec<(String, String)>> {
+    let mut rounds: Vec<Vec<(String, String)>> = Vec::new();
+    for line in said.lines() {
+        if line.contains(", round ") && line.ends_with(':') {
+            rounds.push(Vec::new());
+        } else if let (Some(r), Some((_, red, black))) = (rounds.last_mut(), listed(line).pop()) {
+            r.push((red, black));
+        }
+    }
+    rounds
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_seven_player_swiss_and_a_four_player_double_round_robin() {
+    let (_dir, _clock, svc) = on_sled(1_000_000);
+    ask(&svc, "org", "/tournament swiss rounds 3 5+3").await;
+    let seven = ["p1", "p2", "p3", "p4", "p5", "p6", "p7"];
+    for p in seven {
+        ask(&svc, p, "/tournament join").await;
+    }
+    let all = play_to_the_end(&svc, ask(&svc, "org", "/tournament start").await).await;
+    let rounds = rounds_of(&all);
+    assert_eq!(rounds.len(), 3, "{all}");
+    let mut met = std::collections::HashSet::new();
+    for r in &rounds {
+        assert_eq!(r.len(), 3, "{all}");
+        for (a, b) in r {
+            assert!(
+                met.insert((a.min(b).clone(), a.max(b).clone())),
+                "a rematch: {all}"
+            );
+        }
+    }
+    assert_eq!(all.matches("a bye (1 point)").count(), 3, "{all}");
+    let byes: std::collections::HashSet<&str> = all
+        .lines()
+        .filter_map(|l| l.strip_suffix(": a bye (1 point)"))
+        .collect();
+    assert_eq!(byes.len(), 3, "one bye each: {all}");
+    assert_eq!(
+        all.lines().filter(|l| l.contains("Buchholz")).count(),
+        7,
+        "{all}"
+    );
+
+    // A double round robin of four: six rounds, every pair twice, colours swapped.
+    ask(&svc, "org", "/tournament robin double 5+3").await;
+    for p in ["q1", "q2", "q3", "q4"] {
+        ask(&svc, p, "/tournament join").await;
+    }
+    let all = play_to_the_end(&svc, ask(&svc, "org", "/tournament start").await).await;
+    let rounds = rounds_of(&all);
+    assert_eq!(rounds.len(), 6, "{all}");
+    let mut games: Vec<(String, String)> = rounds.into_iter().flatten().collect();
+    assert_eq!(games.len(), 12, "{all}");
+    games.sort();
+    for (red, black) in &games {
+        assert!(
+            games.contains(&(black.clone(), red.clone())),
+            "{red}–{black} not played the other way round: {all}"
+        );
+    }
+}
