@@ -62,7 +62,7 @@ fn ask(word: &str) -> Option<Ask> {
         "robin" | "roundrobin" | "vongtron" | "vòngtròn" | "循环" | "循环赛" => {
             Ask::Create(Format::Robin { double: false })
         }
-        "join" | "thamgia" | "thamgiа" | "报名" | "參加" | "参加" => Ask::Join,
+        "join" | "thamgia" | "报名" | "參加" | "参加" => Ask::Join,
         "leave" | "roi" | "rời" | "退出" => Ask::Leave,
         "start" | "batdau" | "bắtđầu" | "开始" | "開始" => Ask::Start,
         "pause" | "nghi" | "nghỉ" | "暂停" | "暫停" => Ask::Pause,
@@ -873,7 +873,7 @@ pub(crate) fn game_ended(
                 ctx,
                 &TourMsg::ArenaTop {
                     id: t.id,
-                    top: top_text(ctx, &t, 5),
+                    top: top_text(&t, 5),
                 },
             ),
         );
@@ -1143,8 +1143,7 @@ pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> V
 }
 
 /// The first `n` of an arena's table on one line: `ann 6 🔥 · ben 2 · cat 0`.
-fn top_text(ctx: &Ctx<'_>, t: &Tournament, n: usize) -> String {
-    let _ = ctx;
+fn top_text(t: &Tournament, n: usize) -> String {
     table(t)
         .iter()
         .take(n)
