@@ -1,5 +1,6 @@
 //! Tournaments: pairing a Swiss round and computing the table for a large event, and how
-//! many bytes the tournament adds to its channel's record (written with every game's end).
+//! many bytes the tournament adds to its channel's record (written with every game's end),
+//! and drawing a 100-row standings picture.
 //! `cargo bench --bench tournament`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -8,6 +9,7 @@ use xiangqi_bot::game::tournament::pairing::{arena, swiss};
 use xiangqi_bot::game::tournament::standings::table;
 use xiangqi_bot::game::tournament::{Entrant, Format, GameResult, Presence, Stage, Tournament};
 use xiangqi_bot::game::{PlayerRef, TimeControl};
+use xiangqi_bot::render::table::{table_png, Column, Medal, Table, TableRow};
 
 /// A Swiss event of `n` players with `rounds` rounds played out (results from a fixed
 /// sequence, the stronger seed winning more often).
@@ -102,6 +104,46 @@ fn bench(c: &mut Criterion) {
     let free: Vec<usize> = (0..500).step_by(5).collect();
     g.bench_function("arena_tick_500_players_100_free", |b| {
         b.iter(|| arena(&t, &free))
+    });
+    // The standings picture of 100 players, as the tournament draws it (scale 1.5).
+    let t = played(100, 7);
+    let rows = table(&t);
+    let picture = Table {
+        title: "Tournament #1".into(),
+        subtitle: "Swiss, 8 rounds · Round 7 of 8 · 5+3".into(),
+        columns: [
+            "#", "Player", "Rating", "Points", "Buchholz", "Median", "SB",
+        ]
+        .iter()
+        .map(|h| Column {
+            header: (*h).into(),
+            wide: *h == "Player",
+        })
+        .collect(),
+        rows: rows
+            .iter()
+            .enumerate()
+            .map(|(k, r)| TableRow {
+                cells: vec![
+                    (k + 1).to_string(),
+                    t.players[r.entrant].player.name.clone(),
+                    t.players[r.entrant].rating.to_string(),
+                    (r.score / 2).to_string(),
+                    (r.tiebreaks[0] / 4).to_string(),
+                    (r.tiebreaks[1] / 4).to_string(),
+                    (r.tiebreaks[2] / 4).to_string(),
+                ],
+                medal: [Medal::Gold, Medal::Silver, Medal::Bronze].get(k).copied(),
+                streak: None,
+                faded: false,
+            })
+            .collect(),
+        scale: 1.5,
+    };
+    let png = table_png(&picture).expect("drawn");
+    println!("standings picture of 100 rows: {} bytes", png.len());
+    g.bench_function("standings_picture_100_rows", |b| {
+        b.iter(|| table_png(&picture).expect("drawn"))
     });
     g.finish();
 }

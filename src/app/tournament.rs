@@ -5,7 +5,7 @@
 //! takebacks off.
 
 use super::action::Action;
-use super::chat::{AppResult, Button, Reply};
+use super::chat::{AppResult, Button, Image, ImageKind, Reply};
 use super::ctx::{Ctx, Slot};
 use super::view::{clocks_text, game_buttons, seen_from, to_move_text};
 use crate::game::tournament::standings::table;
@@ -137,7 +137,7 @@ pub(crate) async fn command(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRe
         Ask::Withdraw => pause(ctx, slot, Presence::Withdrawn).await,
         Ask::Berserk => berserk(ctx, slot).await,
         Ask::Cancel => cancel(ctx, slot).await,
-        Ask::Standings => Ok(vec![standings(ctx, slot)]),
+        Ask::Standings => Ok(vec![standings(ctx, slot, words.get(1).map(String::as_str))]),
         Ask::Pairings => Ok(vec![pairings(ctx, slot)]),
     }
 }
@@ -1021,15 +1021,17 @@ fn progress(
             .map(|(r, m)| format!("{m} {}", t.players[r.entrant].player.name))
             .collect::<Vec<_>>()
             .join(list_separator(ctx.lang));
-        over.push(say(
+        let mut reply = say(
             ctx,
             &TourMsg::Over {
                 id: t.id,
                 winner,
                 podium,
-                table: table_text(ctx, t),
+                table: table_text(ctx, t, 1),
             },
-        ));
+        );
+        reply.image = table_picture(ctx, t);
+        over.push(reply);
     }
     (lines, over)
 }
@@ -1155,18 +1157,29 @@ fn top_text(t: &Tournament, n: usize) -> String {
         .join(" · ")
 }
 
-/// The table, one line per player.
-fn table_text(ctx: &Ctx<'_>, t: &Tournament) -> String {
+/// Rows of the table a page of text holds (the picture holds them all).
+const PAGE_ROWS: usize = 20;
+
+/// Pages of the table as text.
+fn pages(t: &Tournament) -> usize {
+    t.players.len().div_ceil(PAGE_ROWS).max(1)
+}
+
+/// Page `page` (from 1) of the table, one line per player, and where the next page is.
+fn table_text(ctx: &Ctx<'_>, t: &Tournament, page: usize) -> String {
     if t.players.is_empty() {
         return text(&TourMsg::NoPlayers, ctx.lang);
     }
+    let (pages, page) = (pages(t), page.clamp(1, pages(t)));
     let quarter = |q: u32| {
         // Quarter-points written as points (halves kept; a quarter is rounded down).
         points(q / 2)
     };
-    table(t)
+    let mut lines: Vec<String> = table(t)
         .iter()
         .enumerate()
+        .skip((page - 1) * PAGE_ROWS)
+        .take(PAGE_ROWS)
         .map(|(k, r)| {
             let e = &t.players[r.entrant];
             let name = e.player.name.clone();
@@ -1191,8 +1204,108 @@ fn table_text(ctx: &Ctx<'_>, t: &Tournament) -> String {
             };
             text(&m, ctx.lang)
         })
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect();
+    if page < pages {
+        lines.push(text(&TourMsg::Page { page, pages }, ctx.lang));
+    }
+    lines.join("\n")
+}
+
+/// The whole table as a picture: rank (a medal for the first three once games are played),
+/// name, rating, score and tie-breaks, or for an arena its games, wins and streaks. Drawn
+/// once the command is committed, like the rating graphs.
+fn table_picture(ctx: &Ctx<'_>, t: &Tournament) -> Option<Image> {
+    use crate::i18n::tournament::{column_header, decimal_points, Column};
+    use crate::render::table::{self as pic, Medal, TableRow};
+    if !ctx.svc.config.images || t.players.is_empty() {
+        return None;
+    }
+    let lang = ctx.lang;
+    let arena = matches!(t.format, Format::Arena { .. });
+    let columns: &[Column] = if arena {
+        &[
+            Column::Rank,
+            Column::Player,
+            Column::Rating,
+            Column::Points,
+            Column::Games,
+            Column::Wins,
+        ]
+    } else {
+        &[
+            Column::Rank,
+            Column::Player,
+            Column::Rating,
+            Column::Points,
+            Column::Buchholz,
+            Column::Median,
+            Column::Sb,
+        ]
+    };
+    let rows = table(t);
+    let played = rows.iter().any(|r| r.games > 0);
+    let medals = [Medal::Gold, Medal::Silver, Medal::Bronze];
+    let cells = |k: usize, r: &crate::game::tournament::standings::Row| -> Vec<String> {
+        let e = &t.players[r.entrant];
+        let quarter = |q: u32| decimal_points(q / 2, lang);
+        let mut c = vec![
+            (k + 1).to_string(),
+            e.player.name.clone(),
+            e.rating.to_string(),
+        ];
+        if arena {
+            c.extend([r.score.to_string(), r.games.to_string(), r.wins.to_string()]);
+        } else {
+            c.push(decimal_points(r.score, lang));
+            c.extend(r.tiebreaks.iter().map(|&q| quarter(q)));
+        }
+        c
+    };
+    let title = text(
+        &TourMsg::GameOf {
+            id: t.id,
+            round: None,
+        },
+        lang,
+    );
+    let subtitle = [
+        format_text(t.format, lang),
+        stage_text(ctx, t),
+        crate::i18n::app::time_control_text(t.time_control, lang),
+    ]
+    .join(phrase_separator(lang));
+    let picture = pic::Table {
+        title: title.clone(),
+        subtitle: subtitle.clone(),
+        columns: columns
+            .iter()
+            .map(|&c| pic::Column {
+                header: column_header(c, lang).to_string(),
+                wide: c == Column::Player,
+            })
+            .collect(),
+        rows: rows
+            .iter()
+            .enumerate()
+            .map(|(k, r)| TableRow {
+                cells: cells(k, r),
+                medal: medals.get(k).copied().filter(|_| played),
+                streak: (arena && r.on_fire).then(|| "2×".to_string()),
+                faded: t.players[r.entrant].presence == Presence::Withdrawn,
+            })
+            .collect(),
+        scale: 1.5,
+    };
+    let later = super::Later::new(move || pic::table_png(&picture).map_err(|e| e.to_string()));
+    Some(Image {
+        bytes: std::sync::Arc::new(Vec::new()),
+        filename: format!("standings-{}.png", t.id),
+        kind: ImageKind::Png,
+        alt: format!("{title}{}{subtitle}", phrase_separator(lang)),
+        text_board: None,
+        drawing: None,
+        later: Some(later),
+    })
 }
 
 /// Where the tournament stands, in words.
@@ -1237,12 +1350,17 @@ fn summary(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
     )
 }
 
-/// `/tournament standings`: the table of the chat's tournament (the last one's, when over).
-fn standings(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
+/// `/tournament standings [PAGE]`: the table of the chat's tournament (the last one's, when
+/// over): a page of it as text, and the first page with the whole table as a picture.
+fn standings(ctx: &Ctx<'_>, slot: &Slot, page: Option<&str>) -> Reply {
     let Some(t) = slot.record.tournament.as_ref() else {
         return private(ctx, &TourMsg::NoTournament);
     };
-    say(
+    let page = page
+        .and_then(|p| p.parse::<usize>().ok())
+        .unwrap_or(1)
+        .clamp(1, pages(t));
+    let mut reply = say(
         ctx,
         &TourMsg::Standings {
             id: t.id,
@@ -1252,9 +1370,13 @@ fn standings(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
                 phrase_separator(ctx.lang),
                 stage_text(ctx, t)
             ),
-            table: table_text(ctx, t),
+            table: table_text(ctx, t, page),
         },
-    )
+    );
+    if page == 1 {
+        reply.image = table_picture(ctx, t);
+    }
+    reply
 }
 
 /// `/tournament pairings`: the games being played.

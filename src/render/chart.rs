@@ -340,7 +340,7 @@ mod picture_tests {
             ..Chart::default()
         };
         let png = line_chart(&chart).expect("drawn");
-        let img = image_decode(&png);
+        let img = super::super::decode_for_tests(&png);
         assert_eq!((img.width(), img.height()), (WIDTH, HEIGHT));
         if let Ok(dir) = std::env::var("CHART_OUT") {
             let _ = std::fs::write(format!("{dir}/chart.png"), &png);
@@ -353,17 +353,5 @@ mod picture_tests {
         assert!(near(LINE) > 200, "the line is drawn");
         assert!(near(BAD) > 10, "the mark is drawn");
         assert!(near(BAND) > 1000, "the band is drawn");
-    }
-
-    fn image_decode(png: &[u8]) -> image::RgbImage {
-        let mut decoder = ::png::Decoder::new(std::io::Cursor::new(png));
-        // Palette indices expanded to RGB by the decoder.
-        decoder.set_transformations(::png::Transformations::EXPAND);
-        let mut reader = decoder.read_info().expect("png header");
-        let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-        let info = reader.next_frame(&mut buf).expect("png frame");
-        assert_eq!(info.color_type, ::png::ColorType::Rgb);
-        buf.truncate(info.buffer_size());
-        image::RgbImage::from_raw(info.width, info.height, buf).expect("rgb")
     }
 }

@@ -35,6 +35,7 @@ mod paint;
 mod raster;
 mod strips;
 mod style;
+pub mod table;
 mod text;
 mod textual;
 mod theme;
@@ -379,4 +380,17 @@ mod tests {
         assert_eq!("iccs".parse::<Coordinates>(), Ok(Coordinates::Iccs));
         assert!("emoji".parse::<PieceStyle>().is_err());
     }
+}
+
+/// A PNG decoded to RGB (palette indices expanded), for the pictures' unit tests.
+#[cfg(test)]
+pub(crate) fn decode_for_tests(png: &[u8]) -> image::RgbImage {
+    let mut decoder = ::png::Decoder::new(std::io::Cursor::new(png));
+    decoder.set_transformations(::png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png frame");
+    assert_eq!(info.color_type, ::png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    image::RgbImage::from_raw(info.width, info.height, buf).expect("rgb")
 }

@@ -723,3 +723,116 @@ async fn a_seven_player_swiss_and_a_four_player_double_round_robin() {
         );
     }
 }
+
+/// The picture `replies` carry, drawn, as (width, height, RGB pixels).
+async fn picture(svc: &Service, replies: &mut [Reply]) -> Option<(u32, u32, Vec<u8>)> {
+    svc.draw(replies).await;
+    let img = replies
+        .iter()
+        .filter_map(|r| r.image.as_ref())
+        .find(|i| i.filename.starts_with("standings-"))?;
+    let mut dec = png::Decoder::new(std::io::Cursor::new(img.bytes.as_slice()));
+    dec.set_transformations(png::Transformations::EXPAND);
+    let mut reader = dec.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png frame");
+    buf.truncate(info.buffer_size());
+    Some((info.width, info.height, buf))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn the_standings_are_a_picture_and_a_page_of_text_at_a_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let svc = Arc::new(Service::new(
+        Arc::new(SledStorage::open(&dir.path().join("db")).expect("sled")),
+        Arc::new(Renderer::new()),
+        Arc::new({
+            let clock = Arc::clone(&clock);
+            move || clock.load(Ordering::SeqCst)
+        }),
+        ServiceConfig {
+            images: true,
+            rate_burst: 100_000,
+            ..ServiceConfig::default()
+        },
+    ));
+    ask(&svc, "org", "/tournament swiss rounds 2 5+3").await;
+    for i in 1..=25 {
+        ask(&svc, &format!("p{i:02}"), "/tournament join").await;
+    }
+    let mut first = svc.handle(said("p01", CHAT, "/tournament standings")).await;
+    let text = joined(&first);
+    assert_eq!(
+        text.lines().filter(|l| l.contains("Buchholz")).count(),
+        20,
+        "{text}"
+    );
+    assert!(
+        text.contains("Page 1 of 2; /tournament standings 2 shows the next."),
+        "{text}"
+    );
+    let (w, h, px) = picture(&svc, &mut first)
+        .await
+        .expect("a picture of the table");
+    // 1.5 times 720 wide; a title, its line, the header and 25 rows of 28 pixels, and a margin.
+    assert_eq!(
+        (w, h),
+        (
+            1080,
+            ((44 + 26 + 30 + 25 * 28 + 18) as f32 * 1.5).round() as u32
+        )
+    );
+    let header_band = px.chunks(3).filter(|p| *p == [0x7A, 0x2E, 0x1E]).count();
+    assert!(header_band > 1080 * 30, "the header band is drawn");
+
+    let mut second = svc
+        .handle(said("p01", CHAT, "/tournament standings 2"))
+        .await;
+    let text = joined(&second);
+    assert_eq!(
+        text.lines().filter(|l| l.contains("Buchholz")).count(),
+        5,
+        "{text}"
+    );
+    assert!(text.contains("21. "), "{text}");
+    assert!(!text.contains("Page "), "{text}");
+    assert!(
+        picture(&svc, &mut second).await.is_none(),
+        "the picture is on the first page"
+    );
+    // A page past the last is the last.
+    let text = ask(&svc, "p01", "/tournament standings 99").await;
+    assert!(text.contains("25. "), "{text}");
+
+    // Played to its end: the final table comes with its picture, medals on the podium.
+    let mut heard = ask(&svc, "org", "/tournament start").await;
+    let mut last = Vec::new();
+    for _ in 0..3 {
+        if heard.contains("is over:") {
+            break;
+        }
+        let mut games = begun(&heard);
+        games.extend(listed(&heard));
+        games.sort();
+        games.dedup();
+        assert!(!games.is_empty(), "{heard}");
+        let mut next = String::new();
+        for (_, _, black) in games {
+            last = svc.handle(said(&black, CHAT, "/resign")).await;
+            next.push_str(&joined(&last));
+            next.push('\n');
+        }
+        heard = next;
+    }
+    assert!(heard.contains("is over:"), "{heard}");
+    assert!(
+        heard.contains("Page 1 of 2"),
+        "the final table's first page: {heard}"
+    );
+    let (_, _, px) = picture(&svc, &mut last)
+        .await
+        .expect("the final table's picture");
+    let gold = px.chunks(3).filter(|p| *p == [0xE8, 0xB9, 0x2E]).count();
+    assert!(gold > 200, "a gold medal on the winner's row");
+}

@@ -344,8 +344,94 @@ pub enum TourMsg {
         /// The minimum.
         min: i64,
     },
+    /// A page of the standings, and how to see the next.
+    Page {
+        /// This page, from 1.
+        page: usize,
+        /// Pages in all.
+        pages: usize,
+    },
     /// A button's label.
     Label(TourLabel),
+}
+
+/// A column of the standings picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// The rank.
+    Rank,
+    /// The player's name.
+    Player,
+    /// Their rating when they joined.
+    Rating,
+    /// Their score.
+    Points,
+    /// Games played.
+    Games,
+    /// Games won.
+    Wins,
+    /// Buchholz.
+    Buchholz,
+    /// Median Buchholz.
+    Median,
+    /// Sonneborn–Berger.
+    Sb,
+}
+
+impl Column {
+    /// Every column.
+    pub const ALL: [Column; 9] = [
+        Column::Rank,
+        Column::Player,
+        Column::Rating,
+        Column::Points,
+        Column::Games,
+        Column::Wins,
+        Column::Buchholz,
+        Column::Median,
+        Column::Sb,
+    ];
+}
+
+/// A column's header in `lang` (short: a table's columns are narrow).
+#[must_use]
+pub fn column_header(c: Column, lang: Lang) -> &'static str {
+    match (c, lang) {
+        (Column::Rank, _) => "#",
+        (Column::Player, Lang::En) => "Player",
+        (Column::Player, Lang::Vi) => "Kỳ thủ",
+        (Column::Player, Lang::Zh) => "棋手",
+        (Column::Rating, Lang::En) => "Rating",
+        // Vietnamese players call a rating Elo whatever system counts it.
+        (Column::Rating, Lang::Vi) => "Elo",
+        (Column::Rating, Lang::Zh) => "等级分",
+        (Column::Points, Lang::En) => "Points",
+        (Column::Points, Lang::Vi) => "Điểm",
+        (Column::Points, Lang::Zh) => "积分",
+        (Column::Games, Lang::En) => "Games",
+        (Column::Games, Lang::Vi) => "Ván",
+        (Column::Games, Lang::Zh) => "局数",
+        (Column::Wins, Lang::En) => "Wins",
+        (Column::Wins, Lang::Vi) => "Thắng",
+        (Column::Wins, Lang::Zh) => "胜局",
+        (Column::Buchholz, Lang::En | Lang::Vi) => "Buchholz",
+        (Column::Buchholz, Lang::Zh) => "对手分",
+        (Column::Median, Lang::En) => "Median",
+        (Column::Median, Lang::Vi) => "Buchholz giữa",
+        (Column::Median, Lang::Zh) => "中位对手分",
+        (Column::Sb, Lang::En | Lang::Vi) => "SB",
+        (Column::Sb, Lang::Zh) => "索伯分",
+    }
+}
+
+/// Half-points as a decimal number for a table's narrow column: `3.5` (`3,5` in Vietnamese).
+#[must_use]
+pub fn decimal_points(halves: u32, lang: Lang) -> String {
+    let point = if lang == Lang::Vi { ',' } else { '.' };
+    match halves % 2 {
+        1 => format!("{}{point}5", halves / 2),
+        _ => (halves / 2).to_string(),
+    }
 }
 
 /// `m` in `lang`.

@@ -193,6 +193,7 @@ fn samples() -> Vec<TourMsg> {
         TourMsg::Casual,
         TourMsg::MaxPlayers { max: 8 },
         TourMsg::MinRating { min: 1500 },
+        TourMsg::Page { page: 1, pages: 3 },
         TourMsg::Label(TourLabel::Join),
         TourMsg::Label(TourLabel::Leave),
     ]
@@ -256,6 +257,7 @@ fn covered(m: &TourMsg) -> bool {
         | TourMsg::Casual
         | TourMsg::MaxPlayers { .. }
         | TourMsg::MinRating { .. }
+        | TourMsg::Page { .. }
         | TourMsg::Label(_) => true,
     }
 }
@@ -295,4 +297,25 @@ fn formats_and_points_are_written_for_players() {
     assert_eq!(points(1), "½");
     assert_eq!(points(4), "2");
     assert_eq!(points(0), "0");
+}
+
+/// The standings picture's words are short and drawn by the embedded font (no hollow boxes).
+#[test]
+fn column_headers_are_short_and_drawable() {
+    for c in Column::ALL {
+        for lang in Lang::ALL {
+            let h = column_header(c, lang);
+            assert!(
+                !h.is_empty() && h.chars().count() <= 14,
+                "{c:?} in {lang}: {h}"
+            );
+            assert!(
+                crate::render::table::drawable(h),
+                "{c:?} in {lang}: {h} has a character the font lacks"
+            );
+        }
+    }
+    assert_eq!(decimal_points(7, Lang::En), "3.5");
+    assert_eq!(decimal_points(7, Lang::Vi), "3,5");
+    assert_eq!(decimal_points(8, Lang::Zh), "4");
 }

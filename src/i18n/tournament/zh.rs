@@ -55,7 +55,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::Standings { id, status, table } => format!("{id}号比赛（{status}）：\n{table}"),
         TourMsg::RoundsRow { rank, name, points, buchholz, sb, away } => {
             let away = if *away { "（已退出）" } else { "" };
-            format!("{rank}. {name}{away}：{points}分 · 对手分 {buchholz} · 累进分 {sb}")
+            format!("{rank}. {name}{away}：{points}分 · 对手分 {buchholz} · 索伯分 {sb}")
         }
         TourMsg::ArenaRow { rank, name, points, games, fire, away } => {
             let fire = if *fire { " 🔥" } else { "" };
@@ -81,6 +81,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::Casual => "友谊赛".into(),
         TourMsg::MaxPlayers { max } => format!("最多{max}人"),
         TourMsg::MinRating { min } => format!("等级分{min}以上"),
+        TourMsg::Page { page, pages } => format!("第{page}页，共{pages}页；/tournament standings {}查看下一页。", page + 1),
         TourMsg::Label(TourLabel::Join) => "报名".into(),
         TourMsg::Label(TourLabel::Leave) => "退出".into(),
     }
