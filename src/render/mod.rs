@@ -363,6 +363,19 @@ impl Renderer {
     }
 }
 
+/// A PNG decoded to RGB (palette indices expanded), for the pictures' unit tests.
+#[cfg(test)]
+pub(crate) fn decode_for_tests(png: &[u8]) -> image::RgbImage {
+    let mut decoder = ::png::Decoder::new(std::io::Cursor::new(png));
+    decoder.set_transformations(::png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png frame");
+    assert_eq!(info.color_type, ::png::ColorType::Rgb);
+    buf.truncate(info.buffer_size());
+    image::RgbImage::from_raw(info.width, info.height, buf).expect("rgb")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,17 +393,4 @@ mod tests {
         assert_eq!("iccs".parse::<Coordinates>(), Ok(Coordinates::Iccs));
         assert!("emoji".parse::<PieceStyle>().is_err());
     }
-}
-
-/// A PNG decoded to RGB (palette indices expanded), for the pictures' unit tests.
-#[cfg(test)]
-pub(crate) fn decode_for_tests(png: &[u8]) -> image::RgbImage {
-    let mut decoder = ::png::Decoder::new(std::io::Cursor::new(png));
-    decoder.set_transformations(::png::Transformations::EXPAND);
-    let mut reader = decoder.read_info().expect("png header");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("png frame");
-    assert_eq!(info.color_type, ::png::ColorType::Rgb);
-    buf.truncate(info.buffer_size());
-    image::RgbImage::from_raw(info.width, info.height, buf).expect("rgb")
 }
