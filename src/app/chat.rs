@@ -149,7 +149,15 @@ pub struct Reply {
     /// longer apply: the adapter takes the buttons away (or the message, if only its user
     /// saw it). A reply with only this has nothing else to show.
     pub retire: Vec<String>,
+    /// Players to notify (at most [`MAX_NOTIFY`]): the platform's mention of each, which pings
+    /// them, where it has one (a Discord mention allowed for them alone, a Telegram mention of
+    /// the user). A private reply notifies nobody. The text names them already.
+    pub notify: Vec<crate::game::PlayerRef>,
 }
+
+/// Most players one reply notifies (a Discord message allows 100 user mentions, and the
+/// mentions must fit beside its text).
+pub const MAX_NOTIFY: usize = 50;
 
 impl Reply {
     /// A plain text reply.

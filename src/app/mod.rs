@@ -42,6 +42,7 @@ pub use action::Action;
 pub use args::{Arg, ArgKind};
 pub use chat::{
     default_notation, AppResult, Button, Image, ImageKind, Incoming, Later, Outgoing, Reply,
+    MAX_NOTIFY,
 };
 pub use command::{parse_line, Cmd, Line, MAX_TEXT};
 pub use drawing::Drawing;

@@ -218,6 +218,9 @@ struct StoredReply {
     /// Earlier messages whose buttons are taken away.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     retire: Vec<String>,
+    /// Players it notifies: (id, name).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    notify: Vec<(String, String)>,
 }
 
 /// A picture as stored. A board's description and text board, two thirds of an entry, are
@@ -286,6 +289,11 @@ fn stored(r: &Reply) -> StoredReply {
         menu: r.menu,
         track: r.track,
         retire: r.retire.clone(),
+        notify: r
+            .notify
+            .iter()
+            .map(|p| (p.id.clone(), p.name.clone()))
+            .collect(),
     }
 }
 
@@ -324,6 +332,11 @@ fn restored(r: StoredReply) -> Reply {
         menu: r.menu,
         track: r.track,
         retire: r.retire,
+        notify: r
+            .notify
+            .into_iter()
+            .map(|(id, name)| crate::game::PlayerRef { id, name })
+            .collect(),
     }
 }
 
@@ -395,6 +408,7 @@ mod tests {
             menu: false,
             track: true,
             retire: vec!["c:1:2".into()],
+            notify: vec![crate::game::PlayerRef::new("tg:7", "Bình")],
         };
         let ctx = "ctx".to_string();
         let bytes = encode(5, Some(&ctx), std::slice::from_ref(&reply)).expect("encode");
@@ -409,6 +423,7 @@ mod tests {
         assert_eq!(r.buttons, reply.buttons);
         assert!(r.track);
         assert_eq!(r.retire, reply.retire);
+        assert_eq!(r.notify, reply.notify);
         let img = r.image.as_ref().expect("image");
         assert!(img.bytes.is_empty(), "the bytes are not stored");
         assert_eq!(img.drawing.as_ref(), Some(&drawing));

@@ -5,7 +5,7 @@
 //! takebacks off.
 
 use super::action::Action;
-use super::chat::{AppResult, Button, Image, ImageKind, Reply};
+use super::chat::{AppResult, Button, Image, ImageKind, Reply, MAX_NOTIFY};
 use super::ctx::{Ctx, Slot};
 use super::view::{clocks_text, game_buttons, seen_from, to_move_text};
 use crate::game::tournament::standings::table;
@@ -1105,12 +1105,19 @@ const MAX_START_BOARDS: usize = 4;
 pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> Vec<Reply> {
     let round = t.rounds().map(|_| t.round);
     if started.len() > MAX_START_BOARDS {
-        return vec![say(
+        // Each player is told that their game begins (the round's list names their game).
+        let mut reply = say(
             ctx,
             &TourMsg::BoardsOnAsk {
                 games: started.len(),
             },
-        )];
+        );
+        reply.notify = started
+            .iter()
+            .flat_map(|g| [g.record.red.clone(), g.record.black.clone()])
+            .take(MAX_NOTIFY)
+            .collect();
+        return vec![reply];
     }
     let mut out = Vec::new();
     for game in started {
@@ -1129,17 +1136,19 @@ pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> V
             to_move_text(game, ctx.lang),
         ];
         lines.extend(clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang));
-        out.push(
-            ctx.svc
-                .board_reply(
-                    game,
-                    seen_from(game),
-                    lines.join("\n"),
-                    game_buttons(game, ctx.lang),
-                    ctx.lang,
-                )
-                .await,
-        );
+        let mut reply = ctx
+            .svc
+            .board_reply(
+                game,
+                seen_from(game),
+                lines.join("\n"),
+                game_buttons(game, ctx.lang),
+                ctx.lang,
+            )
+            .await;
+        // The two players are called to their board.
+        reply.notify = vec![game.record.red.clone(), game.record.black.clone()];
+        out.push(reply);
     }
     out
 }

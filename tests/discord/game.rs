@@ -655,6 +655,43 @@ async fn a_servers_managers_run_its_tournament_and_anyone_joins() {
         "{}",
         joined.content
     );
+    let join = FakeInteraction::slash("tournament")
+        .option(CmdOpt::sub("join", Vec::new()))
+        .by(&dana);
+    log.answers(&fake, join, &[Callback(5), EditOriginal]).await;
+    // The start pairs them, and their board calls the two players, pinging them alone.
+    let start = FakeInteraction::slash("tournament")
+        .option(CmdOpt::sub("start", Vec::new()))
+        .by(&boss);
+    log.answers(
+        &fake,
+        start,
+        &[Callback(5), EditOriginal, Followup, Followup],
+    )
+    .await;
+    let board = latest_board(&fake);
+    assert!(
+        board_text(&board).contains("Tournament #2, round 1"),
+        "{}",
+        board_text(&board)
+    );
+    let mut pinged = board.pinged.clone();
+    pinged.sort_unstable();
+    let mut two = vec![carol.id, dana.id];
+    two.sort_unstable();
+    assert_eq!(pinged, two, "{}", board.content);
+    assert!(
+        board.content.contains(&format!("<@{}>", carol.id)),
+        "{}",
+        board.content
+    );
+    assert!(
+        fake.bot_messages()
+            .iter()
+            .filter(|m| m.id != board.id)
+            .all(|m| m.pinged.is_empty()),
+        "nobody else is pinged"
+    );
     log.check(&fake).await;
     bot.stop(&fake).await;
 }

@@ -198,6 +198,10 @@ pub struct FakeMessage {
     pub thread_id: Option<u64>,
     /// Emoji the bot reacted with.
     pub reactions: Vec<String>,
+    /// Users its content mentions (`<@id>` of known users).
+    pub mentions: Vec<u64>,
+    /// The mentioned users it pinged, as its `allowed_mentions` allowed.
+    pub pinged: Vec<u64>,
 }
 
 impl FakeMessage {
@@ -1134,6 +1138,7 @@ struct MessageRec {
     reference: Option<u64>,
     nonce: Option<Value>,
     mentions: Vec<u64>,
+    pinged: Vec<u64>,
     webhook_id: Option<u64>,
     interaction_id: Option<u64>,
     thread_id: Option<u64>,
@@ -1799,6 +1804,8 @@ impl State_ {
             interaction_id: m.interaction_id,
             thread_id: m.thread_id,
             reactions: m.reactions.clone(),
+            mentions: m.mentions.clone(),
+            pinged: m.pinged.clone(),
         }
     }
 
@@ -3967,6 +3974,93 @@ struct NewMessage {
 }
 
 /// Create a bot message from a payload (channel message, interaction response or follow-up).
+/// Which of the users a message mentions it pings, as Discord reads `allowed_mentions`: all of
+/// them without it; with it, those of `users`, or all when `parse` holds `"users"` (the two
+/// may not be given together); at most 100 users; ids are snowflake strings.
+fn pinged(mentions: &[u64], allowed: Option<&Value>) -> Result<Vec<u64>, ApiError> {
+    let Some(allowed) = allowed.filter(|a| !a.is_null()) else {
+        return Ok(mentions.to_vec());
+    };
+    let Some(obj) = allowed.as_object() else {
+        return Err(form_error(
+            "allowed_mentions",
+            "MODEL_TYPE_CONVERT",
+            "Only dictionaries may be used in a ModelType",
+        ));
+    };
+    let parse: Vec<&str> = match obj.get("parse") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => {
+            let mut out = Vec::new();
+            for v in a {
+                match v.as_str() {
+                    Some(k @ ("users" | "roles" | "everyone")) => out.push(k),
+                    _ => {
+                        return Err(form_error(
+                            "allowed_mentions.parse",
+                            "BASE_TYPE_CHOICES",
+                            "Value must be one of {'users', 'roles', 'everyone'}.",
+                        ))
+                    }
+                }
+            }
+            out
+        }
+        Some(_) => {
+            return Err(form_error(
+                "allowed_mentions.parse",
+                "BASE_TYPE_ARRAY",
+                "Must be an array.",
+            ))
+        }
+    };
+    let users: Vec<u64> = match obj.get("users") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => {
+            if a.len() > 100 {
+                return Err(form_error(
+                    "allowed_mentions.users",
+                    "BASE_TYPE_MAX_LENGTH",
+                    "Must be 100 or fewer in length.",
+                ));
+            }
+            let mut out = Vec::new();
+            for v in a {
+                match v.as_str().and_then(|s| s.parse::<u64>().ok()) {
+                    Some(id) => out.push(id),
+                    None => {
+                        return Err(form_error(
+                            "allowed_mentions.users",
+                            "NUMBER_TYPE_COERCE",
+                            "Value is not snowflake.",
+                        ))
+                    }
+                }
+            }
+            out
+        }
+        Some(_) => {
+            return Err(form_error(
+                "allowed_mentions.users",
+                "BASE_TYPE_ARRAY",
+                "Must be an array.",
+            ))
+        }
+    };
+    if parse.contains(&"users") && !users.is_empty() {
+        return Err(form_error(
+            "allowed_mentions",
+            "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+            "parse:[\"users\"] and users: [ids...] are mutually exclusive.",
+        ));
+    }
+    Ok(mentions
+        .iter()
+        .copied()
+        .filter(|u| parse.contains(&"users") || users.contains(u))
+        .collect())
+}
+
 fn create_message(st: &mut State_, spec: NewMessage, body: &ParsedBody) -> Result<u64, ApiError> {
     let payload = body.json.as_ref();
     let f = message_fields(st, payload, &body.files, None)?;
@@ -3998,12 +4092,17 @@ fn create_message(st: &mut State_, spec: NewMessage, body: &ParsedBody) -> Resul
         .and_then(|p| p.get("sticker_ids"))
         .and_then(Value::as_array)
         .is_some_and(|a| !a.is_empty());
+    let content = f.content.unwrap_or_default();
+    let mentions = st.mentions_in(&content);
+    let pinged = pinged(&mentions, payload.and_then(|p| p.get("allowed_mentions")))?;
     let id = st.next_id();
     let m = MessageRec {
         id,
         channel_id: spec.channel_id,
         author_id: st.bot_id,
-        content: f.content.unwrap_or_default(),
+        content,
+        mentions,
+        pinged,
         embeds: f.embeds.unwrap_or_default(),
         components: f.components.unwrap_or_default(),
         attachments: f.attachments.unwrap_or_default(),

@@ -1567,6 +1567,7 @@ impl FakeState {
         if visible_len(&text, parse_mode.as_deref()) > MAX_TEXT_LEN {
             return Err(bad("message is too long"));
         }
+        let entities = entities(&text, p.json("entities")?, parse_mode.as_deref())?;
         let reply_markup = reply_markup_param(p)?;
         let reply_to = self.reply_to(chat_id, p)?;
         let thread_id = thread_param(p)?;
@@ -1579,7 +1580,7 @@ impl FakeState {
             date: now(),
             edit_date: None,
             text: Some(text),
-            entities: p.json("entities")?,
+            entities,
             caption: None,
             caption_entities: None,
             parse_mode,
@@ -1642,6 +1643,11 @@ impl FakeState {
         let caption = p.string("caption")?.filter(|c| !c.is_empty());
         let parse_mode = p.string("parse_mode")?;
         check_caption(caption.as_deref(), parse_mode.as_deref())?;
+        let caption_entities = entities(
+            caption.as_deref().unwrap_or_default(),
+            p.json("caption_entities")?,
+            parse_mode.as_deref(),
+        )?;
         let reply_markup = reply_markup_param(p)?;
         let reply_to = self.reply_to(chat_id, p)?;
         let thread_id = thread_param(p)?;
@@ -1660,7 +1666,7 @@ impl FakeState {
             text: None,
             entities: None,
             caption,
-            caption_entities: p.json("caption_entities")?,
+            caption_entities,
             parse_mode,
             photo,
             animation,
@@ -2500,8 +2506,73 @@ fn command_entity(text: &str) -> Option<Value> {
     Some(json!([{ "type": "bot_command", "offset": 0, "length": command.encode_utf16().count() }]))
 }
 
+/// `entities` of `text` checked as Telegram checks them: an array of objects of a known type,
+/// each within the text counted in UTF-16 code units and not empty, a `text_mention` naming
+/// its user by a numeric id, a `text_link` its URL; not together with a `parse_mode`.
+fn entities(
+    text: &str,
+    entities: Option<Value>,
+    parse_mode: Option<&str>,
+) -> Result<Option<Value>, ApiErr> {
+    let Some(list) = entities else {
+        return Ok(None);
+    };
+    let fail = |why: &str| bad(format!("can't parse entities: {why}"));
+    let Some(items) = list.as_array() else {
+        return Err(fail("entities must be an array"));
+    };
+    if parse_mode.is_some_and(|m| !m.is_empty()) && !items.is_empty() {
+        return Err(fail("entities and parse_mode can't be used together"));
+    }
+    let units = text.encode_utf16().count() as i64;
+    for e in items {
+        let kind = e.get("type").and_then(Value::as_str).unwrap_or_default();
+        let offset = e.get("offset").and_then(Value::as_i64);
+        let length = e.get("length").and_then(Value::as_i64);
+        let (Some(offset), Some(length)) = (offset, length) else {
+            return Err(fail("an entity needs an offset and a length"));
+        };
+        if offset < 0 || length <= 0 || offset + length > units {
+            return Err(fail(&format!(
+                "entity {offset}+{length} lies outside the text of {units} UTF-16 units"
+            )));
+        }
+        match kind {
+            "text_mention" => {
+                if e.pointer("/user/id").and_then(Value::as_i64).is_none() {
+                    return Err(fail("a text_mention needs its user's id"));
+                }
+            }
+            "text_link" => {
+                if e.get("url").and_then(Value::as_str).is_none() {
+                    return Err(fail("a text_link needs a URL"));
+                }
+            }
+            "mention"
+            | "hashtag"
+            | "cashtag"
+            | "bot_command"
+            | "url"
+            | "email"
+            | "phone_number"
+            | "bold"
+            | "italic"
+            | "underline"
+            | "strikethrough"
+            | "spoiler"
+            | "blockquote"
+            | "expandable_blockquote"
+            | "code"
+            | "pre"
+            | "custom_emoji" => {}
+            other => return Err(fail(&format!("unknown entity type \"{other}\""))),
+        }
+    }
+    Ok(Some(list))
+}
+
 /// Length of `text` as the user would see it: markup of `parse_mode` left out (an estimate;
-/// the fake does not parse entities).
+/// the fake does not parse markup).
 fn visible_len(text: &str, parse_mode: Option<&str>) -> usize {
     let mode = parse_mode.unwrap_or_default().to_ascii_lowercase();
     if mode == "html" {

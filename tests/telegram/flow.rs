@@ -746,13 +746,40 @@ async fn a_tournament_in_a_group_from_its_entry_list_to_its_winner() {
     let mark = fake.mark();
     fake.push_message(&group, &owner, "/tournament start", None);
     expect_call(&fake, mark, "round 1", |c| said(c).contains("round 1 of 1")).await;
-    board_after(
+    let first = board_after(
         &fake,
         mark,
         &group,
         "Tournament #1, round 1|Game #1 begins: Alice (Red) vs Bob (Black)",
     )
     .await;
+    // Both players are called to their board: Telegram mentions of the two, on its first line.
+    let caption = first.caption.clone().unwrap_or_default();
+    assert!(caption.starts_with("🔔 Alice, Bob\n"), "{caption}");
+    let entities: serde_json::Value = serde_json::from_str(
+        first.params["caption_entities"]
+            .as_str()
+            .expect("caption entities"),
+    )
+    .expect("json");
+    let mentioned: Vec<(i64, i64, i64)> = entities
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|e| {
+            assert_eq!(e["type"], "text_mention");
+            (
+                e["user"]["id"].as_i64().expect("id"),
+                e["offset"].as_i64().expect("offset"),
+                e["length"].as_i64().expect("length"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        mentioned,
+        vec![(alice.id, 3, 5), (bob.id, 10, 3)],
+        "{caption}"
+    );
     play(&fake, &group, &alice, "h2e2", "1. Alice: h2e2").await;
     let mark = fake.mark();
     fake.push_message(&group, &bob, "/resign", None);
@@ -761,6 +788,10 @@ async fn a_tournament_in_a_group_from_its_entry_list_to_its_winner() {
     })
     .await;
     assert!(said(&over).contains("1. Alice: 1"), "{}", said(&over));
+    // The final table comes as a picture with it.
+    assert!(over.is("sendPhoto"), "{over:?}");
+    let (w, _) = telegram_harness::png_size(over.photo.as_deref().expect("the standings picture"));
+    assert_eq!(w, 1080);
     bot.stop().await;
     check_every_call(&fake.sent());
 }

@@ -45,6 +45,35 @@ pub(super) struct Post {
     pub(super) picture: Option<Picture>,
     pub(super) rows: Vec<CreateActionRow>,
     pub(super) ephemeral: bool,
+    /// The users its content mentions, who alone may be pinged.
+    pub(super) pings: Vec<u64>,
+}
+
+/// The Discord users `reply` notifies (none for an ephemeral message).
+fn pings(reply: &Reply, ephemeral: bool) -> Vec<u64> {
+    if ephemeral || reply.private {
+        return Vec::new();
+    }
+    let mut ids: Vec<u64> = Vec::new();
+    for p in reply.notify.iter().take(crate::app::MAX_NOTIFY) {
+        if let Some(id) = crate::platform::Platform::Discord
+            .rest(&p.id)
+            .and_then(|r| r.parse().ok())
+        {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
+/// `<@1> <@2>`: the mentions of `ids`.
+fn mention_line(ids: &[u64]) -> String {
+    ids.iter()
+        .map(|id| format!("<@{id}>"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What the admins are told when the bot cannot attach the board.
@@ -227,7 +256,9 @@ pub(super) fn posts(
         picture: None,
         rows: Vec::new(),
         ephemeral,
+        pings: Vec::new(),
     };
+    let pings = pings(reply, ephemeral);
     if let Some(img) = reply
         .image
         .as_ref()
@@ -236,7 +267,7 @@ pub(super) fn posts(
         let mut parts = chunks(&shown, EMBED_MAX).into_iter();
         let caption = parts.next().unwrap_or_default();
         let mut out = vec![Post {
-            content: String::new(),
+            content: mention_line(&pings),
             picture: Some(Picture {
                 bytes: Arc::clone(&img.bytes),
                 filename: img.filename.clone(),
@@ -245,6 +276,7 @@ pub(super) fn posts(
             }),
             rows,
             ephemeral,
+            pings,
         }];
         for rest in parts {
             out.extend(chunks(&rest, CONTENT_MAX).into_iter().map(text_post));
@@ -274,6 +306,23 @@ pub(super) fn posts(
             ..text_post(String::new())
         }),
         None => {}
+    }
+    if !pings.is_empty() {
+        // The mentions lead the first message, or come as their own just before it.
+        let line = mention_line(&pings);
+        match out.first_mut() {
+            Some(first) if first.content.chars().count() + line.chars().count() < CONTENT_MAX => {
+                first.content = format!("{line}\n{}", first.content);
+                first.pings = pings;
+            }
+            _ => out.insert(
+                0,
+                Post {
+                    pings,
+                    ..text_post(line)
+                },
+            ),
+        }
     }
     out
 }
@@ -312,17 +361,22 @@ impl Post {
     /// reply to the user's message; for a `followup` an empty content is left out and an
     /// ephemeral message flagged (an edit keeps the flags the message has). A channel message
     /// with a `nonce` is created once however often it is sent (Discord returns the first for a
-    /// second with the same nonce). Nobody is pinged: names are echoed as typed and may read
-    /// `@everyone`.
+    /// second with the same nonce). Nobody is pinged but the users of [`Post::pings`], whose
+    /// mentions the bot wrote: names are echoed as typed and may read `@everyone`.
     pub(super) fn body(
         &self,
         reference: Option<(u64, u64)>,
         followup: bool,
         nonce: Option<&str>,
     ) -> (Value, Vec<File>) {
+        let users: Vec<String> = self.pings.iter().map(u64::to_string).collect();
         let mut v = json!({
             "components": serde_json::to_value(&self.rows).unwrap_or(Value::Array(Vec::new())),
-            "allowed_mentions": { "parse": [] },
+            "allowed_mentions": if users.is_empty() {
+                json!({ "parse": [] })
+            } else {
+                json!({ "parse": [], "users": users })
+            },
         });
         let obj = v.as_object_mut();
         let Some(obj) = obj else {
@@ -387,6 +441,54 @@ mod tests {
         assert!(chunks(&wide, CONTENT_MAX)
             .iter()
             .all(|p| p.chars().count() <= CONTENT_MAX));
+    }
+
+    /// The players a reply notifies are mentioned first and pinged alone; a private reply, and
+    /// players of another platform, ping nobody.
+    #[test]
+    fn notified_players_are_mentioned_and_pinged_alone() {
+        use crate::game::PlayerRef;
+        let reply = Reply {
+            text: "Game #3: @everyone (Red) – ben (Black)".into(),
+            notify: vec![
+                PlayerRef::new("dc:11", "@everyone"),
+                PlayerRef::new("dc:22", "ben"),
+                PlayerRef::new("tg:5", "cat"),
+                PlayerRef::new("dc:22", "ben"),
+            ],
+            ..Reply::default()
+        };
+        let p = posts(&reply, false, true, None);
+        assert_eq!(p.len(), 1);
+        assert!(
+            p[0].content.starts_with("<@11> <@22>\nGame #3: "),
+            "{}",
+            p[0].content
+        );
+        let (body, _) = p[0].body(None, false, None);
+        assert_eq!(
+            body["allowed_mentions"],
+            json!({ "parse": [], "users": ["11", "22"] })
+        );
+        // With a picture, the mentions are the message's content (an embed's text pings no one).
+        let mut with_picture = reply.clone();
+        with_picture.image = Some(Image {
+            bytes: Arc::new(vec![1]),
+            filename: "b.png".into(),
+            kind: ImageKind::Png,
+            alt: String::new(),
+            text_board: None,
+            drawing: None,
+            later: None,
+        });
+        let p = posts(&with_picture, false, true, None);
+        assert_eq!(p[0].content, "<@11> <@22>");
+        assert_eq!(p[0].pings, vec![11, 22]);
+        // Ephemeral or private: nobody.
+        let p = posts(&reply, true, true, None);
+        assert!(p[0].pings.is_empty() && !p[0].content.contains("<@"));
+        let (body, _) = p[0].body(None, false, None);
+        assert_eq!(body["allowed_mentions"], json!({ "parse": [] }));
     }
 
     fn reply_with(buttons: usize, menu: bool) -> Reply {

@@ -106,10 +106,12 @@ impl Api {
         let request = match &job.op {
             Op::Text {
                 text,
+                mentions,
                 keyboard,
                 reply_to,
             } => {
                 let mut body = json!({ "chat_id": chat.0, "text": text });
+                put(&mut body, "entities", entities(mentions));
                 put(&mut body, "message_thread_id", thread.map(Value::from));
                 put(&mut body, "reply_markup", markup(keyboard.as_ref()));
                 put(
@@ -126,6 +128,7 @@ impl Api {
                 filename,
                 kind,
                 caption,
+                mentions,
                 keyboard,
                 ..
             } => {
@@ -149,6 +152,9 @@ impl Api {
                 }
                 if !caption.trim().is_empty() {
                     form = form.text("caption", caption.clone());
+                    if let Some(e) = entities(mentions) {
+                        form = form.text("caption_entities", e.to_string());
+                    }
                 }
                 if let Some(kb) = markup(keyboard.as_ref()) {
                     form = form.text("reply_markup", kb.to_string());
@@ -192,6 +198,25 @@ impl Api {
                 .map(MessageId),
         })
     }
+}
+
+/// The `text_mention` entities of `mentions`, if any.
+fn entities(mentions: &[super::ops::Mention]) -> Option<Value> {
+    (!mentions.is_empty()).then(|| {
+        Value::Array(
+            mentions
+                .iter()
+                .map(|m| {
+                    json!({
+                        "type": "text_mention",
+                        "offset": m.offset,
+                        "length": m.length,
+                        "user": { "id": m.user, "is_bot": false, "first_name": m.name },
+                    })
+                })
+                .collect(),
+        )
+    })
 }
 
 /// Read an answer of the Bot API: its `result`.

@@ -74,6 +74,8 @@ pub enum Op {
     Text {
         /// The text (within [`MAX_TEXT`]).
         text: String,
+        /// Users it mentions (in its first line).
+        mentions: Vec<Mention>,
         /// Buttons under it.
         keyboard: Option<InlineKeyboardMarkup>,
         /// The message it answers (sent anyway if that one is gone).
@@ -89,6 +91,8 @@ pub enum Op {
         kind: ImageKind,
         /// The caption (within [`MAX_CAPTION`]).
         caption: String,
+        /// Users the caption mentions (in its first line).
+        mentions: Vec<Mention>,
         /// Buttons under it.
         keyboard: Option<InlineKeyboardMarkup>,
         /// What to send instead if Telegram refuses the picture itself.
@@ -108,6 +112,60 @@ pub enum Op {
         /// The message.
         message_id: MessageId,
     },
+}
+
+/// A user named in a text as a `text_mention` entity: Telegram notifies them, and the name
+/// opens their profile. Offsets count UTF-16 code units, as the Bot API does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mention {
+    /// Where the name starts.
+    pub offset: usize,
+    /// Its length.
+    pub length: usize,
+    /// The user's id.
+    pub user: i64,
+    /// Their name (Telegram asks for a first name with the user).
+    pub name: String,
+}
+
+/// Longest line of mentions put before a reply's text (UTF-16 code units): well inside a
+/// caption, whatever follows.
+const MAX_MENTION_LINE: usize = 512;
+
+/// The line that calls the players `reply` notifies (`🔔 ann, ben`) and their mentions in it;
+/// nothing for a private reply or players of other platforms.
+fn mention_line(reply: &Reply) -> (String, Vec<Mention>) {
+    let mut line = String::new();
+    let mut mentions = Vec::new();
+    if reply.private {
+        return (line, mentions);
+    }
+    for p in reply.notify.iter().take(crate::app::MAX_NOTIFY) {
+        let Some(user) = Platform::Telegram
+            .rest(&p.id)
+            .and_then(|r| r.parse::<i64>().ok())
+            .filter(|u| *u > 0)
+        else {
+            continue;
+        };
+        let name = p.name.trim();
+        if name.is_empty() || mentions.iter().any(|m: &Mention| m.user == user) {
+            continue;
+        }
+        let lead = if line.is_empty() { "🔔 " } else { ", " };
+        if tg_len(&line) + tg_len(lead) + tg_len(name) > MAX_MENTION_LINE {
+            break;
+        }
+        line.push_str(lead);
+        mentions.push(Mention {
+            offset: tg_len(&line),
+            length: tg_len(name),
+            user,
+            name: name.to_string(),
+        });
+        line.push_str(name);
+    }
+    (line, mentions)
 }
 
 /// A call bound for a chat.
@@ -343,9 +401,16 @@ pub fn reply_ops(reply: &Reply, only_for: Option<UserId>, reply_to: Option<Messa
     let kb = keyboard(&reply.buttons, only_for);
     let mut ops = Vec::new();
     let picture = reply.image.as_ref().filter(|i| !i.bytes.is_empty());
+    // The players it notifies are named first, so their mentions lie in the first message.
+    let (line, mut mentions) = mention_line(reply);
+    let text = if mentions.is_empty() {
+        reply.text.clone()
+    } else {
+        format!("{line}\n{}", reply.text)
+    };
     let rest = match picture {
         Some(img) => {
-            let (caption, rest) = split_at_limit(&reply.text, MAX_CAPTION);
+            let (caption, rest) = split_at_limit(&text, MAX_CAPTION);
             let fallback = if reply.text.trim().is_empty() {
                 img.alt.clone()
             } else {
@@ -356,12 +421,13 @@ pub fn reply_ops(reply: &Reply, only_for: Option<UserId>, reply_to: Option<Messa
                 filename: img.filename.clone(),
                 kind: img.kind,
                 caption: caption.to_string(),
+                mentions: std::mem::take(&mut mentions),
                 keyboard: kb.clone(),
                 fallback,
             });
             rest
         }
-        None => reply.text.as_str(),
+        None => text.as_str(),
     };
     let parts = chunks(rest);
     let n = parts.len();
@@ -374,6 +440,11 @@ pub fn reply_ops(reply: &Reply, only_for: Option<UserId>, reply_to: Option<Messa
         };
         ops.push(Op::Text {
             text,
+            mentions: if i == 0 {
+                std::mem::take(&mut mentions)
+            } else {
+                Vec::new()
+            },
             keyboard,
             reply_to: if i == 0 && picture.is_none() {
                 reply_to
@@ -402,6 +473,75 @@ pub enum Pressed {
 mod tests {
     use super::*;
     use crate::app::Image;
+
+    /// The players a reply notifies are named on its first line as `text_mention`s, whose
+    /// offsets count UTF-16 units (a name with an emoji or Hanzi included); nobody for a
+    /// private reply; the mentions ride on the caption of a picture.
+    #[test]
+    fn notified_players_are_mentioned_on_the_first_line() {
+        use crate::game::PlayerRef;
+        let reply = Reply {
+            text: "Game #3 begins".into(),
+            notify: vec![
+                PlayerRef::new("tg:11", "An 🐉"),
+                PlayerRef::new("dc:5", "discord"),
+                PlayerRef::new("tg:22", "象棋"),
+            ],
+            ..Reply::default()
+        };
+        let ops = reply_ops(&reply, None, None);
+        let [Op::Text { text, mentions, .. }] = &ops[..] else {
+            panic!("{ops:?}");
+        };
+        assert_eq!(text, "🔔 An 🐉, 象棋\nGame #3 begins");
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let named = |m: &Mention| String::from_utf16_lossy(&units[m.offset..m.offset + m.length]);
+        assert_eq!(mentions.len(), 2);
+        assert_eq!(
+            (named(&mentions[0]), mentions[0].user),
+            ("An 🐉".into(), 11)
+        );
+        assert_eq!((named(&mentions[1]), mentions[1].user), ("象棋".into(), 22));
+
+        let private = Reply {
+            private: true,
+            ..reply.clone()
+        };
+        let ops = reply_ops(&private, None, None);
+        assert!(
+            matches!(&ops[..], [Op::Text { text, mentions, .. }] if text == "Game #3 begins" && mentions.is_empty())
+        );
+
+        let mut pictured = reply.clone();
+        pictured.image = Some(Image {
+            bytes: Arc::new(vec![1]),
+            filename: "b.png".into(),
+            kind: ImageKind::Png,
+            alt: String::new(),
+            text_board: None,
+            drawing: None,
+            later: None,
+        });
+        let ops = reply_ops(&pictured, None, None);
+        assert!(
+            matches!(&ops[..], [Op::Picture { caption, mentions, .. }] if caption.starts_with("🔔 ") && mentions.len() == 2),
+            "{ops:?}"
+        );
+        // Many players: the line stays short, and whole names only.
+        let crowd = Reply {
+            text: "x".into(),
+            notify: (1..=50)
+                .map(|i| PlayerRef::new(format!("tg:{i}"), &"n".repeat(30)))
+                .collect(),
+            ..Reply::default()
+        };
+        let ops = reply_ops(&crowd, None, None);
+        let [Op::Text { text, mentions, .. }] = &ops[..] else {
+            panic!("{ops:?}");
+        };
+        assert!(tg_len(text.lines().next().unwrap_or_default()) <= MAX_MENTION_LINE);
+        assert!(mentions.len() > 10 && mentions.iter().all(|m| m.length == 30));
+    }
 
     #[test]
     fn channel_keys_round_trip() {

@@ -128,23 +128,26 @@ fn fallback(op: &Op) -> Option<Op> {
     match op {
         Op::Picture {
             caption,
+            mentions,
             keyboard,
             fallback,
             ..
         } => {
-            let text = if caption.trim().is_empty() {
-                fallback.clone()
+            let (text, mentions) = if caption.trim().is_empty() {
+                (fallback.clone(), Vec::new())
             } else {
-                caption.clone()
+                (caption.clone(), mentions.clone())
             };
             Some(Op::Text {
                 text,
+                mentions,
                 keyboard: keyboard.clone(),
                 reply_to: None,
             })
         }
         Op::Edit { text, keyboard, .. } => Some(Op::Text {
             text: text.clone(),
+            mentions: Vec::new(),
             keyboard: keyboard.clone(),
             reply_to: None,
         }),
@@ -336,6 +339,7 @@ mod tests {
     fn text_op() -> Op {
         Op::Text {
             text: "t".into(),
+            mentions: Vec::new(),
             keyboard: None,
             reply_to: None,
         }
@@ -348,6 +352,7 @@ mod tests {
             filename: "b.png".into(),
             kind: ImageKind::Png,
             caption: String::new(),
+            mentions: Vec::new(),
             keyboard: None,
             fallback: "alt text".into(),
         };
