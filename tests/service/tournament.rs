@@ -836,3 +836,179 @@ async fn the_standings_are_a_picture_and_a_page_of_text_at_a_time() {
     let gold = px.chunks(3).filter(|p| *p == [0xE8, 0xB9, 0x2E]).count();
     assert!(gold > 200, "a gold medal on the winner's row");
 }
+
+/// Two processes on one PostgreSQL database: the last games of each round end at once through
+/// both, and each round is paired exactly once; a scheduled round whose time both processes'
+/// timers see at once starts once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_processes_pair_each_round_exactly_once() {
+    let Some(db) = pg::database("tournament_fleet") else {
+        return;
+    };
+    let clock = Arc::new(AtomicU64::new(1_000_000));
+    let process = || {
+        service(
+            Arc::new(PgStorage::connect(&db.url).expect("postgres")),
+            Arc::clone(&clock),
+        )
+    };
+    let (a, b) = (process(), process());
+    ask(&a, "org", "/tournament swiss rounds 3 5+3").await;
+    for (i, p) in ["p1", "p2", "p3", "p4", "p5", "p6"].iter().enumerate() {
+        let via = if i % 2 == 0 { &a } else { &b };
+        ask(via, p, "/tournament join").await;
+    }
+    let mut heard = ask(&b, "org", "/tournament start").await;
+    let mut all = heard.clone();
+    for round in 1..=3 {
+        let games = begun(&heard);
+        assert_eq!(games.len(), 3, "round {round}: {heard}");
+        // The round's three games end at the same moment, through one process or the other.
+        let ends: Vec<_> = games
+            .into_iter()
+            .enumerate()
+            .map(|(k, (_, _, black))| {
+                let p = Arc::clone(if k % 2 == 0 { &a } else { &b });
+                tokio::spawn(async move { joined(&p.handle(said(&black, CHAT, "/resign")).await) })
+            })
+            .collect();
+        heard = String::new();
+        for e in ends {
+            heard.push_str(&e.await.expect("a game's end"));
+            heard.push('\n');
+        }
+        all.push_str(&heard);
+    }
+    assert!(heard.contains("is over:"), "{heard}");
+    for r in 1..=3 {
+        assert_eq!(
+            all.matches(&format!("round {r} of 3:")).count(),
+            1,
+            "round {r} announced once: {all}"
+        );
+    }
+    let numbers: Vec<u64> = begun(&all).into_iter().map(|(n, _, _)| n).collect();
+    let unique: std::collections::HashSet<u64> = numbers.iter().copied().collect();
+    assert_eq!((numbers.len(), unique.len()), (9, 9), "{all}");
+    let record = a
+        .storage()
+        .channel(&format!("console:{CHAT}"))
+        .expect("read")
+        .expect("the channel");
+    let t = record.tournament.expect("the tournament");
+    for r in 1..=3 {
+        assert_eq!(
+            t.pairings.iter().filter(|p| p.round == r).count(),
+            3,
+            "round {r}"
+        );
+    }
+
+    // A round at a set time: both timers see it due at once; it starts once.
+    let start = clock.load(Ordering::SeqCst);
+    ask(&a, "org", "/tournament swiss rounds 2 5+3 every 30").await;
+    for p in ["q1", "q2"] {
+        ask(&b, p, "/tournament join").await;
+    }
+    let r = ask(&a, "org", "/tournament start").await;
+    let first = begun(&r);
+    let r = ask(&b, &first[0].1, "/resign").await;
+    assert!(r.contains("round 2 starts in"), "{r}");
+    let now = start + 31 * 60_000;
+    clock.store(now, Ordering::SeqCst);
+    let (x, y) = tokio::join!(a.process_due(now), b.process_due(now));
+    let settled = x.expect("due") + y.expect("due");
+    assert_eq!(settled, 1, "one process starts the round");
+    let record = b
+        .storage()
+        .channel(&format!("console:{CHAT}"))
+        .expect("read")
+        .expect("the channel");
+    let t = record.tournament.expect("the tournament");
+    assert_eq!(t.round, 2);
+    assert_eq!(t.pairings.iter().filter(|p| p.round == 2).count(), 1);
+}
+
+/// The games begun in `lines` (console output), from the first line with `from` on.
+fn begun_in(lines: &[String], from: usize) -> Vec<(u64, String, String)> {
+    begun(&lines[from.min(lines.len())..].join("\n"))
+}
+
+/// The real binary (console, sled) killed with SIGKILL during a round, after one of its games
+/// ended, and again just after the next round was paired: each time the restarted bot has the
+/// tournament, its games and their clocks, and the event is played to its end.
+#[test]
+fn a_tournament_survives_kill_nine_during_and_between_rounds() {
+    use crate::console::Console;
+    let dir = tempfile::tempdir().expect("dir");
+    let env = [("BOARD_IMAGES", "off")];
+    let mut c = Console::start(dir.path(), &env);
+    c.ask("@org /tournament swiss rounds 2 5+3", "Tournament #1");
+    for p in ["ann", "ben", "cat", "dan"] {
+        c.ask(&format!("@{p} /tournament join"), &format!("{p} joins"));
+    }
+    let from = c.seen.len();
+    c.send("@org /tournament start");
+    c.expect("round 1 of 2");
+    c.expect(" begins: ");
+    c.expect(" begins: ");
+    let round1 = begun_in(&c.seen, from);
+    assert_eq!(round1.len(), 2, "{:?}", c.seen);
+    c.ask(&format!("@{} /resign", round1[0].2), "resigned");
+
+    // Killed during the round, one game over and one being played.
+    c.kill();
+    let mut c = Console::start(dir.path(), &env);
+    // (What the killed process had decided and not yet said may come first.)
+    c.ask("@zed /tournament pairings", "games being played");
+    let line = c.expect(&format!("Game #{}: ", round1[1].0));
+    assert!(
+        line.contains(&round1[1].1),
+        "the game being played is still there: {line}"
+    );
+    c.ask(&format!("@{} h2e2", round1[1].1), "1. ");
+    let from = c.seen.len();
+    c.send(&format!("@{} /resign", round1[1].2));
+    c.expect("round 2 of 2");
+    c.expect(" begins: ");
+    c.expect(" begins: ");
+    let round2 = begun_in(&c.seen, from);
+    assert_eq!(round2.len(), 2, "{:?}", c.seen);
+
+    // Killed between rounds: the next round was paired in the same write as the last end.
+    c.kill();
+    let mut c = Console::start(dir.path(), &env);
+    let from = c.seen.len();
+    c.send("@zed /tournament pairings");
+    c.expect("games being played");
+    c.expect(&format!("Game #{}: ", round2[1].0));
+    // Those after the answer's first line (the round's announcement, if the killed process
+    // had not yet said it, may come again before).
+    let head = from
+        + c.seen[from..]
+            .iter()
+            .rposition(|l| l.contains("games being played"))
+            .expect("the answer");
+    let listed_now = listed(&c.seen[head..].join("\n"));
+    assert_eq!(
+        listed_now.iter().map(|g| g.0).collect::<Vec<_>>(),
+        round2.iter().map(|g| g.0).collect::<Vec<_>>(),
+        "round 2 is the one paired before the kill, paired once"
+    );
+    c.ask(&format!("@{} /resign", round2[0].2), "resigned");
+    c.ask(&format!("@{} /resign", round2[1].2), "is over:");
+    c.ask("@zed /tournament standings", "Over");
+    let rows = c
+        .seen
+        .iter()
+        .rev()
+        .take(6)
+        .filter(|l| l.contains("Buchholz"))
+        .count();
+    assert!(rows >= 1, "{:?}", c.seen);
+    let out = c.finish();
+    assert!(
+        !out.iter().any(|l| l.contains("round 3")),
+        "no round beyond the second"
+    );
+}
