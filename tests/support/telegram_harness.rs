@@ -14,7 +14,7 @@ use tokio::task::JoinHandle;
 use xiangqi_bot::adapters::telegram::WebhookConfig;
 use xiangqi_bot::adapters::telegram::{self, RetryPolicy, TelegramError, TelegramOptions};
 use xiangqi_bot::app::bot::ThinkingPool;
-use xiangqi_bot::app::{system_now, Action, Service, ServiceConfig};
+use xiangqi_bot::app::{system_now, Action, Now, Service, ServiceConfig};
 use xiangqi_bot::config::Config;
 use xiangqi_bot::game::Storage;
 use xiangqi_bot::render::Renderer;
@@ -127,10 +127,32 @@ impl Running {
         config: ServiceConfig,
         hook: Option<WebhookConfig>,
     ) -> Running {
+        Running::start_on_clock(fake, storage, config, hook, system_now()).await
+    }
+
+    /// Like [`Running::start`], the service reading the time from `now` (a test's own
+    /// clock, moved by hand; its timer still wakes at least every heartbeat).
+    pub async fn start_clocked(fake: &FakeTelegram, dir: &Path, now: Now) -> Running {
+        let config = ServiceConfig {
+            rate_burst: 1000,
+            ..ServiceConfig::default()
+        };
+        let storage = Arc::new(SledStorage::open(dir).expect("open sled"));
+        Running::start_on_clock(fake, storage, config, None, now).await
+    }
+
+    /// [`Running::start_on`] with the service's clock.
+    pub async fn start_on_clock(
+        fake: &FakeTelegram,
+        storage: Arc<dyn Storage>,
+        config: ServiceConfig,
+        hook: Option<WebhookConfig>,
+        now: Now,
+    ) -> Running {
         let service = Arc::new(Service::new(
             storage,
             Arc::new(Renderer::new()),
-            system_now(),
+            now,
             config,
         ));
         service.recover().await.expect("recover");

@@ -795,3 +795,186 @@ async fn a_tournament_in_a_group_from_its_entry_list_to_its_winner() {
     bot.stop().await;
     check_every_call(&fake.sent());
 }
+
+/// The games whose first boards were posted in `chat` since `mark`: (number, red, black).
+fn boards_since(fake: &FakeTelegram, mark: u64, chat: &FakeChat) -> Vec<(u64, String, String)> {
+    since(fake, mark)
+        .iter()
+        .filter(|c| c.is("sendPhoto") && c.chat_id == Some(chat.id))
+        .filter_map(|c| {
+            let text = said(c);
+            let rest = text.split("Game #").nth(1)?;
+            let (n, rest) = rest.split_once(" begins: ")?;
+            let (red, rest) = rest.split_once(" (Red) vs ")?;
+            let black = rest.split(" (Black)").next()?;
+            Some((n.parse().ok()?, red.to_string(), black.to_string()))
+        })
+        .collect()
+}
+
+/// A six-player arena of five minutes on a 10+0 clock, through the real adapter: three games
+/// at the start, each finished game's players paired again at once, the top of the table after
+/// every game, a streak after two wins; when its time is up nobody is paired again and the
+/// games being played still count; the end posts the table as a picture with the podium.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_six_player_arena_in_a_group() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+    let fake = FakeTelegram::start(TOKEN).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let group = FakeChat::supergroup(-1_004_000_000_078, "Arena club");
+    let owner = user(1078, "Owner", "en");
+    fake.make_owner(&group, &owner);
+    let start = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("time")
+        .as_millis() as u64;
+    let clock = Arc::new(AtomicU64::new(start));
+    let now = {
+        let clock = Arc::clone(&clock);
+        Arc::new(move || clock.load(Ordering::SeqCst))
+    };
+    let bot = Running::start_clocked(&fake, dir.path(), now).await;
+    say(
+        &fake,
+        &group,
+        None,
+        &owner,
+        "/tournament arena minutes 5 10+0",
+        |c| said(c).contains("Tournament #1: arena, 5 min"),
+    )
+    .await;
+    let players: Vec<FakeUser> = (1..=6)
+        .map(|i| user(2000 + i, &format!("P{i}"), "en"))
+        .collect();
+    for p in &players {
+        say(&fake, &group, None, p, "/tournament join", |c| {
+            said(c).contains(&format!("{} joins tournament #1", p.first_name))
+        })
+        .await;
+    }
+    let by_name = |name: &str| {
+        players
+            .iter()
+            .find(|p| p.first_name == name)
+            .expect("a player")
+            .clone()
+    };
+    let mark = fake.mark();
+    fake.push_message(&group, &owner, "/tournament start", None);
+    expect_call(&fake, mark, "the start", |c| {
+        said(c).contains("Tournament #1 begins: arena, 5 min, 6 players")
+    })
+    .await;
+    let mut games = Vec::new();
+    for _ in 0..50 {
+        games = boards_since(&fake, mark, &group);
+        if games.len() == 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(games.len(), 3, "three games at the start");
+    // Both sides make a first move in each new game (else it is lost by default in two
+    // minutes, and the clock is moved by minutes below).
+    let open = |game: (u64, String, String)| {
+        let fake = &fake;
+        let group = &group;
+        let by_name = &by_name;
+        async move {
+            let (n, red, black) = game;
+            play(
+                fake,
+                group,
+                &by_name(&red),
+                "h2e2",
+                &format!("Game #{n} · 1. {red}: h2e2"),
+            )
+            .await;
+            play(
+                fake,
+                group,
+                &by_name(&black),
+                "h9g7",
+                &format!("Game #{n} · 2. {black}: h9g7"),
+            )
+            .await;
+        }
+    };
+    for g in &games {
+        open(g.clone()).await;
+    }
+    // A game ends by a resignation: the top of the table is posted; what begins then.
+    let end = |loser: String| {
+        let fake = &fake;
+        let group = &group;
+        let by_name = &by_name;
+        async move {
+            let mark = fake.mark();
+            fake.push_message(group, &by_name(&loser), "/resign", None);
+            let top = expect_call(fake, mark, "the top of the table", |c| {
+                said(c).starts_with("Tournament #1: ")
+            })
+            .await;
+            // Any pairing is posted with the same end.
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            (said(&top), boards_since(fake, mark, group))
+        }
+    };
+    // The first games end one by one (Black resigns). Two players who just met wait for
+    // others: the first end pairs nobody, the second pairs its four players anew, the third's
+    // two wait.
+    let (_, new) = end(games[0].2.clone()).await;
+    assert!(new.is_empty(), "{new:?}");
+    let (_, mut running) = end(games[1].2.clone()).await;
+    assert_eq!(running.len(), 2, "{running:?}");
+    for g in &running {
+        open(g.clone()).await;
+    }
+    let (top, new) = end(games[2].2.clone()).await;
+    assert!(new.is_empty(), "{new:?}");
+    assert!(top.contains(" 2 · "), "{top}");
+    // The game of two winners: its winner has two in a row (a streak), and the four free
+    // players are paired.
+    let winners = [games[0].1.clone(), games[1].1.clone()];
+    let k = running
+        .iter()
+        .position(|(_, r, b)| winners.contains(r) && winners.contains(b))
+        .expect("the winners meet");
+    let (_, _, black) = running.remove(k);
+    let (top, new) = end(black).await;
+    assert!(top.contains(" 4 🔥"), "a streak: {top}");
+    assert_eq!(new.len(), 2, "{new:?}");
+    for g in &new {
+        open(g.clone()).await;
+    }
+    running.extend(new);
+    assert_eq!(running.len(), 3);
+    // Time is up: the three games being played still count; nobody is paired again.
+    clock.store(start + 5 * 60_000 + 1_000, Ordering::SeqCst);
+    let mark = fake.mark();
+    let due = bot.service.process_due(start + 5 * 60_000 + 1_000).await;
+    assert!(due.is_ok(), "{due:?}");
+    expect_call(&fake, mark, "time is up", |c| {
+        said(c).contains("Tournament #1: time is up.")
+            && said(c).contains("the 3 games being played still count")
+    })
+    .await;
+    let mark = fake.mark();
+    for (_, _, black) in running {
+        fake.push_message(&group, &by_name(&black), "/resign", None);
+    }
+    let over = expect_call(&fake, mark, "the end", |c| said(c).contains("is over:")).await;
+    assert!(over.is("sendPhoto"), "the final table comes as a picture");
+    let (w, _) = telegram_harness::png_size(over.photo.as_deref().expect("picture"));
+    assert_eq!(w, 1080);
+    let text = said(&over);
+    assert!(text.contains("Congratulations to 🥇"), "{text}");
+    assert!(text.contains("🔥"), "{text}");
+    assert!(
+        boards_since(&fake, mark, &group).is_empty(),
+        "no game after the time"
+    );
+    bot.stop().await;
+    check_every_call(&fake.sent());
+}
