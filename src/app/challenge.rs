@@ -473,6 +473,33 @@ struct Terms {
 
 /// Start a game between `red` and `black` in the channel (ending the challenge `expiry`
 /// belongs to, if any) and answer with its first board.
+/// A new game's first board: `heading` (a tournament's round), who plays whom with what
+/// clock and rules, whether it is rated, who is to move, the clocks, and its buttons.
+pub(crate) async fn first_board(ctx: &Ctx<'_>, game: &Game, heading: Option<String>) -> Reply {
+    let mut lines: Vec<String> = heading.into_iter().collect();
+    lines.push(ctx.t(&Msg::GameStarted {
+        red: game.record.red.name.clone(),
+        black: game.record.black.name.clone(),
+        time_control: crate::i18n::app::time_control_text(game.record.time_control, ctx.lang),
+        ruleset: crate::i18n::arbiter::ruleset_name(game.record.ruleset, ctx.lang),
+        id: game.record.id,
+    }));
+    if let (true, Some(pace)) = (game.record.rated, game.record.time_control.pace()) {
+        lines.push(rmsg::text(
+            &RatingMsg::RatedGame {
+                family: Family::of(pace),
+            },
+            ctx.lang,
+        ));
+    }
+    lines.push(to_move_text(game, ctx.lang));
+    lines.extend(clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang));
+    let buttons = game_buttons(game, ctx.lang);
+    ctx.svc
+        .board_reply(game, seen_from(game), lines.join("\n"), buttons, ctx.lang)
+        .await
+}
+
 async fn start_game(
     ctx: &Ctx<'_>,
     slot: &mut Slot,
@@ -525,33 +552,7 @@ async fn start_game(
     changes.aliases.extend(handle_alias(ctx));
     ctx.store_record(&mut slot.record, record, Some(&game), changes)
         .await?;
-    let mut caption = ctx.t(&Msg::GameStarted {
-        red: game.record.red.name.clone(),
-        black: game.record.black.name.clone(),
-        time_control: crate::i18n::app::time_control_text(game.record.time_control, ctx.lang),
-        ruleset: crate::i18n::arbiter::ruleset_name(ruleset, ctx.lang),
-        id: game.record.id,
-    });
-    if let (true, Some(pace)) = (rated, game.record.time_control.pace()) {
-        caption.push('\n');
-        caption.push_str(&rmsg::text(
-            &RatingMsg::RatedGame {
-                family: Family::of(pace),
-            },
-            ctx.lang,
-        ));
-    }
-    caption.push('\n');
-    caption.push_str(&to_move_text(&game, ctx.lang));
-    if let Some(cl) = clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang) {
-        caption.push('\n');
-        caption.push_str(&cl);
-    }
-    let buttons = game_buttons(&game, ctx.lang);
-    let board = ctx
-        .svc
-        .board_reply(&game, seen_from(&game), caption, buttons, ctx.lang)
-        .await;
+    let board = first_board(ctx, &game, None).await;
     slot.game = Some(game);
     Ok(board)
 }

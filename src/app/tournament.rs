@@ -7,7 +7,6 @@
 use super::action::Action;
 use super::chat::{AppResult, Button, Image, ImageKind, Reply, MAX_NOTIFY};
 use super::ctx::{Ctx, Slot};
-use super::view::{clocks_text, game_buttons, seen_from, to_move_text};
 use crate::game::tournament::standings::table;
 use crate::game::tournament::{
     Entrant, Format, GameResult, Presence, Stage, Tournament, MAX_ARENA_MINUTES, MAX_PLAYERS,
@@ -1121,31 +1120,8 @@ pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> V
     }
     let mut out = Vec::new();
     for game in started {
-        let mut lines = vec![
-            text(&TourMsg::GameOf { id: t.id, round }, ctx.lang),
-            ctx.t(&Msg::GameStarted {
-                red: game.record.red.name.clone(),
-                black: game.record.black.name.clone(),
-                time_control: crate::i18n::app::time_control_text(
-                    game.record.time_control,
-                    ctx.lang,
-                ),
-                ruleset: crate::i18n::arbiter::ruleset_name(game.record.ruleset, ctx.lang),
-                id: game.record.id,
-            }),
-            to_move_text(game, ctx.lang),
-        ];
-        lines.extend(clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang));
-        let mut reply = ctx
-            .svc
-            .board_reply(
-                game,
-                seen_from(game),
-                lines.join("\n"),
-                game_buttons(game, ctx.lang),
-                ctx.lang,
-            )
-            .await;
+        let heading = text(&TourMsg::GameOf { id: t.id, round }, ctx.lang);
+        let mut reply = super::challenge::first_board(ctx, game, Some(heading)).await;
         // The two players are called to their board.
         reply.notify = vec![game.record.red.clone(), game.record.black.clone()];
         out.push(reply);

@@ -3,8 +3,8 @@
 
 use crate::discord_fake::{permissions, CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
 use crate::harness::{
-    board_text, button, check_every_attachment, fake, latest_board, message_of, new_game,
-    pick_move, service_config, slash_move, start, table, Ledger, CHASE_FEN, WAIT,
+    board_text, button, check_every_attachment, decode_png, fake, latest_board, message_of,
+    new_game, pick_move, service_config, slash_move, start, table, Ledger, CHASE_FEN, WAIT,
 };
 use xiangqi_bot::app::ServiceConfig;
 
@@ -692,6 +692,155 @@ async fn a_servers_managers_run_its_tournament_and_anyone_joins() {
             .all(|m| m.pinged.is_empty()),
         "nobody else is pinged"
     );
+    log.check(&fake).await;
+    bot.stop(&fake).await;
+}
+
+/// What a message shows: its content, and its embed's text.
+fn shown(m: &crate::discord_fake::FakeMessage) -> String {
+    let embed = m
+        .embeds
+        .first()
+        .and_then(|e| e["description"].as_str())
+        .unwrap_or_default();
+    format!("{}\n{embed}", m.content)
+}
+
+/// The games begun in the bot's messages after message `after`: (number, red, black).
+fn begun_after(fake: &FakeDiscord, after: u64) -> Vec<(u64, String, String)> {
+    fake.bot_messages()
+        .iter()
+        .filter(|m| m.id > after)
+        .flat_map(|m| crate::begun::begun(&shown(m)))
+        .collect()
+}
+
+/// A seven-player Swiss event of three rounds on a server, through the real adapter: entries
+/// typed in the channel, the start by the server's manager, every round three games and a bye
+/// with each player's pair pinged, no rematch, one bye each, and the final table of seven with
+/// its picture.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_seven_player_swiss_on_a_server() {
+    let (fake, _dir, bot, log) = table().await;
+    let boss = fake.add_user("boss");
+    fake.grant(boss.id, permissions::MANAGE_GUILD);
+    let channel = fake.channel_id();
+    let make = FakeInteraction::slash("tournament")
+        .option(CmdOpt::sub(
+            "swiss",
+            vec![CmdOpt::integer("rounds", 3), CmdOpt::string("time", "5+3")],
+        ))
+        .by(&boss);
+    log.answers(&fake, make, &[Callback(5), EditOriginal]).await;
+    let players: Vec<_> = (1..=7).map(|i| fake.add_user(&format!("p{i}"))).collect();
+    for p in &players {
+        fake.push_message_create(channel, p, "/tournament join");
+    }
+    let joined = fake
+        .wait_for(
+            |f| {
+                f.bot_messages()
+                    .iter()
+                    .any(|m| m.content.contains("Players (7)"))
+            },
+            WAIT,
+        )
+        .await;
+    assert!(joined, "seven entries");
+    let by_name = |name: &str| players.iter().find(|p| p.name == name).expect("a player");
+    let start = FakeInteraction::slash("tournament")
+        .option(CmdOpt::sub("start", Vec::new()))
+        .by(&boss);
+    let before = fake.bot_messages().last().map_or(0, |m| m.id);
+    log.answers(
+        &fake,
+        start,
+        &[
+            Callback(5),
+            EditOriginal,
+            Followup,
+            Followup,
+            Followup,
+            Followup,
+        ],
+    )
+    .await;
+    let mut after = before;
+    let mut met = std::collections::HashSet::new();
+    for round in 1..=3 {
+        let games = begun_after(&fake, after);
+        assert_eq!(games.len(), 3, "round {round}: {games:?}");
+        for (_, red, black) in &games {
+            assert!(
+                met.insert((red.min(black).clone(), red.max(black).clone())),
+                "a rematch: {red}–{black}"
+            );
+            // Each board pings its two players.
+            let board = fake
+                .bot_messages()
+                .into_iter()
+                .filter(|m| m.id > after)
+                .find(|m| shown(m).contains(&format!("{red} (Red) vs {black} (Black)")))
+                .expect("the board");
+            let mut pinged = board.pinged.clone();
+            pinged.sort_unstable();
+            let mut two = vec![by_name(red).id, by_name(black).id];
+            two.sort_unstable();
+            assert_eq!(pinged, two);
+        }
+        after = fake.bot_messages().last().map_or(0, |m| m.id);
+        for (_, _, black) in &games {
+            fake.push_message_create(channel, by_name(black), "/resign");
+        }
+        let next = if round < 3 {
+            format!("round {} of 3", round + 1)
+        } else {
+            "is over:".to_string()
+        };
+        let came = fake
+            .wait_for(
+                |f| {
+                    f.bot_messages()
+                        .iter()
+                        .any(|m| m.id > after && shown(m).contains(&next))
+                },
+                WAIT,
+            )
+            .await;
+        assert!(came, "{next}");
+        if round < 3 {
+            // The next round's three boards.
+            let boards = fake
+                .wait_for(|f| begun_after(f, after).len() == 3, WAIT)
+                .await;
+            assert!(boards, "round {}'s boards", round + 1);
+        }
+    }
+    let all: Vec<String> = fake.bot_messages().iter().map(shown).collect();
+    let byes: std::collections::HashSet<String> = all
+        .iter()
+        .flat_map(|t| t.lines().map(str::to_string).collect::<Vec<_>>())
+        .filter_map(|l| l.strip_suffix(": a bye (1 point)").map(str::to_string))
+        .collect();
+    assert_eq!(byes.len(), 3, "one bye each, three rounds: {byes:?}");
+    let over = fake
+        .bot_messages()
+        .into_iter()
+        .find(|m| shown(m).contains("is over:"))
+        .expect("the end");
+    assert_eq!(
+        shown(&over)
+            .lines()
+            .filter(|l| l.contains("Buchholz"))
+            .count(),
+        7,
+        "{}",
+        shown(&over)
+    );
+    assert_eq!(over.attachments.len(), 1, "the table's picture");
+    assert!(over.attachments[0].filename.starts_with("standings-"));
+    let (w, _) = decode_png(&over.attachments[0].data);
+    assert_eq!(w, 1080);
     log.check(&fake).await;
     bot.stop(&fake).await;
 }

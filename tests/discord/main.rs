@@ -21,6 +21,8 @@
 //!   serenity's own client.
 #![forbid(unsafe_code)]
 
+#[path = "../support/begun.rs"]
+mod begun;
 mod bot;
 mod delivery;
 #[path = "../support/discord_fake.rs"]

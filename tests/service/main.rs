@@ -13,6 +13,8 @@
 //! * `several`: several games at once in one chat
 //! * `tournament`: Swiss, arena and round robin in a chat
 
+#[path = "../support/begun.rs"]
+mod begun;
 mod bot;
 #[path = "../support/console.rs"]
 mod console;

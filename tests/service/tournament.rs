@@ -55,15 +55,7 @@ async fn member_asks(svc: &Service, user: &str, text: &str) -> String {
 /// The games the replies start: (number, red, black), from "Game #N begins: R (Red) vs B
 /// (Black)".
 fn begun(text: &str) -> Vec<(u64, String, String)> {
-    text.lines()
-        .filter_map(|l| {
-            let rest = l.split("Game #").nth(1)?;
-            let (n, rest) = rest.split_once(" begins: ")?;
-            let (red, rest) = rest.split_once(" (Red) vs ")?;
-            let black = rest.split(" (Black)").next()?;
-            Some((n.parse().ok()?, red.to_string(), black.to_string()))
-        })
-        .collect()
+    crate::begun::begun(text)
 }
 
 /// The games `/tournament pairings` lists: (number, red, black), from "Game #N: R (Red) – B

@@ -801,14 +801,7 @@ fn boards_since(fake: &FakeTelegram, mark: u64, chat: &FakeChat) -> Vec<(u64, St
     since(fake, mark)
         .iter()
         .filter(|c| c.is("sendPhoto") && c.chat_id == Some(chat.id))
-        .filter_map(|c| {
-            let text = said(c);
-            let rest = text.split("Game #").nth(1)?;
-            let (n, rest) = rest.split_once(" begins: ")?;
-            let (red, rest) = rest.split_once(" (Red) vs ")?;
-            let black = rest.split(" (Black)").next()?;
-            Some((n.parse().ok()?, red.to_string(), black.to_string()))
-        })
+        .flat_map(|c| crate::begun::begun(&said(c)))
         .collect()
 }
 

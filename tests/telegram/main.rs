@@ -14,6 +14,8 @@
 //! * `review` (was `tests/telegram_review.rs`)
 //! * `webhook` (was `tests/telegram_webhook.rs`)
 
+#[path = "../support/begun.rs"]
+mod begun;
 mod bot;
 mod delivery;
 mod fake_smoke;
