@@ -116,6 +116,11 @@ fn classify(err: &Failure, op: &Op) -> Next {
         ) => Next::Fail,
         // Forbidden or unauthorized: nothing else will pass either.
         _ if code == 401 || code == 403 => Next::Fail,
+        // A request refused with mentions in it ("can't parse entities" for a user Telegram
+        // will not name): the same without them.
+        (_, Op::Text { mentions, .. } | Op::Picture { mentions, .. }) if !mentions.is_empty() => {
+            Next::Fallback
+        }
         // A picture refused (no right to send photos, a picture it cannot process), an edit
         // refused: plain text may still go through.
         (_, Op::Picture { .. } | Op::Edit { .. }) => Next::Fallback,
@@ -126,6 +131,13 @@ fn classify(err: &Failure, op: &Op) -> Next {
 /// A simpler call that may work where `op` did not.
 fn fallback(op: &Op) -> Option<Op> {
     match op {
+        Op::Text { mentions, .. } | Op::Picture { mentions, .. } if !mentions.is_empty() => {
+            let mut plain = op.clone();
+            if let Op::Text { mentions, .. } | Op::Picture { mentions, .. } = &mut plain {
+                mentions.clear();
+            }
+            Some(plain)
+        }
         Op::Picture {
             caption,
             mentions,
@@ -423,6 +435,29 @@ mod tests {
         assert!(matches!(fallback(&pic), Some(Op::Text { text, .. }) if text == "alt text"));
         assert!(matches!(fallback(&edit), Some(Op::Text { text, .. }) if text == "pick"));
         assert!(fallback(&text_op()).is_none());
+        // Mentions Telegram will not take: the same message without them, then as before.
+        let mentioned = Op::Text {
+            text: "🔔 ann\nGame #1".into(),
+            mentions: vec![super::super::ops::Mention {
+                offset: 3,
+                length: 3,
+                user: 5,
+                name: "ann".into(),
+            }],
+            keyboard: None,
+            reply_to: None,
+        };
+        assert_eq!(
+            classify(
+                &api(400, "Bad Request: can't parse entities: user not found"),
+                &mentioned
+            ),
+            Next::Fallback
+        );
+        assert!(matches!(
+            fallback(&mentioned),
+            Some(Op::Text { text, mentions, .. }) if text.starts_with("🔔 ann") && mentions.is_empty()
+        ));
     }
 
     /// The calls that deliver an outbox entry, as the event it answers asked.
