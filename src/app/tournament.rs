@@ -1100,17 +1100,31 @@ fn make_games(
 /// game's first move (or `/board`).
 const MAX_START_BOARDS: usize = 4;
 
+/// What the players of a new game are told of their first move.
+fn first_move_rule(ctx: &Ctx<'_>) -> String {
+    text(
+        &TourMsg::FirstMoveRule {
+            minutes: FIRST_MOVE_MS / 60_000,
+        },
+        ctx.lang,
+    )
+}
+
 /// The first board of each game `started`.
 pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> Vec<Reply> {
     let round = t.rounds().map(|_| t.round);
     if started.len() > MAX_START_BOARDS {
         // Each player is told that their game begins (the round's list names their game).
-        let mut reply = say(
-            ctx,
-            &TourMsg::BoardsOnAsk {
-                games: started.len(),
-            },
-        );
+        let mut reply = Reply::text(format!(
+            "{}\n{}",
+            text(
+                &TourMsg::BoardsOnAsk {
+                    games: started.len(),
+                },
+                ctx.lang
+            ),
+            first_move_rule(ctx)
+        ));
         reply.notify = started
             .iter()
             .flat_map(|g| [g.record.red.clone(), g.record.black.clone()])
@@ -1120,7 +1134,11 @@ pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> V
     }
     let mut out = Vec::new();
     for game in started {
-        let heading = text(&TourMsg::GameOf { id: t.id, round }, ctx.lang);
+        let heading = format!(
+            "{}\n{}",
+            text(&TourMsg::GameOf { id: t.id, round }, ctx.lang),
+            first_move_rule(ctx)
+        );
         let mut reply = super::challenge::first_board(ctx, game, Some(heading)).await;
         // The two players are called to their board.
         reply.notify = vec![game.record.red.clone(), game.record.black.clone()];

@@ -82,6 +82,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::Casual => "casual".into(),
         TourMsg::MaxPlayers { max } => format!("at most {max} players"),
         TourMsg::MinRating { min } => format!("rating {min} and above"),
+        TourMsg::FirstMoveRule { minutes } => format!("Each side has {minutes} min to make its first move, or loses the game."),
         TourMsg::Page { page, pages } => format!("Page {page} of {pages}; /tournament standings {} shows the next.", page + 1),
         TourMsg::Label(TourLabel::Join) => "Join".into(),
         TourMsg::Label(TourLabel::Leave) => "Leave".into(),

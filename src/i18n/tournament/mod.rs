@@ -344,6 +344,11 @@ pub enum TourMsg {
         /// The minimum.
         min: i64,
     },
+    /// What a tournament game's players are told of their first move.
+    FirstMoveRule {
+        /// Minutes each side has for it.
+        minutes: u64,
+    },
     /// A page of the standings, and how to see the next.
     Page {
         /// This page, from 1.

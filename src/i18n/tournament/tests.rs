@@ -194,6 +194,7 @@ fn samples() -> Vec<TourMsg> {
         TourMsg::MaxPlayers { max: 8 },
         TourMsg::MinRating { min: 1500 },
         TourMsg::Page { page: 1, pages: 3 },
+        TourMsg::FirstMoveRule { minutes: 2 },
         TourMsg::Label(TourLabel::Join),
         TourMsg::Label(TourLabel::Leave),
     ]
@@ -258,6 +259,7 @@ fn covered(m: &TourMsg) -> bool {
         | TourMsg::MaxPlayers { .. }
         | TourMsg::MinRating { .. }
         | TourMsg::Page { .. }
+        | TourMsg::FirstMoveRule { .. }
         | TourMsg::Label(_) => true,
     }
 }

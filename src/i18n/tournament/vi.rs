@@ -81,6 +81,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::Casual => "giao hữu".into(),
         TourMsg::MaxPlayers { max } => format!("tối đa {max} kỳ thủ"),
         TourMsg::MinRating { min } => format!("điểm từ {min} trở lên"),
+        TourMsg::FirstMoveRule { minutes } => format!("Mỗi bên có {minutes} phút để đi nước đầu tiên, nếu không sẽ bị xử thua ván đó."),
         TourMsg::Page { page, pages } => format!("Trang {page}/{pages}; gõ /tournament standings {} để xem trang sau.", page + 1),
         TourMsg::Label(TourLabel::Join) => "Tham gia".into(),
         TourMsg::Label(TourLabel::Leave) => "Rời giải".into(),

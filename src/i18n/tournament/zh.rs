@@ -81,6 +81,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::Casual => "友谊赛".into(),
         TourMsg::MaxPlayers { max } => format!("最多{max}人"),
         TourMsg::MinRating { min } => format!("等级分{min}以上"),
+        TourMsg::FirstMoveRule { minutes } => format!("双方各有{minutes}分钟走出第一步，否则判负。"),
         TourMsg::Page { page, pages } => format!("第{page}页，共{pages}页；/tournament standings {}查看下一页。", page + 1),
         TourMsg::Label(TourLabel::Join) => "报名".into(),
         TourMsg::Label(TourLabel::Leave) => "退出".into(),
