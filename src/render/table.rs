@@ -409,4 +409,39 @@ mod tests {
         let img = decode(&table_png(&empty).expect("drawn"));
         assert_eq!(img.width(), WIDTH);
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(40))]
+        /// Any table (any text, any number of cells and rows, any scale) is drawn, decodes,
+        /// and is as tall as its rows say.
+        #[test]
+        fn any_table_is_drawn(
+            title in ".{0,120}",
+            cells in proptest::collection::vec(proptest::collection::vec(".{0,60}", 0..9), 0..40),
+            wide in 0usize..9,
+            scale in 0.0f32..4.0,
+        ) {
+            let columns = (0..7)
+                .map(|c| Column { header: format!("h{c}"), wide: c == wide })
+                .collect();
+            let rows: Vec<TableRow> = cells
+                .into_iter()
+                .enumerate()
+                .map(|(i, cells)| TableRow {
+                    cells,
+                    medal: [Medal::Gold, Medal::Silver, Medal::Bronze].get(i).copied(),
+                    streak: (i % 3 == 0).then(|| title.chars().take(4).collect()),
+                    faded: i % 5 == 0,
+                })
+                .collect();
+            let n = rows.len();
+            let t = Table { title: title.clone(), subtitle: title, columns, rows, scale };
+            let img = decode(&table_png(&t).expect("drawn"));
+            let k = if scale > 1.0 { scale.min(3.0) } else { 1.0 };
+            proptest::prop_assert_eq!(img.width(), (WIDTH as f32 * k).round() as u32);
+            let sub = if t.subtitle.trim().is_empty() { 0.0 } else { SUBTITLE };
+            let h = ((TITLE + sub) * k + HEADER * k + ROW * k * n as f32 + MARGIN * k).round();
+            proptest::prop_assert_eq!(img.height(), h as u32);
+        }
+    }
 }
