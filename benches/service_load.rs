@@ -55,7 +55,7 @@ fn rss_kb() -> u64 {
 
 fn said(channel: usize, user: &str, text: &str) -> Incoming {
     Incoming {
-        channel: format!("console:bench{channel}"),
+        channel: format!("console:bench{channel}").into(),
         user: PlayerRef::new(
             format!("console:bench{user}{channel}"),
             &format!("{user}{channel}"),
@@ -264,7 +264,7 @@ fn main() {
         // Every game holds every move sent (a refused or failed move would show here).
         let mut complete = 0;
         for g in 0..games {
-            let channel = format!("console:bench{g}");
+            let channel = format!("console:bench{g}").into();
             let stored = svc
                 .storage()
                 .channel(&channel)

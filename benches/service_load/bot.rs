@@ -25,7 +25,8 @@ use xiangqi_bot::uci::EngineConfig;
 
 use super::{env, percentile, said, service};
 
-type Waiters = Arc<Mutex<HashMap<String, mpsc::UnboundedSender<Instant>>>>;
+type Waiters =
+    Arc<Mutex<HashMap<xiangqi_bot::platform::ChannelKey, mpsc::UnboundedSender<Instant>>>>;
 
 /// The number in "Game #N begins".
 fn game_number(replies: &[Reply]) -> Option<u64> {
@@ -145,7 +146,7 @@ pub fn run(rt: &tokio::runtime::Runtime) {
             waiters
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .insert(format!("console:bench{c}"), tx);
+                .insert(format!("console:bench{c}").into(), tx);
             receivers.push(rx);
         }
         // The platform's delivery worker: a bot's move (an event nobody typed) wakes its

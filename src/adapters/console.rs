@@ -26,7 +26,7 @@ use crate::adapters::delivery::{self, Deliverer, Next, Out, RetryPolicy, Said, S
 use crate::app::{Action, ImageKind, Incoming, Origin, Reply, Service};
 use crate::game::OutboxKey;
 use crate::game::{bound, clean_name, PlayerRef};
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform};
 
 /// How long the end of the input leaves queued replies to be printed.
 const DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
@@ -259,7 +259,7 @@ where
     delivery.open();
     let mut input = input;
     let mut speaker = user_ref(&opts.user);
-    let mut channel = Platform::Console.key("#local");
+    let mut channel = ChannelKey::on(Platform::Console, "#local");
     loop {
         let (line, truncated) = match read_line(&mut input).await {
             Ok(Some(l)) => l,
@@ -277,7 +277,7 @@ where
         let mut text = line.to_string();
         if let Some(rest) = line.strip_prefix('#') {
             let name = bound(rest.split_whitespace().next().unwrap_or("local"), 48);
-            channel = Platform::Console.key(format!("#{}", clean_name(&name)));
+            channel = ChannelKey::on(Platform::Console, format!("#{}", clean_name(&name)));
             continue;
         }
         if let Some(rest) = line.strip_prefix('@') {
@@ -311,7 +311,7 @@ where
             mentions: Vec::new(),
             lang_hint: None,
             // Each console channel is a group of its own (its own leaderboard).
-            community: Some(channel.clone()),
+            community: Some(channel.to_string()),
             // The console's user is its operator.
             may_configure: Some(true),
         };

@@ -32,6 +32,7 @@ use tokio::task::JoinHandle;
 use crate::adapters::lanes::{Lanes, Skipped, Work, HELD_PER_LANE};
 use crate::app::{Delivery, Outgoing, Reply, Service};
 use crate::game::OutboxKey;
+use crate::platform::ChannelKey;
 
 pub use crate::adapters::lanes::RetryPolicy;
 
@@ -123,13 +124,13 @@ enum Item<P: Platform> {
     Entry(Delivery),
     /// Replies that were not stored; whoever waits for them is told once they are out.
     Direct {
-        channel: String,
+        channel: ChannelKey,
         answering: Option<P::Answering>,
         replies: Vec<Reply>,
         sent: Option<oneshot::Sender<()>>,
     },
     /// The channel's queue refused answers: say so.
-    Skipped { channel: String },
+    Skipped { channel: ChannelKey },
 }
 
 struct Shared<P: Platform> {
@@ -239,7 +240,7 @@ impl<P: Platform> Deliverer<P> {
     /// channel's earlier messages, unless its queue is full ([`HELD_PER_LANE`]): then they are
     /// dropped, and the channel is told that answers were skipped (once, until that notice
     /// is sent).
-    pub fn push(&self, channel: &str, answering: Option<P::Answering>, replies: Vec<Reply>) {
+    pub fn push(&self, channel: &ChannelKey, answering: Option<P::Answering>, replies: Vec<Reply>) {
         drop(self.queue(channel, answering, replies));
     }
 
@@ -247,7 +248,7 @@ impl<P: Platform> Deliverer<P> {
     /// they were not queued.
     pub async fn push_and_wait(
         &self,
-        channel: &str,
+        channel: &ChannelKey,
         answering: Option<P::Answering>,
         replies: Vec<Reply>,
     ) -> bool {
@@ -258,7 +259,7 @@ impl<P: Platform> Deliverer<P> {
     /// without a word when they were not queued.
     fn queue(
         &self,
-        channel: &str,
+        channel: &ChannelKey,
         answering: Option<P::Answering>,
         replies: Vec<Reply>,
     ) -> oneshot::Receiver<()> {
@@ -266,13 +267,13 @@ impl<P: Platform> Deliverer<P> {
         let Some(lane) = P::lane(channel) else {
             tracing::error!(
                 platform = P::KIND.name(),
-                channel,
+                %channel,
                 "replies for another platform's channel"
             );
             return rx;
         };
         let item = Item::Direct {
-            channel: channel.to_string(),
+            channel: channel.clone(),
             answering,
             replies,
             sent: Some(tx),
@@ -290,7 +291,7 @@ impl<P: Platform> Deliverer<P> {
             if self.shared.skipped.first(lane.clone()) {
                 // Past the cap: one short notice per full queue.
                 let notice = Item::Skipped {
-                    channel: channel.to_string(),
+                    channel: channel.clone(),
                 };
                 let _ = self.lanes.push(lane.clone(), (lane, notice));
             }
@@ -600,7 +601,7 @@ mod tests {
         platform.fails("d", &[Fail::Gone]);
         let d = Deliverer::new(platform, service(dir.path()), policy());
         let replies = ["a", "b", "c", "d", "e"].map(Reply::text).to_vec();
-        let sent = d.queue("console:#t", None, replies);
+        let sent = d.queue(&"console:#t".into(), None, replies);
         tokio::time::timeout(Duration::from_secs(10), sent)
             .await
             .expect("delivered in time")
@@ -626,7 +627,7 @@ mod tests {
         assert_eq!(count("d"), 1, "refused for good: not tried again");
         assert_eq!(d.drain(Duration::from_secs(5)).await, 0);
         assert!(
-            !d.push_and_wait("console:#t", None, vec![Reply::text("late")])
+            !d.push_and_wait(&"console:#t".into(), None, vec![Reply::text("late")])
                 .await,
             "nothing is taken once drained"
         );
@@ -641,14 +642,19 @@ mod tests {
             ..Scripted::default()
         };
         let svc = service(dir.path());
-        let notice = svc.queue_full_notice("console:#busy");
+        let notice = svc.queue_full_notice(&"console:#busy".into());
         let d = Deliverer::new(platform, svc, policy());
         let mut waits = Vec::new();
         for n in 0..HELD_PER_LANE + 5 {
-            waits.push(d.queue("console:#busy", None, vec![Reply::text(format!("m{n}"))]));
+            waits.push(d.queue(
+                &"console:#busy".into(),
+                None,
+                vec![Reply::text(format!("m{n}"))],
+            ));
         }
         assert!(
-            !d.push_and_wait("tg:5", None, vec![Reply::text("x")]).await,
+            !d.push_and_wait(&"tg:5".into(), None, vec![Reply::text("x")])
+                .await,
             "another platform's channel is not taken"
         );
         gate.add_permits(1_000);

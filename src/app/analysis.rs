@@ -9,15 +9,16 @@
 use std::collections::{BTreeSet, HashSet};
 use std::sync::{Mutex, PoisonError};
 
+use crate::platform::ChannelKey;
 use tokio::sync::Notify;
 
 /// Work to start.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Work {
     /// The hint asked for in this channel's game (its id).
-    Hint(String, u64),
+    Hint(ChannelKey, u64),
     /// The review of a game (its channel, its id).
-    Review(String, u64),
+    Review(ChannelKey, u64),
 }
 
 /// Due work, the work running, and the work whose result could not be stored.

@@ -28,6 +28,7 @@ use super::service::Service;
 use crate::core::Color;
 use crate::engine::Clock;
 use crate::game::{ClockReading, Game, TimeControl};
+use crate::platform::ChannelKey;
 use crate::uci::player::Played;
 
 /// The table of the spare pool's one engine (a service without the bot), in megabytes.
@@ -147,7 +148,11 @@ impl Service {
     /// the bot is to move in one, make sure it thinks; stop a search that no longer applies
     /// (the game ended, a move was taken back). The bot may play several games in a chat,
     /// each searched in its own lane.
-    pub(crate) fn bot_watch<'g>(&self, channel: &str, games: impl Iterator<Item = &'g Game>) {
+    pub(crate) fn bot_watch<'g>(
+        &self,
+        channel: &ChannelKey,
+        games: impl Iterator<Item = &'g Game>,
+    ) {
         let Some(rt) = self.bot.get() else {
             return;
         };
@@ -256,7 +261,7 @@ impl Service {
 
     /// Submit the bot's search in each of its games in `channel` where it is to move and none
     /// runs.
-    async fn bot_think(self: Arc<Self>, channel: &str) -> AppResult<()> {
+    async fn bot_think(self: Arc<Self>, channel: &ChannelKey) -> AppResult<()> {
         let ids: Vec<u64> = {
             let slot = self.manager.lock(channel).await?;
             slot.games()
@@ -271,7 +276,7 @@ impl Service {
     }
 
     /// [`Service::bot_think`] for the bot's game `id` in `channel`.
-    async fn bot_think_in(self: Arc<Self>, channel: &str, id: u64) -> AppResult<()> {
+    async fn bot_think_in(self: Arc<Self>, channel: &ChannelKey, id: u64) -> AppResult<()> {
         let Some(rt) = self.bot.get() else {
             return Ok(());
         };
@@ -324,7 +329,7 @@ impl Service {
         let human = game.player(bot.other()).id.clone();
         drop(slot);
         let ticket = rt.pool.submit(&human, &key, job);
-        let channel = channel.to_string();
+        let channel = channel.clone();
         tokio::spawn(async move {
             let out = ticket.timed_result().await;
             let moved = self.bot_move(&channel, search, out).await;
@@ -343,7 +348,7 @@ impl Service {
     /// through the router if it was not cancelled.
     async fn bot_move(
         &self,
-        channel: &str,
+        channel: &ChannelKey,
         search: Search,
         out: Option<(Outcome, u64)>,
     ) -> AppResult<()> {

@@ -14,12 +14,12 @@ use crate::arbiter::RulesetName;
 use crate::game::{Challenge, ChannelRecord, ColorChoice, Game, GameSetup, PlayerRef, TimeControl};
 use crate::i18n::app::{color_word, Label, Msg};
 use crate::i18n::ratings::{self as rmsg, RatingLabel, RatingMsg};
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform, UserKey};
 use crate::rating::{refusal, Family, NotRated};
 
 /// The storage key under which the display name of a handle's user is kept (`tg:@bob`).
-fn handle_key(platform: &str, handle: &str) -> String {
-    format!("{platform}:@{}", handle.to_lowercase())
+fn handle_key(platform: &str, handle: &str) -> UserKey {
+    UserKey::from(format!("{platform}:@{}", handle.to_lowercase()))
 }
 
 /// Remember the display name of the user behind a handle, when it is new or changed, so a
@@ -90,7 +90,7 @@ fn is_user(ctx: &Ctx<'_>, p: &PlayerRef) -> bool {
 
 /// Whether `p` (a challenge's opponent, perhaps named by handle before they ever spoke) is
 /// the user `user` with `handle` in `channel`.
-pub(crate) fn names(p: &PlayerRef, channel: &str, user: &str, handle: Option<&str>) -> bool {
+pub(crate) fn names(p: &PlayerRef, channel: &ChannelKey, user: &str, handle: Option<&str>) -> bool {
     if p.id == user {
         return true;
     }
@@ -524,7 +524,7 @@ async fn start_game(
     let game = Game::start(
         GameSetup {
             id: number,
-            channel: ctx.channel.to_string(),
+            channel: ctx.channel.clone(),
             red,
             black,
             ruleset,

@@ -9,12 +9,13 @@ use super::drawing::Drawing;
 use crate::game::{PlayerRef, StorageError};
 use crate::i18n::Lang;
 use crate::notation::Notation;
+use crate::platform::ChannelKey;
 
 /// A chat event, as an adapter hands it over.
 #[derive(Clone, Debug, Default)]
 pub struct Incoming {
     /// Platform-qualified channel (`tg:-100123:7` for a forum topic, `dc:456`, `console:#local`).
-    pub channel: String,
+    pub channel: ChannelKey,
     /// Who sent it.
     pub user: PlayerRef,
     /// Their handle (username), lower case, for matching `@name` challenges.
@@ -200,7 +201,7 @@ impl Reply {
 #[derive(Clone, Debug)]
 pub struct Outgoing {
     /// The channel.
-    pub channel: String,
+    pub channel: ChannelKey,
     /// What to send there.
     pub replies: Vec<Reply>,
 }

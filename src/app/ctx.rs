@@ -13,13 +13,13 @@ use crate::i18n::app::{text, Msg};
 use crate::i18n::arbiter::ruling_details;
 use crate::i18n::Lang;
 use crate::notation::Notation;
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform, UserKey};
 
 /// Everything a handler needs to know about the command being run.
 pub(crate) struct Ctx<'a> {
     pub svc: &'a Service,
     /// The channel it happens in.
-    pub channel: &'a str,
+    pub channel: &'a ChannelKey,
     /// Who acts: the author of a chat event; for an event the service raised, the one it acts
     /// for (the bot at its move, the player whose hint came back), else nobody (a default
     /// [`PlayerRef`]: a timer, a review).
@@ -49,7 +49,7 @@ impl<'a> Ctx<'a> {
     /// The context of an event nobody typed (a timer, the bot, work coming back) in
     /// `channel`: everything in the channel's language and its usual notation, acted by nobody
     /// until the event's handler says who.
-    pub(crate) fn raised(svc: &'a Service, channel: &'a str, slot: &Slot, now: u64) -> Self {
+    pub(crate) fn raised(svc: &'a Service, channel: &'a ChannelKey, slot: &Slot, now: u64) -> Self {
         let lang = public_lang(slot, None);
         Ctx {
             svc,
@@ -185,7 +185,7 @@ impl<'a> Ctx<'a> {
         let dead = self.prune_menus(&mut record, game);
         changes
             .channels
-            .push((self.channel.to_string(), record.clone()));
+            .push((self.channel.clone(), record.clone()));
         self.persist(changes).await?;
         self.retire(dead);
         *kept = record;
@@ -283,7 +283,7 @@ pub(crate) fn channel_lang(
 
 /// The user's handle as challenges name it (`tg:@name`) and their id, to remember, so that
 /// `/rating @name` finds them.
-pub(crate) fn handle_alias(ctx: &Ctx<'_>) -> Option<(String, String)> {
+pub(crate) fn handle_alias(ctx: &Ctx<'_>) -> Option<(String, UserKey)> {
     let platform = Platform::of(ctx.channel).map_or("x", Platform::scope);
     let handle = ctx.handle()?;
     let alias = format!("{platform}:@{}", handle.to_lowercase());

@@ -13,7 +13,7 @@ use super::outbox::{encode, Delivery, Handled, Origin, Sink, TURN_WAIT};
 use super::service::Service;
 use crate::game::{Changes, Lease, OutboxKey};
 use crate::i18n::app::{text, Msg};
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform};
 use crate::render::BoardRequest;
 
 impl Service {
@@ -95,7 +95,7 @@ impl Service {
     /// What a chat is told when its send queue was full and answers were skipped, in the
     /// chat's language.
     #[must_use]
-    pub fn queue_full_notice(&self, channel: &str) -> String {
+    pub fn queue_full_notice(&self, channel: &ChannelKey) -> String {
         text(&Msg::QueueFull, self.channel_lang(channel, None))
     }
 
@@ -208,7 +208,7 @@ impl Service {
     pub(super) async fn commit(
         &self,
         mut changes: Changes,
-        channel: &str,
+        channel: &ChannelKey,
         origin: &Origin,
         mut replies: Vec<Reply>,
         lease: Option<Lease>,
@@ -223,7 +223,7 @@ impl Service {
         }
         let now = self.now();
         let key = OutboxKey {
-            channel: channel.to_string(),
+            channel: channel.clone(),
             seq: self.storage().next_outbox_seq()?,
         };
         if !replies.is_empty() {
@@ -267,7 +267,7 @@ impl Service {
         &self,
         slot: &mut Slot,
         changes: Changes,
-        channel: &str,
+        channel: &ChannelKey,
         origin: &Origin,
         replies: Vec<Reply>,
     ) -> AppResult<Handled> {
@@ -282,10 +282,10 @@ impl Service {
 
     /// Hand what a raised event (a timer, the bot, work coming back) said to the subscribers
     /// when the outbox did not queue it (nothing was stored, or no platform opened its outbox).
-    pub(super) fn send_unqueued(&self, channel: &str, handled: &Handled) {
+    pub(super) fn send_unqueued(&self, channel: &ChannelKey, handled: &Handled) {
         if handled.queued.is_none() && !handled.replies.is_empty() {
             self.send_out(super::Outgoing {
-                channel: channel.to_string(),
+                channel: channel.clone(),
                 replies: handled.replies.clone(),
             });
         }

@@ -11,6 +11,7 @@ use super::command::Line;
 use super::outbox::Origin;
 use crate::core::Move;
 use crate::game::{Deadline, GameRecord, HintAsk, ReviewData, ReviewRecord};
+use crate::platform::ChannelKey;
 use crate::uci::player::Played;
 
 /// One thing that happened.
@@ -23,7 +24,10 @@ pub(crate) enum Event<'a> {
         origin: &'a Origin,
     },
     /// Something the service raised in `channel`.
-    Raised { channel: &'a str, what: Raised },
+    Raised {
+        channel: &'a ChannelKey,
+        what: Raised,
+    },
     /// Processes sharing the storage stopped (`gone` of them): this one takes over their
     /// undelivered replies and their searches.
     ProcessGone { gone: usize },

@@ -16,6 +16,7 @@ use crate::engine::Limits;
 use crate::game::{Changes, Game, HintAsk, PlayerRef};
 use crate::i18n::analysis::{text, AnalysisMsg};
 use crate::notation::{format_move, Notation};
+use crate::platform::ChannelKey;
 
 /// Longest a hint thinks (less when bot moves are capped shorter: tests, small machines).
 pub const HINT_MS: u64 = 2_000;
@@ -74,9 +75,7 @@ pub(crate) async fn hint(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Reply>
     ctx.store_record(&mut slot.record, record, game.as_ref(), Changes::default())
         .await?;
     // The job starts once this command is committed (it waits for the channel).
-    ctx.svc
-        .analysis
-        .due(Work::Hint(ctx.channel.to_string(), id));
+    ctx.svc.analysis.due(Work::Hint(ctx.channel.clone(), id));
     Ok(vec![Reply::text(text(
         &AnalysisMsg::HintThinking,
         ctx.lang,
@@ -118,7 +117,7 @@ fn limits(cap: Option<u64>) -> Limits {
 impl Service {
     /// Search the hint asked for in game `id` of `channel` and post it (or drop it if a move
     /// came first).
-    pub(crate) async fn hint_job(&self, channel: &str, id: u64) -> AppResult<()> {
+    pub(crate) async fn hint_job(&self, channel: &ChannelKey, id: u64) -> AppResult<()> {
         let Some((pool, cap)) = self.engine_pool() else {
             return Ok(());
         };
@@ -160,7 +159,7 @@ impl Service {
     /// The hint `ask` came back with `best` (or was dropped: `None`): through the router.
     async fn hint_done(
         &self,
-        channel: &str,
+        channel: &ChannelKey,
         ask: &HintAsk,
         best: Option<Option<crate::core::Move>>,
     ) -> AppResult<()> {

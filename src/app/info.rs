@@ -16,7 +16,7 @@ use crate::i18n::arbiter::{explain_refusal, explain_ruling, explain_warning, rul
 use crate::i18n::rulebook::{rulebook, Topic};
 use crate::i18n::Lang;
 use crate::notation::{format_move, Notation};
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform, UserKey};
 use crate::render::{PieceStyle, Theme};
 
 /// `/help`: every command of the table ([`Cmd::ALL`], in its order) with its name in the
@@ -239,9 +239,7 @@ async fn save_channel(
     record: crate::game::ChannelRecord,
 ) -> AppResult<()> {
     let mut changes = Changes::default();
-    changes
-        .channels
-        .push((ctx.channel.to_string(), record.clone()));
+    changes.channels.push((ctx.channel.clone(), record.clone()));
     ctx.persist(changes).await?;
     slot.record = record;
     Ok(())
@@ -338,9 +336,7 @@ pub(crate) async fn lang(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppResul
         g
     });
     let mut changes = Changes::default();
-    changes
-        .channels
-        .push((ctx.channel.to_string(), record.clone()));
+    changes.channels.push((ctx.channel.clone(), record.clone()));
     changes
         .games
         .extend(game.as_ref().map(|g| g.record.clone()));
@@ -379,7 +375,7 @@ pub(crate) fn time(ctx: &Ctx<'_>, slot: &Slot) -> Reply {
     }
 }
 
-fn game_line(record: &GameRecord, me: &str, channel: &str, lang: Lang) -> String {
+fn game_line(record: &GameRecord, me: &str, channel: &ChannelKey, lang: Lang) -> String {
     use crate::i18n::app::GameState;
     let (side, opponent) = if record.red.id == me {
         (Color::Red, &record.black.name)
@@ -402,7 +398,7 @@ fn game_line(record: &GameRecord, me: &str, channel: &str, lang: Lang) -> String
             side,
             plies: record.moves.len(),
             state,
-            here: record.channel == channel,
+            here: record.channel == *channel,
         },
         lang,
     )
@@ -427,8 +423,8 @@ pub(crate) fn games(ctx: &Ctx<'_>) -> AppResult<Vec<Reply>> {
 /// usual one for their language `hint`).
 pub(crate) async fn suggestions(
     svc: &Service,
-    channel: &str,
-    user: &str,
+    channel: &ChannelKey,
+    user: &UserKey,
     prefix: &str,
     hint: Option<Lang>,
 ) -> AppResult<Vec<String>> {

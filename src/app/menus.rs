@@ -9,6 +9,7 @@ use super::chat::AppResult;
 use super::service::Service;
 use super::view::ply_of;
 use crate::game::{Changes, ChannelRecord, Game, ShownMenu};
+use crate::platform::{ChannelKey, UserKey};
 
 /// Most menus remembered per channel (the oldest are retired beyond it).
 const MAX_MENUS: usize = 16;
@@ -78,15 +79,15 @@ impl Service {
     /// it was shown, and the same user's earlier picker (one live picker per player).
     pub async fn shown(
         &self,
-        channel: &str,
-        user: &str,
+        channel: &ChannelKey,
+        user: &UserKey,
         action: Action,
         at: String,
     ) -> Vec<String> {
         match self.register_menu(channel, user, action, at).await {
             Ok(retired) => retired,
             Err(e) => {
-                tracing::warn!(error = %e, channel, "cannot remember a question's message");
+                tracing::warn!(error = %e, %channel, "cannot remember a question's message");
                 Vec::new()
             }
         }
@@ -94,8 +95,8 @@ impl Service {
 
     async fn register_menu(
         &self,
-        channel: &str,
-        user: &str,
+        channel: &ChannelKey,
+        user: &UserKey,
         action: Action,
         at: String,
     ) -> AppResult<Vec<String>> {
@@ -109,7 +110,7 @@ impl Service {
         let mut retired = Vec::new();
         if is_picker(action) {
             record.menus.retain(|m| {
-                let older = m.user == user && Action::decode(&m.action).is_some_and(is_picker);
+                let older = m.user == *user && Action::decode(&m.action).is_some_and(is_picker);
                 if older {
                     retired.push(m.at.clone());
                 }
@@ -118,14 +119,14 @@ impl Service {
         }
         record.menus.push(ShownMenu {
             action: action.encode(),
-            user: user.to_string(),
+            user: user.clone(),
             at,
         });
         while record.menus.len() > MAX_MENUS {
             retired.push(record.menus.remove(0).at);
         }
         let mut changes = Changes::default();
-        changes.channels.push((channel.to_string(), record.clone()));
+        changes.channels.push((channel.clone(), record.clone()));
         self.persist_direct(changes).await?;
         slot.record = record;
         Ok(retired)

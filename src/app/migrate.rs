@@ -4,6 +4,7 @@
 use super::chat::AppResult;
 use super::service::Service;
 use crate::game::{Changes, ChannelRecord};
+use crate::platform::ChannelKey;
 
 /// Whether a channel record holds nothing of its own (its schema version aside).
 fn is_blank(r: &ChannelRecord) -> bool {
@@ -23,7 +24,7 @@ impl Service {
     ///
     /// # Errors
     /// On a storage failure; then nothing has moved.
-    pub async fn move_channel(&self, from: &str, to: &str) -> AppResult<bool> {
+    pub async fn move_channel(&self, from: &ChannelKey, to: &ChannelKey) -> AppResult<bool> {
         if from == to {
             return Ok(false);
         }
@@ -43,7 +44,7 @@ impl Service {
         let mut games: Vec<crate::game::Game> = src.games().cloned().collect();
         for g in &mut games {
             changes.remove_deadlines.extend(g.deadlines());
-            g.record.channel = to.to_string();
+            g.record.channel = to.clone();
             // A group's own channel is its leaderboard scope too: the game counts for the
             // group under its new key.
             if g.record.community.as_deref() == Some(from) {
@@ -81,11 +82,11 @@ impl Service {
                 let Some(at_ms) = at.filter(|_| t.stage == stage) else {
                     continue;
                 };
-                let at = |channel: &str| crate::game::Deadline {
+                let at = |channel: &ChannelKey| crate::game::Deadline {
                     at_ms,
                     id: t.id,
                     kind,
-                    channel: channel.to_string(),
+                    channel: channel.clone(),
                 };
                 changes.remove_deadlines.push(at(from));
                 changes.add_deadlines.push(at(to));
@@ -100,10 +101,10 @@ impl Service {
             v: moved.v,
             ..ChannelRecord::default()
         };
-        changes.channels.push((from.to_string(), blank.clone()));
-        changes.channels.push((to.to_string(), moved.clone()));
+        changes.channels.push((from.clone(), blank.clone()));
+        changes.channels.push((to.clone(), moved.clone()));
         self.persist_direct(changes).await?;
-        tracing::info!(from, to, game = ?moved.active_game, "channel moved");
+        tracing::info!(%from, %to, game = ?moved.active_game, "channel moved");
         let first = moved.active_game;
         src.record = blank;
         src.game = None;

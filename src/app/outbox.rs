@@ -27,7 +27,7 @@ use super::action::Action;
 use super::chat::{Button, Image, ImageKind, Reply};
 use super::drawing::Drawing;
 use crate::game::{OutboxKey, StorageError};
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform, UserKey};
 
 /// Where an incoming event came from, as its adapter describes it.
 #[derive(Clone, Debug, Default)]
@@ -85,7 +85,7 @@ pub(super) struct Sink {
     pub(super) platform: Platform,
     pub(super) tx: mpsc::UnboundedSender<Delivery>,
     /// The channels with entries handed over and not delivered yet.
-    channels: HashMap<String, Window>,
+    channels: HashMap<ChannelKey, Window>,
 }
 
 /// What a worker holds of one channel's outbox.
@@ -220,7 +220,7 @@ struct StoredReply {
     retire: Vec<String>,
     /// Players it notifies: (id, name).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    notify: Vec<(String, String)>,
+    notify: Vec<(UserKey, String)>,
 }
 
 /// A picture as stored. A board's description and text board, two thirds of an entry, are

@@ -10,7 +10,7 @@ use super::command::Cmd;
 use super::ctx::Ctx;
 use crate::game::PlayerRef;
 use crate::i18n::ratings::{family_name, platform_name, text, RatingMsg, Scope};
-use crate::platform::Platform;
+use crate::platform::{Platform, UserKey};
 use crate::rating::board::PageReader;
 use crate::rating::{platform_scope, Family, Profile, Score};
 use crate::render::chart::{line_chart, Chart, Mark, MarkKind};
@@ -76,7 +76,7 @@ fn named(ctx: &Ctx<'_>, word: &str) -> AppResult<Named> {
             handle,
         )));
     }
-    let key = format!("{platform}:@{lower}");
+    let key = UserKey::from(format!("{platform}:@{lower}"));
     let Some(id) = ctx.svc.storage().alias(&key)? else {
         return Ok(Named::Unknown);
     };

@@ -26,7 +26,7 @@ use crate::game::{
 use crate::i18n::analysis::{severity, text, AnalysisMsg, Severity};
 use crate::i18n::{side_name, Lang};
 use crate::notation::{format_move, Notation};
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform};
 use crate::render::chart::{line_chart, Chart, Mark, MarkKind};
 
 /// Judged moves listed in the message (all of them are in the annotated PGN).
@@ -52,7 +52,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
     };
     let record =
         ctx.svc.storage().game(id)?.filter(|r| {
-            r.channel == ctx.channel && matches!(r.status, GameStatus::Finished { .. })
+            r.channel == *ctx.channel && matches!(r.status, GameStatus::Finished { .. })
         });
     let Some(record) = record else {
         return Ok(vec![if asked.is_empty() {
@@ -84,9 +84,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
             Ok(out)
         }
         Some(_) => {
-            ctx.svc
-                .analysis
-                .due(Work::Review(ctx.channel.to_string(), id));
+            ctx.svc.analysis.due(Work::Review(ctx.channel.clone(), id));
             // The "being reviewed" line was posted when it was asked for: the review follows
             // it, and only the one who asks again is told so.
             Ok(vec![ctx.private_analysis(&AnalysisMsg::ReviewRunning {
@@ -101,7 +99,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
                 reviews: vec![ReviewRecord {
                     v: REVIEW_VERSION,
                     game: id,
-                    channel: ctx.channel.to_string(),
+                    channel: ctx.channel.clone(),
                     notation: ctx.notation.name().to_string(),
                     asked_ms: ctx.now,
                     done: None,
@@ -111,9 +109,7 @@ pub(crate) async fn review(ctx: &Ctx<'_>, slot: &mut Slot, args: &str) -> AppRes
             })
             .await?;
             // The job starts once this command is committed (it waits for the channel).
-            ctx.svc
-                .analysis
-                .due(Work::Review(ctx.channel.to_string(), id));
+            ctx.svc.analysis.due(Work::Review(ctx.channel.clone(), id));
             Ok(vec![
                 ctx.say_analysis(&AnalysisMsg::ReviewQueued { game: id })
             ])
@@ -142,7 +138,7 @@ fn limits(cap: Option<u64>, plies: usize) -> ReviewLimits {
 
 impl Service {
     /// Run the review of game `id` asked for in `channel`, store it and post it.
-    pub(crate) async fn review_job(&self, channel: &str, id: u64) -> AppResult<()> {
+    pub(crate) async fn review_job(&self, channel: &ChannelKey, id: u64) -> AppResult<()> {
         let Some((pool, cap)) = self.engine_pool() else {
             return Ok(());
         };

@@ -22,6 +22,7 @@ use crate::i18n::app::{text, Msg};
 use crate::i18n::notation::move_text_error;
 use crate::i18n::Lang;
 use crate::notation::Notation;
+use crate::platform::{ChannelKey, UserKey};
 
 /// Run `event`. What a raised event says is committed to the outbox, or handed to the
 /// subscribers when nothing was stored or no platform opened its outbox; what a chat event
@@ -70,7 +71,7 @@ impl Service {
     /// The language `channel` reads in public ([`ctx::public_lang`]), read from storage
     /// without locking the channel: for the answers given before (or instead of) opening it.
     /// `hint` (else English) when storage cannot say.
-    pub(crate) fn channel_lang(&self, channel: &str, hint: Option<Lang>) -> Lang {
+    pub(crate) fn channel_lang(&self, channel: &ChannelKey, hint: Option<Lang>) -> Lang {
         let Ok(Some(record)) = self.storage().channel(channel) else {
             return hint.unwrap_or_default();
         };
@@ -165,8 +166,8 @@ impl Service {
     /// autocomplete. Empty when it is not their turn.
     pub async fn suggestions(
         &self,
-        channel: &str,
-        user: &str,
+        channel: &ChannelKey,
+        user: &UserKey,
         prefix: &str,
         lang: Option<Lang>,
     ) -> Vec<String> {
@@ -364,7 +365,7 @@ fn board_game(filename: &str) -> Option<u64> {
 
 /// An event the service raised: its handler acts as whoever it says (`ctx.user`), in the
 /// channel's language.
-async fn raised(svc: &Service, channel: &str, what: Raised) -> AppResult<Handled> {
+async fn raised(svc: &Service, channel: &ChannelKey, what: Raised) -> AppResult<Handled> {
     let now = match &what {
         Raised::Due { now_ms, .. } => *now_ms,
         _ => svc.now(),

@@ -12,7 +12,7 @@ use super::{analysis, bot, outbox, ratelimit};
 use crate::game::{GameManager, Storage};
 use crate::i18n::app::{text, Msg};
 use crate::i18n::Lang;
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform};
 use crate::render::Renderer;
 use std::sync::Arc;
 
@@ -76,7 +76,7 @@ impl Service {
 
     /// Whether `channel` holds a pending challenge or a game in play (when storage cannot say,
     /// it is taken to be in use).
-    pub async fn channel_in_use(&self, channel: &str) -> bool {
+    pub async fn channel_in_use(&self, channel: &ChannelKey) -> bool {
         match self.manager.lock(channel).await {
             Ok(slot) => slot.record.challenges().next().is_some() || slot.games().next().is_some(),
             Err(_) => true,

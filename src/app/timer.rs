@@ -14,6 +14,7 @@ use super::service::Service;
 use crate::core::Color;
 use crate::game::{Changes, ClockReading, Deadline, DeadlineKind, GameStatus, ALIVE};
 use crate::i18n::app::{duration_text, Msg};
+use crate::platform::ChannelKey;
 
 /// How often the heartbeat is written.
 const HEARTBEAT_MS: u64 = 2_000;
@@ -75,7 +76,7 @@ impl Service {
                     changes.games.push(record);
                 }
             }
-            let mut shifted: std::collections::HashMap<String, crate::game::ChannelRecord> =
+            let mut shifted: std::collections::HashMap<ChannelKey, crate::game::ChannelRecord> =
                 std::collections::HashMap::new();
             for d in old {
                 // A daily puzzle keeps to its hour of the day: one due meanwhile fires now.

@@ -366,7 +366,7 @@ fn deadline(
         at_ms,
         id: t.id,
         kind,
-        channel: ctx.channel.to_string(),
+        channel: ctx.channel.clone(),
     })
 }
 
@@ -1067,7 +1067,7 @@ fn make_games(
         let mut game = Game::start(
             GameSetup {
                 id: number,
-                channel: ctx.channel.to_string(),
+                channel: ctx.channel.clone(),
                 red,
                 black,
                 ruleset: t.ruleset,

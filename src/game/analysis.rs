@@ -16,7 +16,7 @@ pub struct HintAsk {
     /// Moves played when it was asked (a move since makes it stale).
     pub ply: usize,
     /// Who asked (player id).
-    pub user: String,
+    pub user: crate::platform::UserKey,
     /// Their notation's name.
     pub notation: String,
 }
@@ -32,7 +32,7 @@ pub struct ReviewRecord {
     /// The game reviewed.
     pub game: u64,
     /// Where it was asked for (where it is posted when it is done).
-    pub channel: String,
+    pub channel: crate::platform::ChannelKey,
     /// Notation of the player who asked, for the moves in the posted review.
     pub notation: String,
     /// When it was asked for (epoch ms).

@@ -28,6 +28,7 @@ pub use storage::{BoxFuture, Changes, Claim, Lease, OutboxKey, Storage, StorageE
 
 use crate::arbiter::{Accepted, Arbiter, Outcome, Ruleset, RulesetName, SubmitError};
 use crate::core::{Color, Move, Position};
+use crate::platform::ChannelKey;
 
 /// A game in memory: its record and its arbiter.
 #[derive(Clone, Debug)]
@@ -48,7 +49,7 @@ pub struct GameSetup {
     /// Game id.
     pub id: u64,
     /// Its channel.
-    pub channel: String,
+    pub channel: ChannelKey,
     /// Red player.
     pub red: PlayerRef,
     /// Black player.
@@ -446,7 +447,7 @@ impl GameManager {
     ///
     /// # Errors
     /// On a storage failure, or a stored game that does not replay.
-    pub async fn lock(&self, channel: &str) -> Result<SlotGuard, StorageError> {
+    pub async fn lock(&self, channel: &ChannelKey) -> Result<SlotGuard, StorageError> {
         let slot = {
             let mut slots = self
                 .slots

@@ -7,6 +7,7 @@ use super::clock::{ClockState, TimeControl};
 use super::names::{self, EndReason};
 use crate::arbiter::{Outcome, RulesetName};
 use crate::core::Color;
+use crate::platform::{ChannelKey, UserKey};
 
 /// Version written into every record; readers accept this one and older ones they know.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -19,7 +20,7 @@ pub const MAX_NAME: usize = 32;
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct PlayerRef {
     /// Platform-qualified id.
-    pub id: String,
+    pub id: UserKey,
     /// Display name.
     pub name: String,
 }
@@ -27,9 +28,10 @@ pub struct PlayerRef {
 impl PlayerRef {
     /// A player with a cleaned, bounded name.
     #[must_use]
-    pub fn new(id: impl Into<String>, name: &str) -> PlayerRef {
+    pub fn new(id: impl Into<UserKey>, name: &str) -> PlayerRef {
+        let id: UserKey = id.into();
         PlayerRef {
-            id: bound(&id.into(), 96),
+            id: UserKey::from(bound(&id, 96)),
             name: clean_name(name),
         }
     }
@@ -99,7 +101,7 @@ pub struct GameRecord {
     /// Game id.
     pub id: u64,
     /// The channel it is played in.
-    pub channel: String,
+    pub channel: ChannelKey,
     /// Red player.
     pub red: PlayerRef,
     /// Black player.
@@ -280,12 +282,12 @@ impl ChannelRecord {
 impl Challenge {
     /// The deadline at which this challenge, waiting in `channel`, lapses.
     #[must_use]
-    pub fn expiry(&self, channel: &str) -> Deadline {
+    pub fn expiry(&self, channel: &ChannelKey) -> Deadline {
         Deadline {
             at_ms: self.expires_ms,
             id: self.id,
             kind: DeadlineKind::ChallengeExpiry,
-            channel: channel.to_string(),
+            channel: channel.clone(),
         }
     }
 }
@@ -361,7 +363,7 @@ pub struct ShownMenu {
     /// The encoded action of its first button (`xq:A:12`): what it asks.
     pub action: String,
     /// The user it was shown for.
-    pub user: String,
+    pub user: UserKey,
     /// The adapter's reference to the message (an opaque string, never shown to anyone).
     pub at: String,
 }
@@ -435,7 +437,7 @@ pub struct Deadline {
     /// What for.
     pub kind: DeadlineKind,
     /// The channel to look in.
-    pub channel: String,
+    pub channel: ChannelKey,
 }
 
 impl GameRecord {
@@ -458,7 +460,7 @@ impl GameRecord {
         }
         .to_string();
         let side = |p: &PlayerRef| Side {
-            id: p.id.clone(),
+            id: p.id.to_string(),
             name: p.name.clone(),
         };
         Some(Ending {

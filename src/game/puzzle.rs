@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::platform::UserKey;
 use crate::rating::Glicko;
 
 /// How many puzzles a channel remembers having shown, so that it does not see them again soon.
@@ -24,9 +25,9 @@ pub struct LivePuzzle {
     /// When it was posted (epoch ms).
     pub started_ms: u64,
     /// Users who played a correct move in it: (id, name).
-    pub solvers: Vec<(String, String)>,
+    pub solvers: Vec<(UserKey, String)>,
     /// Users who played a wrong move in it (their try is over).
-    pub missed: Vec<String>,
+    pub missed: Vec<UserKey>,
     /// Whether a hint was shown (then nobody's rating moves for it).
     pub hinted: bool,
     /// Whether it is the channel's daily puzzle.

@@ -5,6 +5,7 @@ use std::pin::Pin;
 
 use super::model::{ChannelRecord, Deadline, GameRecord, UserPrefs};
 use super::puzzle::{PuzzlePlayer, PuzzleStanding};
+use crate::platform::{ChannelKey, UserKey};
 use crate::rating::{Entry, Family, GameEnd, HistoryPoint, PairRecord, Profile};
 
 /// A storage failure (disk, corruption). Shown to users only as a generic apology.
@@ -23,7 +24,7 @@ impl std::error::Error for StorageError {}
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct OutboxKey {
     /// The channel (`tg:…`, `dc:…`, `console:…`); replies of one channel go out in order.
-    pub channel: String,
+    pub channel: ChannelKey,
     /// The sequence number, growing across restarts.
     pub seq: u64,
 }
@@ -130,16 +131,16 @@ changes! {
         /// Games to write (whole records).
         games: Vec<GameRecord> => keyed(game_id), state;
         /// Channels to write.
-        channels: Vec<(String, ChannelRecord)> => keyed(first), state;
+        channels: Vec<(ChannelKey, ChannelRecord)> => keyed(first), state;
         /// User preferences to write.
-        users: Vec<(String, UserPrefs)> => keyed(first), state;
+        users: Vec<(UserKey, UserPrefs)> => keyed(first), state;
         /// Deadlines to remove.
         remove_deadlines: Vec<Deadline> => removes(add_deadlines), state;
         /// Deadlines to add.
         add_deadlines: Vec<Deadline> => append, state;
         /// Handles to remember: (`platform:@handle`, player id), so `/rating @handle` finds a
         /// player the platform names only by handle.
-        aliases: Vec<(String, String)> => append, state;
+        aliases: Vec<(String, UserKey)> => append, state;
         /// Replies to deliver (the outbox), as the service encoded them.
         outbox: Vec<(OutboxKey, Vec<u8>)> => append, log;
         /// Outbox entries delivered (or given up), to forget.
@@ -154,7 +155,7 @@ changes! {
         /// Game reviews to write (asked for, or done), by their game.
         reviews: Vec<super::analysis::ReviewRecord> => keyed(review_game), state;
         /// Solvers' puzzle records to write, by player id.
-        puzzle_players: Vec<(String, PuzzlePlayer)> => keyed(first), state;
+        puzzle_players: Vec<(UserKey, PuzzlePlayer)> => keyed(first), state;
         /// Puzzles' own ratings to write, by puzzle id.
         puzzle_standings: Vec<(String, PuzzleStanding)> => keyed(first), state;
         /// Incoming events to keep until handled (the inbox), by a key that orders them
@@ -215,7 +216,7 @@ pub trait Storage: Send + Sync + 'static {
     ///
     /// # Errors
     /// On a storage failure.
-    fn puzzle_player(&self, player: &str) -> Result<Option<PuzzlePlayer>, StorageError>;
+    fn puzzle_player(&self, player: &UserKey) -> Result<Option<PuzzlePlayer>, StorageError>;
 
     /// A puzzle's own rating, once it was rated.
     ///
@@ -226,12 +227,12 @@ pub trait Storage: Send + Sync + 'static {
     ///
     /// # Errors
     /// On a storage failure.
-    fn channel(&self, key: &str) -> Result<Option<ChannelRecord>, StorageError>;
+    fn channel(&self, key: &ChannelKey) -> Result<Option<ChannelRecord>, StorageError>;
     /// A user's preferences.
     ///
     /// # Errors
     /// On a storage failure.
-    fn user(&self, key: &str) -> Result<Option<UserPrefs>, StorageError>;
+    fn user(&self, key: &UserKey) -> Result<Option<UserPrefs>, StorageError>;
     /// A fresh id for a challenge (unique, not consecutive).
     ///
     /// # Errors
@@ -278,7 +279,7 @@ pub trait Storage: Send + Sync + 'static {
     ///
     /// # Errors
     /// On a storage failure.
-    fn games_of(&self, user: &str, limit: usize) -> Result<Vec<u64>, StorageError>;
+    fn games_of(&self, user: &UserKey, limit: usize) -> Result<Vec<u64>, StorageError>;
     /// A small metadata value (e.g. the last time the service was alive).
     ///
     /// # Errors
@@ -352,7 +353,7 @@ pub trait Storage: Send + Sync + 'static {
     ///
     /// # Errors
     /// On a storage failure.
-    fn alias(&self, handle: &str) -> Result<Option<String>, StorageError>;
+    fn alias(&self, handle: &str) -> Result<Option<UserKey>, StorageError>;
     /// A sequence number for the outbox, greater than every one given before (also across
     /// restarts).
     ///
@@ -372,7 +373,7 @@ pub trait Storage: Send + Sync + 'static {
     /// On a storage failure.
     fn outbox_of(
         &self,
-        channel: &str,
+        channel: &ChannelKey,
         after: u64,
         limit: usize,
     ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError>;
@@ -506,7 +507,7 @@ mod tests {
         });
         assert_eq!(first.add_deadlines, vec![b]);
         assert_eq!(first.remove_deadlines, vec![a]);
-        assert_eq!(first.channels, vec![("c".to_string(), later_record)]);
+        assert_eq!(first.channels, vec![("c".into(), later_record)]);
         assert_eq!(first.seen.len(), 1);
         assert!(first.changes_state());
         let only_outbox = Changes {

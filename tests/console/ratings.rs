@@ -75,7 +75,9 @@ fn kill_nine_around_game_ends_rates_every_game_exactly_once() {
     // Every game is finished and has exactly one end record; the ratings are what replaying
     // those records in order gives, so none was applied twice or lost.
     let storage = SledStorage::open(&dir.path().join("db")).expect("open");
-    let ids = storage.games_of("console:alice", 100).expect("games");
+    let ids = storage
+        .games_of(&"console:alice".into(), 100)
+        .expect("games");
     assert_eq!(ids.len(), opponents.len());
     let mut endings = Vec::new();
     for id in ids {

@@ -63,7 +63,7 @@ fn boards(fake: &FakeDiscord) -> BTreeMap<usize, usize> {
 fn stored(dir: &Path, player: &FakeUser) -> Vec<String> {
     let storage = SledStorage::open(&dir.join("db")).expect("open the database");
     let ids = storage
-        .games_of(&format!("dc:{}", player.id), 10)
+        .games_of(&format!("dc:{}", player.id).into(), 10)
         .expect("games");
     ids.first()
         .and_then(|&id| storage.game(id).expect("read"))

@@ -89,7 +89,7 @@ pub const HERE: Table = Table {
 
 pub fn incoming(t: Table, user: &str, text: &str) -> Incoming {
     Incoming {
-        channel: t.channel.to_string(),
+        channel: t.channel.into(),
         user: PlayerRef::new(format!("console:{user}"), user),
         handle: Some(user.to_string()),
         text: text.to_string(),

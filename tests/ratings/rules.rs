@@ -70,7 +70,12 @@ async fn accepting_is_the_agreement_and_only_the_challenger_switches() {
     assert!(replies[0].track);
     let retired = f
         .svc
-        .shown(HERE.channel, "console:alice", old_accept, "m1".into())
+        .shown(
+            &HERE.channel.into(),
+            &"console:alice".into(),
+            old_accept,
+            "m1".into(),
+        )
         .await;
     assert!(retired.is_empty());
     let r = joined(&press(&f, HERE, "bob", switch.0).await);
@@ -124,7 +129,12 @@ async fn aborted_short_casual_and_bot_games_are_never_rated() {
     let mut rec = f
         .svc
         .storage()
-        .game(f.svc.storage().games_of("console:alice", 1).expect("games")[0])
+        .game(
+            f.svc
+                .storage()
+                .games_of(&"console:alice".into(), 1)
+                .expect("games")[0],
+        )
         .expect("read")
         .expect("game");
     rec.id = 9_999;
@@ -202,7 +212,11 @@ async fn every_way_a_game_ends_rates_it_exactly_once() {
     let both = format!("{by_move}\n{from_timer}");
     assert_eq!(both.matches("alice ran out of time").count(), 1, "{both}");
     assert_eq!(both.matches("Ratings (Bullet)").count(), 1, "{both}");
-    let id = f.svc.storage().games_of("console:alice", 1).expect("ids")[0];
+    let id = f
+        .svc
+        .storage()
+        .games_of(&"console:alice".into(), 1)
+        .expect("ids")[0];
     let game = f.svc.storage().game(id).expect("read").expect("game");
     let before = profile(&f, "bob");
     // The finished game written again (a retried write, a channel moved) changes nothing.

@@ -208,7 +208,7 @@ async fn the_same_event_sent_to_two_processes_is_applied_once() {
     }
     let record = a
         .storage()
-        .channel("console:#t")
+        .channel(&"console:#t".into())
         .expect("read")
         .expect("channel");
     let game = a
@@ -262,7 +262,7 @@ async fn games_played_through_both_processes_at_once_end_up_as_sent() {
     for ch in &channels {
         let record = procs[0]
             .storage()
-            .channel(&format!("console:{ch}"))
+            .channel(&format!("console:{ch}").into())
             .expect("read")
             .expect("channel");
         let id = record.active_game.expect("a game");

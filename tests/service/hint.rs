@@ -93,7 +93,7 @@ async fn a_hint_overtaken_by_a_move_is_dropped() {
     loop {
         let pending = svc
             .storage()
-            .channel("console:here")
+            .channel(&"console:here".into())
             .expect("read")
             .and_then(|c| c.hint);
         if pending.is_none()
@@ -106,7 +106,7 @@ async fn a_hint_overtaken_by_a_move_is_dropped() {
         assert!(Instant::now() < deadline, "hints still pending: {posted:?}");
         if let Ok(Some(o)) = tokio::time::timeout(Duration::from_millis(200), out.recv()).await {
             for r in o.replies {
-                posted.push((o.channel.clone(), r.text));
+                posted.push((o.channel.to_string(), r.text));
             }
         }
     }
@@ -142,7 +142,7 @@ async fn a_hint_whose_storing_failed_is_tried_again_not_left_busy() {
         }
     }
     assert_eq!(storage.failures(), 1, "the write was made to fail");
-    let pending = svc.storage().channel("console:here").expect("read");
+    let pending = svc.storage().channel(&"console:here".into()).expect("read");
     assert!(
         pending.and_then(|c| c.hint).is_none(),
         "the question is forgotten"
@@ -299,7 +299,7 @@ async fn each_game_of_a_chat_has_its_hint_searched() {
     );
     let record = svc
         .storage()
-        .channel("console:club")
+        .channel(&"console:club".into())
         .expect("read")
         .expect("channel");
     assert!(record.hint.is_none() && record.other_hints.is_empty());

@@ -57,7 +57,7 @@ fn fixture() -> Fixture {
 fn by(user: &str, lang: Option<Lang>, channel: &str, text: &str) -> Incoming {
     let platform = channel.split(':').next().unwrap_or("console");
     Incoming {
-        channel: channel.to_string(),
+        channel: channel.into(),
         user: PlayerRef::new(format!("{platform}:{user}"), user),
         handle: Some(user.to_lowercase()),
         text: text.to_string(),
@@ -309,7 +309,12 @@ async fn questions_and_pickers_lose_their_buttons_once_they_no_longer_apply() {
     assert!(challenge[0].track, "a challenge is a one-time question");
     assert!(f
         .svc
-        .shown("console:#t", "console:alice", accept, "m1".into())
+        .shown(
+            &"console:#t".into(),
+            &"console:alice".into(),
+            accept,
+            "m1".into()
+        )
         .await
         .is_empty());
     // Accepted: the challenge message is retired with the answer.
@@ -333,12 +338,22 @@ async fn questions_and_pickers_lose_their_buttons_once_they_no_longer_apply() {
     let first = picker[0].buttons[0][0].action;
     assert!(f
         .svc
-        .shown("console:#t", "console:alice", first, "p1".into())
+        .shown(
+            &"console:#t".into(),
+            &"console:alice".into(),
+            first,
+            "p1".into()
+        )
         .await
         .is_empty());
     assert_eq!(
         f.svc
-            .shown("console:#t", "console:alice", first, "p2".into())
+            .shown(
+                &"console:#t".into(),
+                &"console:alice".into(),
+                first,
+                "p2".into()
+            )
             .await,
         ["p1"]
     );
@@ -350,7 +365,12 @@ async fn questions_and_pickers_lose_their_buttons_once_they_no_longer_apply() {
     // Shown after it stopped applying: retired at once.
     assert_eq!(
         f.svc
-            .shown("console:#t", "console:alice", first, "p3".into())
+            .shown(
+                &"console:#t".into(),
+                &"console:alice".into(),
+                first,
+                "p3".into()
+            )
             .await,
         ["p3"]
     );
@@ -358,7 +378,12 @@ async fn questions_and_pickers_lose_their_buttons_once_they_no_longer_apply() {
     let offer = f.say("bob", "/draw").await;
     let draw = offer[0].buttons[0][0].action;
     f.svc
-        .shown("console:#t", "console:bob", draw, "d1".into())
+        .shown(
+            &"console:#t".into(),
+            &"console:bob".into(),
+            draw,
+            "d1".into(),
+        )
         .await;
     let declined = f.say("alice", "/decline").await;
     assert_eq!(
@@ -369,7 +394,12 @@ async fn questions_and_pickers_lose_their_buttons_once_they_no_longer_apply() {
     let other = f.svc.handle(by("carol", None, "console:#u", "/play")).await;
     let open = other[0].buttons[0][0].action;
     f.svc
-        .shown("console:#u", "console:carol", open, "c1".into())
+        .shown(
+            &"console:#u".into(),
+            &"console:carol".into(),
+            open,
+            "c1".into(),
+        )
         .await;
     let now = f.advance(11 * 60 * 1000);
     f.svc.process_due(now).await.expect("due");

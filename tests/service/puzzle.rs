@@ -65,7 +65,7 @@ fn service(at: &Backend, clock: &Arc<AtomicU64>) -> Service {
 /// A solver's stored puzzle record.
 fn solver(svc: &Service, id: &str) -> xiangqi_bot::game::PuzzlePlayer {
     svc.storage()
-        .puzzle_player(id)
+        .puzzle_player(&id.into())
         .expect("read")
         .unwrap_or_else(|| panic!("no record of {id}"))
 }
@@ -153,13 +153,13 @@ async fn group_race(at: &Backend) {
     assert!(r.contains("carol: puzzle rating 1500 →"), "{r}");
     let store = svc.storage();
     let carol = store
-        .puzzle_player("console:carol")
+        .puzzle_player(&"console:carol".into())
         .expect("read")
         .expect("carol");
     assert_eq!((carol.solved, carol.streak), (1, 1));
     assert!(carol.rating.rating > 1500.0);
     let bob = store
-        .puzzle_player("console:bob")
+        .puzzle_player(&"console:bob".into())
         .expect("read")
         .expect("bob");
     assert_eq!((bob.missed, bob.streak), (1, 0));
@@ -214,7 +214,7 @@ async fn alone_a_wrong_move_is_answered_with_the_solution() {
     assert!(r.contains("The solution: 1."), "{r}");
     let record = svc
         .storage()
-        .channel("console:#dm")
+        .channel(&"console:#dm".into())
         .expect("read")
         .expect("channel");
     assert!(record.puzzle.is_none(), "the puzzle ended");
@@ -357,7 +357,7 @@ async fn daily_after_downtime(at: &Backend) {
     assert_eq!(svc.process_due(now).await.expect("due"), 1);
     let record = svc
         .storage()
-        .channel("console:#g")
+        .channel(&"console:#g".into())
         .expect("read")
         .expect("channel");
     let live = record.puzzle.expect("a daily puzzle");

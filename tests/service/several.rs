@@ -317,7 +317,7 @@ async fn a_chat_is_in_use_and_keeps_its_language_while_any_challenge_waits() {
     // thread opened for it is kept) and still reads in Vietnamese.
     let r = ask(&svc, "dave", "/decline").await;
     assert!(r.contains("dave đã từ chối"), "{r}");
-    assert!(svc.channel_in_use("console:#group").await);
+    assert!(svc.channel_in_use(&"console:#group".into()).await);
     let r = ask(&svc, "erin", "/play @frank").await;
     assert!(r.contains("erin thách đấu frank"), "{r}");
     let r = ask(&svc, "bob", "/accept").await;

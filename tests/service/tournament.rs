@@ -421,7 +421,7 @@ async fn a_tournament_moves_with_its_group() {
     // A Telegram group that becomes a supergroup: its tournament and start time go along.
     let to = "console:#club-super";
     assert!(svc
-        .move_channel(&format!("console:{CHAT}"), to)
+        .move_channel(&format!("console:{CHAT}").into(), &to.into())
         .await
         .expect("move"));
     let mut outbox = svc.subscribe(xiangqi_bot::platform::Platform::Console);
@@ -884,7 +884,7 @@ async fn two_processes_pair_each_round_exactly_once() {
     assert_eq!((numbers.len(), unique.len()), (9, 9), "{all}");
     let record = a
         .storage()
-        .channel(&format!("console:{CHAT}"))
+        .channel(&format!("console:{CHAT}").into())
         .expect("read")
         .expect("the channel");
     let t = record.tournament.expect("the tournament");
@@ -913,7 +913,7 @@ async fn two_processes_pair_each_round_exactly_once() {
     assert_eq!(settled, 1, "one process starts the round");
     let record = b
         .storage()
-        .channel(&format!("console:{CHAT}"))
+        .channel(&format!("console:{CHAT}").into())
         .expect("read")
         .expect("the channel");
     let t = record.tournament.expect("the tournament");

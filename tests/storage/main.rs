@@ -108,7 +108,7 @@ fn deadline(at_ms: u64, id: u64, kind: DeadlineKind) -> Deadline {
         at_ms,
         id,
         kind,
-        channel: format!("dc:{id}"),
+        channel: format!("dc:{id}").into(),
     }
 }
 
@@ -176,19 +176,40 @@ async fn every_record_kind_reads_back_also_after_a_reopen() {
             assert_eq!(s.game(9).expect("read"), None, "{name}");
             assert_eq!(s.game_count(), 3, "{name}");
             assert_eq!(s.active_games().expect("active"), vec![3], "{name}");
-            assert_eq!(s.games_of("dc:a", 10).expect("of"), vec![3, 1], "{name}");
-            assert_eq!(s.games_of("dc:c", 1).expect("of"), vec![3], "{name}");
-            assert_eq!(s.games_of("dc:", 10).expect("of"), Vec::<u64>::new());
-            assert_eq!(s.channel("dc:5").expect("read"), Some(channel.clone()));
-            assert_eq!(s.user("dc:a").expect("read"), Some(prefs.clone()));
-            assert_eq!(s.user("dc:z").expect("read"), None, "{name}");
+            assert_eq!(
+                s.games_of(&"dc:a".into(), 10).expect("of"),
+                vec![3, 1],
+                "{name}"
+            );
+            assert_eq!(
+                s.games_of(&"dc:c".into(), 1).expect("of"),
+                vec![3],
+                "{name}"
+            );
+            assert_eq!(
+                s.games_of(&"dc:".into(), 10).expect("of"),
+                Vec::<u64>::new()
+            );
+            assert_eq!(
+                s.channel(&"dc:5".into()).expect("read"),
+                Some(channel.clone())
+            );
+            assert_eq!(s.user(&"dc:a".into()).expect("read"), Some(prefs.clone()));
+            assert_eq!(s.user(&"dc:z".into()).expect("read"), None, "{name}");
             assert_eq!(s.alias("dc:@anna").expect("read").as_deref(), Some("dc:a"));
             assert_eq!(s.review(2).expect("read"), Some(done.clone()), "{name}");
             assert_eq!(s.pending_reviews().expect("read"), vec![review(1)]);
             assert_eq!(s.meta("alive").expect("meta"), Some(12_345), "{name}");
             assert_eq!(s.meta("never").expect("meta"), None, "{name}");
-            assert_eq!(s.puzzle_player("dc:a").expect("read"), Some(solver.clone()));
-            assert_eq!(s.puzzle_player("dc:b").expect("read"), None, "{name}");
+            assert_eq!(
+                s.puzzle_player(&"dc:a".into()).expect("read"),
+                Some(solver.clone())
+            );
+            assert_eq!(
+                s.puzzle_player(&"dc:b".into()).expect("read"),
+                None,
+                "{name}"
+            );
             assert_eq!(s.puzzle_standing("sqyq-015").expect("read"), Some(standing));
             assert_eq!(s.puzzle_standing("t1-00001").expect("read"), None, "{name}");
         }

@@ -80,7 +80,10 @@ async fn a_sled_database_is_copied_whole_and_checked() {
     );
     assert!(pg.next_outbox_seq().expect("seq") > ids_given);
     assert_eq!(pg.next_game_number().expect("n"), 901);
-    assert_eq!(pg.puzzle_player("dc:a").expect("read"), Some(solver));
+    assert_eq!(
+        pg.puzzle_player(&"dc:a".into()).expect("read"),
+        Some(solver)
+    );
     assert_eq!(pg.puzzle_standing("jh-001").expect("read"), Some(standing));
     assert_eq!(
         pg.alias("dc:@anna").expect("alias").as_deref(),

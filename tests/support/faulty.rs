@@ -11,6 +11,7 @@ use xiangqi_bot::game::{
     BoxFuture, Changes, ChannelRecord, Deadline, GameRecord, OutboxKey, PuzzlePlayer,
     PuzzleStanding, ReviewRecord, Storage, StorageError, UserPrefs,
 };
+use xiangqi_bot::platform::{ChannelKey, UserKey};
 use xiangqi_bot::rating::{Entry, Family, GameEnd, HistoryPoint, PairRecord, Profile};
 use xiangqi_bot::storage::SledStorage;
 
@@ -99,16 +100,16 @@ impl Storage for Faulty {
     fn game(&self, id: u64) -> Result<Option<GameRecord>, StorageError> {
         self.inner.game(id)
     }
-    fn puzzle_player(&self, player: &str) -> Result<Option<PuzzlePlayer>, StorageError> {
+    fn puzzle_player(&self, player: &UserKey) -> Result<Option<PuzzlePlayer>, StorageError> {
         self.inner.puzzle_player(player)
     }
     fn puzzle_standing(&self, id: &str) -> Result<Option<PuzzleStanding>, StorageError> {
         self.inner.puzzle_standing(id)
     }
-    fn channel(&self, key: &str) -> Result<Option<ChannelRecord>, StorageError> {
+    fn channel(&self, key: &ChannelKey) -> Result<Option<ChannelRecord>, StorageError> {
         self.inner.channel(key)
     }
-    fn user(&self, key: &str) -> Result<Option<UserPrefs>, StorageError> {
+    fn user(&self, key: &UserKey) -> Result<Option<UserPrefs>, StorageError> {
         self.inner.user(key)
     }
     fn next_id(&self) -> Result<u64, StorageError> {
@@ -129,7 +130,7 @@ impl Storage for Faulty {
     fn active_games(&self) -> Result<Vec<u64>, StorageError> {
         self.inner.active_games()
     }
-    fn games_of(&self, user: &str, limit: usize) -> Result<Vec<u64>, StorageError> {
+    fn games_of(&self, user: &UserKey, limit: usize) -> Result<Vec<u64>, StorageError> {
         self.inner.games_of(user, limit)
     }
     fn meta(&self, key: &str) -> Result<Option<u64>, StorageError> {
@@ -181,7 +182,7 @@ impl Storage for Faulty {
     fn last_family(&self, scope: &str) -> Result<Option<(Family, u64)>, StorageError> {
         self.inner.last_family(scope)
     }
-    fn alias(&self, handle: &str) -> Result<Option<String>, StorageError> {
+    fn alias(&self, handle: &str) -> Result<Option<UserKey>, StorageError> {
         self.inner.alias(handle)
     }
     fn next_outbox_seq(&self) -> Result<u64, StorageError> {
@@ -192,7 +193,7 @@ impl Storage for Faulty {
     }
     fn outbox_of(
         &self,
-        channel: &str,
+        channel: &ChannelKey,
         after: u64,
         limit: usize,
     ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {

@@ -7,7 +7,7 @@ use xiangqi_bot::game::PlayerRef;
 #[allow(dead_code)]
 pub fn said(user: &str, channel: &str, text: &str) -> Incoming {
     Incoming {
-        channel: format!("console:{channel}"),
+        channel: format!("console:{channel}").into(),
         user: PlayerRef::new(format!("console:{user}"), user),
         handle: Some(user.to_string()),
         text: text.to_string(),

@@ -74,7 +74,7 @@ struct Counts {
 /// The moves stored, read from the database while no bot runs.
 fn stored(dir: &Path) -> Vec<String> {
     let storage = SledStorage::open(&dir.join("db")).expect("open the database");
-    let ids = storage.games_of("tg:3001", 10).expect("games");
+    let ids = storage.games_of(&"tg:3001".into(), 10).expect("games");
     ids.first()
         .and_then(|&id| storage.game(id).expect("read"))
         .map(|g| g.moves)

@@ -14,6 +14,7 @@ use telegram_harness::{
 use xiangqi_bot::app::{Action, ServiceConfig};
 use xiangqi_bot::core::Move;
 use xiangqi_bot::game::{DailyPuzzle, Deadline, DeadlineKind};
+use xiangqi_bot::platform::ChannelKey;
 use xiangqi_bot::storage::SledStorage;
 
 use crate::puzzles;
@@ -135,7 +136,7 @@ async fn a_daily_puzzle_due_while_the_bot_was_down_is_posted_when_it_is_back() {
     .await;
     running.stop().await;
     // While the bot is down the day turns: the stored deadline is now in the past.
-    let channel = format!("tg:{}", group.id);
+    let channel: ChannelKey = format!("tg:{}", group.id).into();
     {
         let storage = SledStorage::open(dir.path()).expect("sled");
         use xiangqi_bot::game::Storage;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use crate::platform::UserKey;
 use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 
@@ -86,7 +87,7 @@ pub(super) struct Answering {
     /// The service's id of the user who acted (`dc:…`): the one-time questions and pickers
     /// shown for them are reported under it.
     #[serde(default)]
-    pub user: String,
+    pub user: UserKey,
 }
 
 /// Where the handlers say how they acknowledged interactions, for the lanes to read.

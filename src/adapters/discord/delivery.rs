@@ -31,7 +31,7 @@ use crate::adapters::delivery::{self, Out, Said, Stopping, Undelivered};
 use crate::app::{Now, Reply};
 use crate::game::OutboxKey;
 use crate::i18n::Lang;
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform, UserKey};
 
 /// How long an interaction token works, from the interaction's creation.
 const TOKEN_LIFE_MS: u64 = 15 * 60 * 1000;
@@ -352,11 +352,11 @@ impl Sender<'_> {
         if !r.track {
             return;
         }
-        let channel = Platform::Discord.key(self.channel);
+        let channel = ChannelKey::on(Platform::Discord, self.channel);
         let gone = self
             .out
             .service()
-            .shown(&channel, self.user, first.action, at)
+            .shown(&channel, &UserKey::from(self.user), first.action, at)
             .await;
         self.retire(&gone, None).await;
     }

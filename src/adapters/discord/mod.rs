@@ -50,14 +50,14 @@ use tokio::sync::watch;
 use crate::adapters::lanes::RetryPolicy;
 use crate::app::Service;
 use crate::game::PlayerRef;
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform};
 use delivery::{Deliverer, Discord};
 pub use settings::{DiscordConfig, ANSWER_WITHIN};
 
 /// The service's channel key for a Discord channel or thread.
 #[must_use]
-pub fn channel_key(channel: ChannelId) -> String {
-    Platform::Discord.key(channel)
+pub fn channel_key(channel: ChannelId) -> ChannelKey {
+    ChannelKey::on(Platform::Discord, channel)
 }
 
 /// The leaderboard scope of a Discord server: `dc:g:{guild_id}` (every channel and thread of

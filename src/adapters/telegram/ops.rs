@@ -11,7 +11,7 @@ use teloxide::types::{
 use serde::{Deserialize, Serialize};
 
 use crate::app::{Action, Button, ImageKind, Reply};
-use crate::platform::Platform;
+use crate::platform::{ChannelKey, Platform, UserKey};
 
 /// Longest message text Telegram takes (UTF-16 code units after entity parsing).
 pub const MAX_TEXT: usize = 4096;
@@ -36,10 +36,10 @@ pub struct Target {
 impl Target {
     /// The service's channel key: `tg:{chat_id}`, or `tg:{chat_id}:{thread_id}` for a topic.
     #[must_use]
-    pub fn channel(self) -> String {
+    pub fn channel(self) -> ChannelKey {
         match self.thread {
-            Some(t) => Platform::Telegram.key(format!("{}:{}", self.chat.0, t.0 .0)),
-            None => Platform::Telegram.key(self.chat.0),
+            Some(t) => ChannelKey::on(Platform::Telegram, format!("{}:{}", self.chat.0, t.0 .0)),
+            None => ChannelKey::on(Platform::Telegram, self.chat.0),
         }
     }
 
@@ -196,7 +196,7 @@ impl Job {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Track {
     /// The service's id of the user it was shown for (`tg:…`).
-    pub user: String,
+    pub user: UserKey,
     /// Its first button's action.
     pub action: Action,
 }
@@ -208,7 +208,7 @@ pub struct Track {
 pub fn reply_jobs(
     reply: &Reply,
     target: Target,
-    user: &str,
+    user: &UserKey,
     only_for: Option<UserId>,
     reply_to: Option<MessageId>,
 ) -> Vec<Job> {
@@ -234,10 +234,10 @@ pub fn reply_jobs(
 
 /// What to tell the service about `reply` once shown, if it asks to be tracked.
 #[must_use]
-pub fn tracking(reply: &Reply, user: &str) -> Option<Track> {
+pub fn tracking(reply: &Reply, user: &UserKey) -> Option<Track> {
     let first = reply.buttons.iter().flatten().next()?;
     reply.track.then(|| Track {
-        user: user.to_string(),
+        user: user.clone(),
         action: first.action,
     })
 }

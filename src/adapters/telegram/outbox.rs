@@ -15,7 +15,7 @@ use super::ops::{reply_jobs, retire_ops, Answering, Job, Op, Target};
 use super::press::press_jobs;
 use crate::adapters::delivery::{self, Deliverer, Out, Said, Stopping, Undelivered};
 use crate::app::{ImageKind, Reply};
-use crate::platform::Platform;
+use crate::platform::{Platform, UserKey};
 
 pub use crate::adapters::lanes::RetryPolicy;
 
@@ -206,7 +206,7 @@ pub(super) fn answer_jobs(
     match answering {
         None => replies
             .iter()
-            .flat_map(|r| reply_jobs(r, target, "", None, None))
+            .flat_map(|r| reply_jobs(r, target, &UserKey::default(), None, None))
             .collect(),
         Some(Answering {
             user,
@@ -219,7 +219,7 @@ pub(super) fn answer_jobs(
             .map(job)
             .collect(),
         Some(Answering { user, message, .. }) => {
-            let key = Platform::Telegram.key(user);
+            let key = UserKey::on(Platform::Telegram, user);
             replies
                 .iter()
                 .flat_map(|r| {

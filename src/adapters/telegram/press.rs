@@ -9,7 +9,7 @@ use super::ops::{
     Pressed, Track,
 };
 use crate::app::{Action, Reply};
-use crate::platform::Platform;
+use crate::platform::{Platform, UserKey};
 
 pub(super) fn pressed_kind(msg: Option<&teloxide::types::Message>) -> Pressed {
     let Some(kb) = msg.and_then(teloxide::types::Message::reply_markup) else {
@@ -47,7 +47,7 @@ pub(super) fn press_jobs(
     user: UserId,
     name: &str,
 ) -> (String, Vec<(Op, Option<Track>)>) {
-    let user_key = Platform::Telegram.key(user.0);
+    let user_key = UserKey::on(Platform::Telegram, user.0);
     let mut notice: Vec<&str> = Vec::new();
     let mut ops: Vec<(Op, Option<Track>)> = Vec::new();
     let mut retired: Vec<String> = Vec::new();

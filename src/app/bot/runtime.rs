@@ -7,6 +7,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::Notify;
 
 use super::pool::ThinkingPool;
+use crate::platform::ChannelKey;
 
 /// Where one channel's search stands: the game and the ply it searches for.
 pub(crate) type Search = (u64, usize);
@@ -17,9 +18,9 @@ pub(crate) struct BotRuntime {
     /// `BOT_MOVE_CAP_MS`: no bot move takes longer than this (tests, small machines).
     pub(crate) move_cap_ms: Option<u64>,
     pub(crate) in_flight: Mutex<HashMap<String, Search>>,
-    pub(crate) due: Mutex<BTreeSet<String>>,
+    pub(crate) due: Mutex<BTreeSet<ChannelKey>>,
     /// Channels where the bot's move could not be stored: looked at again on the timer.
-    pub(crate) failed: Mutex<BTreeSet<String>>,
+    pub(crate) failed: Mutex<BTreeSet<ChannelKey>>,
     pub(crate) wake: Notify,
 }
 
@@ -30,21 +31,21 @@ impl BotRuntime {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
-    pub(crate) fn mark_due(&self, channel: &str) {
+    pub(crate) fn mark_due(&self, channel: &ChannelKey) {
         self.due
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(channel.to_string());
+            .insert(channel.clone());
         self.wake.notify_one();
     }
 
     /// The bot's turn in `channel` failed to be stored: nothing else would start it again
     /// before the human's next command, so the timer does ([`Service::retry_failed`]).
-    pub(crate) fn retry_later(&self, channel: &str) {
+    pub(crate) fn retry_later(&self, channel: &ChannelKey) {
         self.failed
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(channel.to_string());
+            .insert(channel.clone());
     }
 
     /// Make the channels whose bot move failed due again.

@@ -14,6 +14,7 @@ use crate::core::Position;
 use crate::game::{Challenge, ColorChoice, GameStatus, TimeControl};
 use crate::i18n::app::Msg;
 use crate::i18n::ratings::RatingMsg;
+use crate::platform::UserKey;
 use crate::rating::refusal;
 
 /// Whether `word` of `/play` names the bot: `bot` (in any of the languages), or a mention the
@@ -65,7 +66,7 @@ const LATEST_GAMES: usize = 1_000;
 /// Games against the bot `user` is playing now, in any channel (among their latest
 /// [`LATEST_GAMES`]). Threads cost nothing on Discord: without a cap one person could keep any
 /// number of bot games thinking at once.
-fn bot_games_of(ctx: &Ctx<'_>, user: &str) -> AppResult<usize> {
+fn bot_games_of(ctx: &Ctx<'_>, user: &UserKey) -> AppResult<usize> {
     let storage = ctx.svc.storage();
     let active: std::collections::HashSet<u64> = storage.active_games()?.into_iter().collect();
     let mut n = 0;
@@ -134,7 +135,7 @@ pub(crate) async fn rematch(ctx: &Ctx<'_>, slot: &mut Slot, game_id: u64) -> App
         .svc
         .storage()
         .game(game_id)?
-        .filter(|r| r.channel == ctx.channel && r.status != GameStatus::Active);
+        .filter(|r| r.channel == *ctx.channel && r.status != GameStatus::Active);
     let Some(old) = old else {
         return Ok(vec![ctx.private(Msg::StaleButton)]);
     };

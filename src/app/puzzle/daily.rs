@@ -8,6 +8,7 @@ use super::{end, set, start};
 use crate::app::chat::{AppResult, Reply};
 use crate::game::{Changes, DailyPuzzle, Deadline, DeadlineKind};
 use crate::i18n::puzzle::PuzzleMsg;
+use crate::platform::ChannelKey;
 
 const HOUR_MS: u64 = 3_600_000;
 const DAY_MS: u64 = 24 * HOUR_MS;
@@ -24,12 +25,12 @@ pub(super) fn next_at(now_ms: u64, hour: u8) -> u64 {
     }
 }
 
-fn deadline(channel: &str, at_ms: u64) -> Deadline {
+fn deadline(channel: &ChannelKey, at_ms: u64) -> Deadline {
     Deadline {
         at_ms,
         id: 0,
         kind: DeadlineKind::PuzzleDaily,
-        channel: channel.to_string(),
+        channel: channel.clone(),
     }
 }
 

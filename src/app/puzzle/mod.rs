@@ -37,6 +37,7 @@ use crate::i18n::app::Msg;
 use crate::i18n::notation::move_text_error;
 use crate::i18n::puzzle::PuzzleMsg;
 use crate::notation::{read_move, Notation};
+use crate::platform::UserKey;
 use crate::puzzle::select::{choose, parse_filter, Filter};
 use crate::puzzle::{shipped, Progress, Puzzle, Verdict};
 use crate::rating::Score;
@@ -370,7 +371,7 @@ async fn play(
             Ok(vec![show::answered(ctx, p, &live, mv, reply, echo)])
         }
         Verdict::Solved => {
-            let results: Vec<(String, String, Score)> = live
+            let results: Vec<(UserKey, String, Score)> = live
                 .solvers
                 .iter()
                 .map(|(id, name)| (id.clone(), name.clone(), Score::Win))

@@ -7,6 +7,7 @@ use super::super::ctx::Ctx;
 use crate::app::chat::{AppResult, Reply};
 use crate::game::{Changes, LivePuzzle, PuzzlePlayer, PuzzleStanding, SCHEMA_VERSION};
 use crate::i18n::puzzle::{text, PuzzleMsg};
+use crate::platform::UserKey;
 use crate::puzzle::Puzzle;
 use crate::rating::glicko::START_VOLATILITY;
 use crate::rating::puzzle::rate_try;
@@ -33,7 +34,7 @@ pub(super) fn rate(
     ctx: &Ctx<'_>,
     p: &Puzzle,
     live: &LivePuzzle,
-    results: &[(String, String, Score)],
+    results: &[(UserKey, String, Score)],
 ) -> AppResult<(Changes, Vec<String>)> {
     let mut changes = Changes::default();
     if results.is_empty() {

@@ -28,13 +28,14 @@ use std::future::Future;
 use std::sync::Arc;
 
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
-use tokio_postgres::types::ToSql;
+use tokio_postgres::types::{FromSql, IsNull, ToSql, Type};
 use tokio_postgres::{NoTls, Row};
 
 use crate::game::{
     BoxFuture, Changes, ChannelRecord, Claim, Deadline, DeadlineKind, GameRecord, Lease, OutboxKey,
     ReviewRecord, Storage, StorageError, UserPrefs,
 };
+use crate::platform::{ChannelKey, UserKey};
 use crate::rating::{Entry, Family, GameEnd, HistoryPoint, PairRecord, Profile};
 
 /// The migrations, in order: version, SQL.
@@ -349,6 +350,43 @@ impl Bridge {
     }
 }
 
+/// The typed keys go to and from their text columns as the strings they are.
+macro_rules! sql_key {
+    ($t:ty) => {
+        impl ToSql for $t {
+            fn to_sql(
+                &self,
+                ty: &Type,
+                out: &mut bytes::BytesMut,
+            ) -> Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
+                self.as_str().to_sql(ty, out)
+            }
+
+            fn accepts(ty: &Type) -> bool {
+                <&str as ToSql>::accepts(ty)
+            }
+
+            tokio_postgres::types::to_sql_checked!();
+        }
+
+        impl<'a> FromSql<'a> for $t {
+            fn from_sql(
+                ty: &Type,
+                raw: &'a [u8],
+            ) -> Result<Self, Box<dyn std::error::Error + Sync + Send>> {
+                String::from_sql(ty, raw).map(<$t>::from)
+            }
+
+            fn accepts(ty: &Type) -> bool {
+                <String as FromSql>::accepts(ty)
+            }
+        }
+    };
+}
+
+sql_key!(ChannelKey);
+sql_key!(UserKey);
+
 /// Owned query parameters for [`Bridge::query`].
 macro_rules! params {
     ($($p:expr),* $(,)?) => {
@@ -464,7 +502,7 @@ impl PgStorage {
                 at_ms: small(row.try_get(0).map_err(err)?),
                 id: small(row.try_get(1).map_err(err)?),
                 kind,
-                channel: row.try_get(3).map_err(err)?,
+                channel: row.try_get::<_, String>(3).map_err(err)?.into(),
             });
         }
         Ok(out)
@@ -513,7 +551,7 @@ async fn migrate(client: &mut deadpool_postgres::Object) -> Result<(), StorageEr
 impl Storage for PgStorage {
     fn puzzle_player(
         &self,
-        player: &str,
+        player: &UserKey,
     ) -> Result<Option<crate::game::PuzzlePlayer>, StorageError> {
         self.record(
             "SELECT record FROM puzzle_players WHERE player = $1",
@@ -553,14 +591,14 @@ impl Storage for PgStorage {
         self.record("SELECT record FROM games WHERE id = $1", params![big(id)?])
     }
 
-    fn channel(&self, key: &str) -> Result<Option<ChannelRecord>, StorageError> {
+    fn channel(&self, key: &ChannelKey) -> Result<Option<ChannelRecord>, StorageError> {
         self.record(
             "SELECT record FROM channels WHERE key = $1",
             params![key.to_string()],
         )
     }
 
-    fn user(&self, key: &str) -> Result<Option<UserPrefs>, StorageError> {
+    fn user(&self, key: &UserKey) -> Result<Option<UserPrefs>, StorageError> {
         self.record(
             "SELECT record FROM users WHERE key = $1",
             params![key.to_string()],
@@ -631,7 +669,7 @@ impl Storage for PgStorage {
             .collect()
     }
 
-    fn games_of(&self, user: &str, limit: usize) -> Result<Vec<u64>, StorageError> {
+    fn games_of(&self, user: &UserKey, limit: usize) -> Result<Vec<u64>, StorageError> {
         self.bridge
             .query(
                 "SELECT game FROM user_games WHERE player = $1 ORDER BY game DESC LIMIT $2",
@@ -716,11 +754,13 @@ impl Storage for PgStorage {
         ratings::last_family(self, scope)
     }
 
-    fn alias(&self, handle: &str) -> Result<Option<String>, StorageError> {
-        self.one(
-            "SELECT player FROM aliases WHERE handle = $1",
-            params![handle.to_string()],
-        )
+    fn alias(&self, handle: &str) -> Result<Option<UserKey>, StorageError> {
+        Ok(self
+            .one::<String>(
+                "SELECT player FROM aliases WHERE handle = $1",
+                params![handle.to_string()],
+            )?
+            .map(UserKey::from))
     }
 
     fn next_outbox_seq(&self) -> Result<u64, StorageError> {
@@ -745,7 +785,7 @@ impl Storage for PgStorage {
 
     fn outbox_of(
         &self,
-        channel: &str,
+        channel: &ChannelKey,
         after: u64,
         limit: usize,
     ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {

@@ -47,12 +47,12 @@ fn json(v: &impl serde::Serialize) -> Result<Vec<u8>, StorageError> {
 }
 
 /// Records kept by a text key (channels, users, puzzle records), encoded.
-fn keyed<T: serde::Serialize>(
-    records: &[(String, T)],
+fn keyed<K: AsRef<str>, T: serde::Serialize>(
+    records: &[(K, T)],
 ) -> Result<Vec<(String, Vec<u8>)>, StorageError> {
     records
         .iter()
-        .map(|(k, r)| Ok((k.clone(), json(r)?)))
+        .map(|(k, r)| Ok((k.as_ref().to_owned(), json(r)?)))
         .collect()
 }
 
@@ -85,10 +85,10 @@ fn encode(c: &Changes) -> Result<Encoded, StorageError> {
             .map(|g| {
                 Ok((
                     big(g.id)?,
-                    g.channel.clone(),
+                    g.channel.to_string(),
                     g.status == GameStatus::Active,
                     json(g)?,
-                    [g.red.id.clone(), g.black.id.clone()],
+                    [g.red.id.to_string(), g.black.id.to_string()],
                 ))
             })
             .collect::<Result<_, StorageError>>()?,
@@ -99,7 +99,7 @@ fn encode(c: &Changes) -> Result<Encoded, StorageError> {
             .iter()
             .map(|d| {
                 let (at, id, kind) = deadline(d)?;
-                Ok((at, id, kind, d.channel.clone()))
+                Ok((at, id, kind, d.channel.to_string()))
             })
             .collect::<Result<_, StorageError>>()?,
         remove_deadlines: c
@@ -110,12 +110,12 @@ fn encode(c: &Changes) -> Result<Encoded, StorageError> {
         outbox: c
             .outbox
             .iter()
-            .map(|(k, v)| Ok((k.channel.clone(), big(k.seq)?, v.clone())))
+            .map(|(k, v)| Ok((k.channel.to_string(), big(k.seq)?, v.clone())))
             .collect::<Result<_, StorageError>>()?,
         delivered: c
             .delivered
             .iter()
-            .map(|k| Ok((k.channel.clone(), big(k.seq)?)))
+            .map(|k| Ok((k.channel.to_string(), big(k.seq)?)))
             .collect::<Result<_, StorageError>>()?,
         seen: c
             .seen
@@ -154,11 +154,11 @@ async fn bump_stamps(
     tx: &Transaction<'_>,
     changes: &Changes,
 ) -> Result<Vec<(String, i64)>, tokio_postgres::Error> {
-    let mut channels: Vec<&String> = changes
+    let mut channels: Vec<&str> = changes
         .channels
         .iter()
-        .map(|(k, _)| k)
-        .chain(changes.games.iter().map(|g| &g.channel))
+        .map(|(k, _)| k.as_str())
+        .chain(changes.games.iter().map(|g| g.channel.as_str()))
         .collect();
     // In one order everywhere, so two writes never wait on each other's rows in turn.
     channels.sort();
@@ -175,8 +175,8 @@ async fn bump_stamps(
         )
         .await?;
     for channel in channels {
-        let row = tx.query_one(&statement, &[channel]).await?;
-        out.push((channel.clone(), row.try_get(0)?));
+        let row = tx.query_one(&statement, &[&channel]).await?;
+        out.push((channel.to_owned(), row.try_get(0)?));
     }
     Ok(out)
 }
@@ -206,11 +206,16 @@ pub(super) async fn write_changes(
             .map_err(err)?;
     }
     write_rows(tx, &rows, owner).await.map_err(err)?;
+    let aliases: Vec<(&String, &str)> = changes
+        .aliases
+        .iter()
+        .map(|(h, p)| (h, p.as_str()))
+        .collect();
     each(
         tx,
         "INSERT INTO aliases (handle, player) VALUES ($1, $2)
          ON CONFLICT (handle) DO UPDATE SET player = EXCLUDED.player",
-        changes.aliases.iter().map(|(h, p)| row![h, p]).collect(),
+        aliases.iter().map(|(h, p)| row![h, p]).collect(),
     )
     .await
     .map_err(err)?;

@@ -27,11 +27,11 @@ impl SledStorage {
         }
         for kv in t.channels.iter() {
             let (k, v) = kv.map_err(err)?;
-            d.changes.channels.push((text(&k), decode(&v)?));
+            d.changes.channels.push((text(&k).into(), decode(&v)?));
         }
         for kv in t.users.iter() {
             let (k, v) = kv.map_err(err)?;
-            d.changes.users.push((text(&k), decode(&v)?));
+            d.changes.users.push((text(&k).into(), decode(&v)?));
         }
         for kv in t.deadlines.iter() {
             let (k, v) = kv.map_err(err)?;
@@ -58,7 +58,7 @@ impl SledStorage {
             let (k, v) = kv.map_err(err)?;
             let id = text(k.get(2..).unwrap_or_default());
             match k.first() {
-                Some(b'p') => d.changes.puzzle_players.push((id, decode(&v)?)),
+                Some(b'p') => d.changes.puzzle_players.push((id.into(), decode(&v)?)),
                 Some(b'z') => d.changes.puzzle_standings.push((id, decode(&v)?)),
                 _ => {}
             }
@@ -74,7 +74,7 @@ impl SledStorage {
         for kv in t.ratings.iter() {
             let (k, v) = kv.map_err(err)?;
             if k.first() == Some(&keys::ALIAS) {
-                d.changes.aliases.push((text(&k[1..]), text(&v)));
+                d.changes.aliases.push((text(&k[1..]), text(&v).into()));
             } else {
                 d.ratings.push((k.to_vec(), v.to_vec()));
             }

@@ -36,6 +36,7 @@ use crate::game::{
     BoxFuture, Changes, ChannelRecord, Deadline, DeadlineKind, GameRecord, GameStatus, OutboxKey,
     Storage, StorageError, UserPrefs,
 };
+use crate::platform::{ChannelKey, UserKey};
 use crate::storage::ranking;
 
 /// Storage in a sled database directory.
@@ -142,7 +143,7 @@ fn deadline_from(k: &[u8], v: &[u8]) -> Option<Deadline> {
         at_ms,
         id,
         kind,
-        channel: String::from_utf8_lossy(v).into_owned(),
+        channel: String::from_utf8_lossy(v).into_owned().into(),
     })
 }
 
@@ -160,7 +161,7 @@ fn outbox_key_from(k: &[u8]) -> Option<OutboxKey> {
         return None;
     }
     Some(OutboxKey {
-        channel: String::from_utf8(k[..split].to_vec()).ok()?,
+        channel: String::from_utf8(k[..split].to_vec()).ok()?.into(),
         seq: u64::from_be_bytes(k[split + 1..].try_into().ok()?),
     })
 }
@@ -482,19 +483,19 @@ impl Trees {
                     g.id,
                     serde_json::to_vec(g).map_err(err)?,
                     g.status == GameStatus::Active,
-                    [g.red.id.clone(), g.black.id.clone()],
+                    [g.red.id.to_string(), g.black.id.to_string()],
                 ))
             })
             .collect::<Result<_, StorageError>>()?;
         let channels: Vec<(String, Vec<u8>)> = changes
             .channels
             .iter()
-            .map(|(k, c)| Ok((k.clone(), serde_json::to_vec(c).map_err(err)?)))
+            .map(|(k, c)| Ok((k.to_string(), serde_json::to_vec(c).map_err(err)?)))
             .collect::<Result<_, StorageError>>()?;
         let users: Vec<(String, Vec<u8>)> = changes
             .users
             .iter()
-            .map(|(k, u)| Ok((k.clone(), serde_json::to_vec(u).map_err(err)?)))
+            .map(|(k, u)| Ok((k.to_string(), serde_json::to_vec(u).map_err(err)?)))
             .collect::<Result<_, StorageError>>()?;
         let endings: Vec<crate::rating::Ending> = changes
             .games
@@ -615,7 +616,7 @@ fn puzzle_key(kind: u8, id: &str) -> Vec<u8> {
 impl Storage for SledStorage {
     fn puzzle_player(
         &self,
-        player: &str,
+        player: &UserKey,
     ) -> Result<Option<crate::game::PuzzlePlayer>, StorageError> {
         match self
             .trees
@@ -662,14 +663,14 @@ impl Storage for SledStorage {
         }
     }
 
-    fn channel(&self, key: &str) -> Result<Option<ChannelRecord>, StorageError> {
+    fn channel(&self, key: &ChannelKey) -> Result<Option<ChannelRecord>, StorageError> {
         match self.trees.channels.get(key.as_bytes()).map_err(err)? {
             Some(v) => decode(&v).map(Some),
             None => Ok(None),
         }
     }
 
-    fn user(&self, key: &str) -> Result<Option<UserPrefs>, StorageError> {
+    fn user(&self, key: &UserKey) -> Result<Option<UserPrefs>, StorageError> {
         match self.trees.users.get(key.as_bytes()).map_err(err)? {
             Some(v) => decode(&v).map(Some),
             None => Ok(None),
@@ -752,7 +753,7 @@ impl Storage for SledStorage {
             .collect()
     }
 
-    fn games_of(&self, user: &str, limit: usize) -> Result<Vec<u64>, StorageError> {
+    fn games_of(&self, user: &UserKey, limit: usize) -> Result<Vec<u64>, StorageError> {
         let mut prefix = user.as_bytes().to_vec();
         prefix.push(0);
         self.trees
@@ -839,8 +840,8 @@ impl Storage for SledStorage {
         ratings::last_family(&self.trees.ratings, scope)
     }
 
-    fn alias(&self, handle: &str) -> Result<Option<String>, StorageError> {
-        ratings::alias(&self.trees.ratings, handle)
+    fn alias(&self, handle: &str) -> Result<Option<UserKey>, StorageError> {
+        Ok(ratings::alias(&self.trees.ratings, handle)?.map(UserKey::from))
     }
 
     fn next_outbox_seq(&self) -> Result<u64, StorageError> {
@@ -876,13 +877,13 @@ impl Storage for SledStorage {
 
     fn outbox_of(
         &self,
-        channel: &str,
+        channel: &ChannelKey,
         after: u64,
         limit: usize,
     ) -> Result<Vec<(OutboxKey, Vec<u8>)>, StorageError> {
         let key = |seq| {
             outbox_key(&OutboxKey {
-                channel: channel.to_string(),
+                channel: channel.clone(),
                 seq,
             })
         };
@@ -1008,7 +1009,12 @@ mod tests {
             s.game(ids[0]).expect("read").expect("some").moves,
             vec!["h2e2"]
         );
-        assert_eq!(s.games_of("console:alice", 10).expect("games").len(), 2);
+        assert_eq!(
+            s.games_of(&"console:alice".into(), 10)
+                .expect("games")
+                .len(),
+            2
+        );
         assert!(
             s.next_id().expect("id") > ids[0],
             "ids keep growing after a restart"
@@ -1017,7 +1023,10 @@ mod tests {
             s.next_deadline().expect("next").map(|d| d.at_ms),
             Some(5_000)
         );
-        assert!(s.channel("console:#local").expect("channel").is_some());
+        assert!(s
+            .channel(&"console:#local".into())
+            .expect("channel")
+            .is_some());
     }
 }
 

@@ -134,7 +134,7 @@ pub(super) fn apply_ends(
 /// Remember handles.
 pub(super) fn put_aliases(
     tx: &TransactionalTree,
-    aliases: &[(String, String)],
+    aliases: &[(String, crate::platform::UserKey)],
 ) -> ConflictableTransactionResult<(), ()> {
     for (handle, id) in aliases {
         tx.insert(keys::alias(handle), id.as_bytes())?;
