@@ -110,6 +110,73 @@ fn webhook_config(vars: &HashMap<String, String>) -> Result<Option<WebhookConfig
     }))
 }
 
+/// The web board's settings.
+#[derive(Clone, Debug)]
+pub struct WebConfig {
+    /// `WEB_LISTEN`: where it listens (`127.0.0.1:8080` in console mode when unset; `off`
+    /// turns it off).
+    pub listen: std::net::SocketAddr,
+    /// Whether `WEB_LISTEN` was set: when it was, a port in use stops the bot; the console's
+    /// default only warns.
+    pub explicit: bool,
+    /// `PUBLIC_URL`: the address players reach (behind the operator's HTTPS proxy); default
+    /// `http://` and the listening address.
+    pub public_url: String,
+    /// `WEB_SECRET` (at least 32 characters): the key links are signed with. Unset: a random
+    /// key kept in `DATA_DIR/web-secret`.
+    pub secret: Option<Secret>,
+}
+
+/// The web board's settings: on when `WEB_LISTEN` is set (and not `off`), and in console
+/// mode (`console`) by default.
+fn web_config(
+    vars: &HashMap<String, String>,
+    console: bool,
+) -> Result<Option<WebConfig>, ConfigError> {
+    let (listen, explicit) = match var(vars, "WEB_LISTEN") {
+        Some(v) if v.eq_ignore_ascii_case("off") => return Ok(None),
+        Some(v) => (
+            v.parse().map_err(|_| {
+                ConfigError(format!(
+                    "WEB_LISTEN must be an address and port such as 127.0.0.1:8080, or off; not {v:?}"
+                ))
+            })?,
+            true,
+        ),
+        None if console => (std::net::SocketAddr::from(([127, 0, 0, 1], 8080)), false),
+        None => return Ok(None),
+    };
+    let public_url = match var(vars, "PUBLIC_URL") {
+        None => format!("http://{listen}"),
+        Some(u) => {
+            let ok = (u.starts_with("https://") || u.starts_with("http://"))
+                && u.len() <= 200
+                && !u.contains(['?', '#', ' ', '"', '<', '>']);
+            if !ok {
+                return Err(ConfigError(
+                    "PUBLIC_URL must be an http:// or https:// address without ? or # (at most 200 characters)".into(),
+                ));
+            }
+            u.trim_end_matches('/').to_string()
+        }
+    };
+    let secret = match var(vars, "WEB_SECRET") {
+        None => None,
+        Some(s) if s.len() >= 32 => Some(Secret::new(s)),
+        Some(_) => {
+            return Err(ConfigError(
+                "WEB_SECRET must be at least 32 characters (it signs the web board's links)".into(),
+            ))
+        }
+    };
+    Ok(Some(WebConfig {
+        listen,
+        explicit,
+        public_url,
+        secret,
+    }))
+}
+
 /// The whole configuration.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -131,6 +198,8 @@ pub struct Config {
     pub engine: EngineConfig,
     /// Playing the bot.
     pub bot: BotConfig,
+    /// The web board, when it is served.
+    pub web: Option<WebConfig>,
 }
 
 /// Playing the bot in chat.
@@ -271,6 +340,8 @@ impl Config {
             puzzle_nodes: number(vars, "PUZZLE_NODES", defaults.puzzle_nodes)?.max(1_000),
             bot_games_per_user: number(vars, "BOT_GAMES_PER_USER", defaults.bot_games_per_user)?
                 .max(1),
+            // Set once the link key is known (`cli::bot`).
+            web: None,
             images: match get("BOARD_IMAGES").as_deref() {
                 None | Some("1" | "true" | "on" | "yes") => true,
                 Some("0" | "false" | "off" | "no") => false,
@@ -288,11 +359,12 @@ impl Config {
             data_dir,
             database_url,
             database_pools: database_pools(vars)?,
-            telegram,
-            discord,
             service,
             engine: engine_config(vars)?,
             bot: bot_config(vars)?,
+            web: web_config(vars, telegram.is_none() && discord.is_none())?,
+            telegram,
+            discord,
         })
     }
 }
@@ -392,6 +464,45 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn the_web_board_is_on_in_the_console_and_where_it_is_asked_for() {
+        let c = Config::from_vars(&vars(&[])).unwrap();
+        let w = c.web.expect("on in console mode");
+        assert_eq!(w.listen.to_string(), "127.0.0.1:8080");
+        assert!(!w.explicit);
+        assert_eq!(w.public_url, "http://127.0.0.1:8080");
+        let c = Config::from_vars(&vars(&[("TELEGRAM_BOT_TOKEN", "1:x")])).unwrap();
+        assert!(c.web.is_none(), "off on a platform unless asked for");
+        let long = "s".repeat(32);
+        let c = Config::from_vars(&vars(&[
+            ("TELEGRAM_BOT_TOKEN", "1:x"),
+            ("WEB_LISTEN", "0.0.0.0:9000"),
+            ("PUBLIC_URL", "https://xq.example.org/"),
+            ("WEB_SECRET", &long),
+        ]))
+        .unwrap();
+        let w = c.web.expect("asked for");
+        assert!(w.explicit);
+        assert_eq!(w.public_url, "https://xq.example.org");
+        assert!(
+            !format!("{w:?}").contains(&long),
+            "the secret is never printed"
+        );
+        assert!(Config::from_vars(&vars(&[("WEB_LISTEN", "off")]))
+            .unwrap()
+            .web
+            .is_none());
+        for (k, v) in [
+            ("WEB_LISTEN", "8080"),
+            ("PUBLIC_URL", "ftp://x"),
+            ("PUBLIC_URL", "https://x/?a=1"),
+            ("WEB_SECRET", "short"),
+        ] {
+            let e = Config::from_vars(&vars(&[(k, v)])).unwrap_err();
+            assert!(e.0.contains(k), "{e}");
+        }
     }
 
     #[test]

@@ -5,7 +5,9 @@ pub mod console;
 pub mod delivery;
 pub mod discord;
 pub mod lanes;
+pub(crate) mod listen;
 pub mod telegram;
+pub mod web;
 
 use std::fmt;
 

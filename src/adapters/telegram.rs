@@ -27,7 +27,6 @@
 mod admins;
 mod api;
 mod commands;
-mod listen;
 pub mod ops;
 pub mod outbox;
 mod polling;

@@ -148,6 +148,10 @@ commands! {
     Review => "review" [REVIEW] aka(Vi "phantich" "phântích", Zh "复盘");
     /// `/puzzle [theme|difficulty|next|hint|solution|stats|daily]`.
     Puzzle => "puzzle" [PUZZLE] aka(Vi "cothe" "cờthế", Zh "残局"), SettingWhenDaily;
+    /// `/web`: the asker's private link to play their game on the web board.
+    Web => "web" aka(Vi "banweb" "bànweb", Zh "网页");
+    /// `/watch`: a link anyone may open to watch the games here live.
+    Watch => "watch" aka(Vi "xem", Zh "观战");
     /// `/tournament swiss|arena|robin …|join|leave|start|…`: the chat's tournament.
     Tournament => "tournament" [TOURNAMENT] aka(Vi "giaidau" "giảiđấu", Zh "比赛"), Organiser;
 }

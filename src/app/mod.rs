@@ -10,6 +10,7 @@ mod action;
 mod analysis;
 mod analysis_run;
 pub mod args;
+pub mod board_view;
 pub mod bot;
 mod bot_turn;
 mod challenge;
@@ -22,6 +23,7 @@ mod endings;
 mod event;
 mod hint;
 mod info;
+pub mod links;
 mod menus;
 mod migrate;
 mod outbox;
@@ -40,6 +42,7 @@ mod view;
 
 pub use action::Action;
 pub use args::{Arg, ArgKind};
+pub use board_view::{BoardView, WebLinks, WebMoveAnswer};
 pub use chat::{
     default_notation, AppResult, Button, Image, ImageKind, Incoming, Later, Outgoing, Reply,
     MAX_NOTIFY,

@@ -522,6 +522,8 @@ async fn command(ctx: &Ctx<'_>, slot: &mut Slot, cmd: Cmd, args: &str) -> AppRes
         Cmd::Games => info::games(ctx),
         Cmd::Help => Ok(vec![info::help(ctx)]),
         Cmd::About => Ok(vec![info::about(ctx)]),
+        Cmd::Web => super::board_view::web(ctx, slot),
+        Cmd::Watch => Ok(super::board_view::watch(ctx, slot)),
     }
 }
 

@@ -23,6 +23,9 @@ pub struct ServiceConfig {
     pub puzzle_nodes: u64,
     /// `BOT_GAMES_PER_USER`: games against the bot one person may play at once.
     pub bot_games_per_user: usize,
+    /// The web board's address and link key, when it is served (`WEB_LISTEN`): `/web` and
+    /// `/watch` give links to it.
+    pub web: Option<super::board_view::WebLinks>,
 }
 
 impl Default for ServiceConfig {
@@ -36,6 +39,7 @@ impl Default for ServiceConfig {
             idle_claim_ms: 24 * 60 * 60 * 1000,
             puzzle_nodes: 300_000,
             bot_games_per_user: 3,
+            web: None,
         }
     }
 }

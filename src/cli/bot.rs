@@ -10,7 +10,10 @@ use std::sync::Arc;
 use crate::adapters::console::{self, ConsoleOptions};
 use crate::adapters::discord;
 use crate::adapters::telegram::{self, TelegramOptions};
+use crate::adapters::web::{self, WebOptions};
 use crate::app::bot::ThinkingPool;
+use crate::app::links::LinkKey;
+use crate::app::WebLinks;
 use crate::app::{system_now, Service};
 use crate::cli::database::{refusal, DAMAGED};
 use crate::config::Config;
@@ -93,11 +96,29 @@ async fn serve(config: Config) -> ExitCode {
         }
     };
     let renderer = Arc::new(Renderer::new());
+    let mut service_config = config.service.clone();
+    let web = match open_web(&config).await {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    };
+    if let Some((listener, key)) = &web {
+        let public_url = config.web.as_ref().map(|w| w.public_url.clone());
+        service_config.web = public_url.map(|public_url| WebLinks {
+            public_url,
+            key: key.clone(),
+        });
+        if let Ok(at) = listener.local_addr() {
+            tracing::info!(listen = %at, "web board: serving");
+        }
+    }
     let service = Arc::new(Service::new(
         storage,
         renderer,
         system_now(),
-        config.service.clone(),
+        service_config,
     ));
     match service.recover().await {
         Ok(downtime) if downtime > 0 => {
@@ -183,6 +204,18 @@ async fn serve(config: Config) -> ExitCode {
         ));
     }
 
+    // ---- The web board -------------------------------------------------------------------
+    let (web_quit, web_quit_rx) = tokio::sync::watch::channel(false);
+    let web_server = web.map(|(listener, key)| {
+        tokio::spawn(web::serve(
+            Arc::clone(&service),
+            key,
+            listener,
+            WebOptions::default(),
+            web_quit_rx,
+        ))
+    });
+
     let mut status = ExitCode::SUCCESS;
     if platforms.is_empty() {
         run_console(&service, &config).await;
@@ -211,6 +244,15 @@ async fn serve(config: Config) -> ExitCode {
             }
         }
     }
+    let _ = web_quit.send(true);
+    if let Some(server) = web_server {
+        if tokio::time::timeout(std::time::Duration::from_secs(5), server)
+            .await
+            .is_err()
+        {
+            tracing::warn!("web board: requests still open at shutdown");
+        }
+    }
     timer.abort();
     bot.abort();
     // Stops every search and joins the engine threads (off the async threads).
@@ -220,6 +262,61 @@ async fn serve(config: Config) -> ExitCode {
         return ExitCode::from(1);
     }
     status
+}
+
+/// The web board's listener and link key, when it is on. A port in use only warns when the
+/// address is the console's default; when `WEB_LISTEN` names it, the bot does not start.
+async fn open_web(config: &Config) -> Result<Option<(tokio::net::TcpListener, LinkKey)>, String> {
+    let Some(web) = &config.web else {
+        return Ok(None);
+    };
+    let key = match &web.secret {
+        Some(s) => LinkKey::new(s.expose().as_bytes().to_vec()),
+        None => LinkKey::new(stored_secret(&config.data_dir.join("web-secret"))?),
+    };
+    match tokio::net::TcpListener::bind(web.listen).await {
+        Ok(l) => Ok(Some((l, key))),
+        Err(e) if !web.explicit => {
+            tracing::warn!(
+                listen = %web.listen,
+                error = %e,
+                "web board: cannot listen; it is off (set WEB_LISTEN to another address)"
+            );
+            Ok(None)
+        }
+        Err(e) => Err(format!("WEB_LISTEN {}: cannot listen: {e}", web.listen)),
+    }
+}
+
+/// The link key kept at `path`, made (32 random bytes, readable by the bot's user only) the
+/// first time.
+fn stored_secret(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    use std::io::{Read, Write};
+    if let Ok(s) = std::fs::read(path) {
+        if s.len() >= 32 {
+            return Ok(s);
+        }
+    }
+    let mut bytes = [0u8; 32];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(|e| format!("cannot make the web board's link key: {e}"))?;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options
+        .open(path)
+        .and_then(|mut f| f.write_all(hex.as_bytes()))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(hex.into_bytes())
 }
 
 /// The console chat on standard input and output, until the input ends.

@@ -51,17 +51,17 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
         ),
         "abort" => (
             "Hủy ván khi hai bên chưa cùng đi",
-            "Abort the game before both sides have moved",
+            "Abort before both sides have moved",
             "双方都走棋之前取消对局",
         ),
         "board" => (
             "Xem bàn cờ (hoặc /board N khi có nhiều ván)",
-            "Show the board (or /board N when several games are played here)",
+            "Show the board (/board N: one of several games here)",
             "显示棋盘（多盘同时进行时用 /board N）",
         ),
         "flip" => (
             "Xem bàn cờ theo chiều ngược lại",
-            "Show the board the other way round",
+            "The board the other way round",
             "翻转显示棋盘",
         ),
         "moves" => ("Các nước đi hợp lệ", "List the legal moves", "列出合法着法"),
@@ -73,7 +73,7 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
         ),
         "gif" => (
             "Xem lại ván cờ dạng ảnh động",
-            "An animated replay of the game",
+            "An animated replay",
             "对局动画回放",
         ),
         "why" => (
@@ -109,7 +109,7 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
         "time" => ("Xem đồng hồ", "Show the clocks", "显示棋钟"),
         "hint" => (
             "Gợi ý: nước hay nhất cho bạn, vẽ mũi tên trên bàn cờ",
-            "Hint: the engine's best move for you, as an arrow on the board",
+            "The engine's best move for you, as an arrow",
             "提示：引擎为你找出的最佳着法，在棋盘上画出箭头",
         ),
         "hints" => (
@@ -119,8 +119,18 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
         ),
         "review" => (
             "Phân tích ván vừa xong (hoặc /review N): độ chính xác, nước sai, biểu đồ",
-            "Review the last finished game (or /review N): accuracy, mistakes, graph",
+            "Review the last game (or /review N): accuracy, mistakes",
             "复盘刚结束的对局（或 /review N）：准确率、失误、形势图",
+        ),
+        "web" => (
+            "Liên kết riêng để chơi ván của bạn trên bàn cờ web",
+            "Your link to play on the web board",
+            "在网页棋盘上下你这盘棋的私人链接",
+        ),
+        "watch" => (
+            "Liên kết để mọi người xem trực tiếp các ván ở đây",
+            "A link to watch the games here live",
+            "任何人都能打开、观看这里对局直播的链接",
         ),
         "puzzle" => (
             "Bài tập: /puzzle [chủ đề|độ khó], next, hint, solution, stats, daily on|off",
@@ -151,7 +161,7 @@ pub fn command_summary(name: &str, lang: Lang) -> Option<&'static str> {
         "help" => ("Danh sách lệnh", "All commands", "全部命令"),
         "about" => (
             "Phiên bản, các văn bản luật mà trọng tài theo, mã nguồn",
-            "The version, the rule documents the arbiter follows, the source",
+            "Version, rule documents, source",
             "版本、裁判依据的规则文献、源代码",
         ),
         _ => return None,

@@ -11,6 +11,7 @@ pub mod puzzle;
 pub mod ratings;
 pub mod rulebook;
 pub mod tournament;
+pub mod web;
 
 use std::fmt;
 use std::str::FromStr;

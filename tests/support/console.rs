@@ -29,6 +29,7 @@ pub fn binary(data_dir: &Path) -> Command {
     cmd.env("DATA_DIR", data_dir)
         .env("USER", "alice")
         .env("RUST_LOG", "warn")
+        .env("WEB_LISTEN", "off")
         .env_remove("TELEGRAM_BOT_TOKEN")
         .env_remove("DISCORD_TOKEN")
         .env_remove("DATABASE_URL");

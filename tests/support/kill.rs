@@ -14,6 +14,7 @@ impl Bot {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"));
         cmd.env("DATA_DIR", dir)
             .env("RUST_LOG", "error")
+            .env("WEB_LISTEN", "off")
             .env("RATE_LIMIT_BURST", "100000")
             .env_remove("TELEGRAM_BOT_TOKEN")
             .env_remove("DISCORD_TOKEN")

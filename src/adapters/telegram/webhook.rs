@@ -31,11 +31,11 @@ use teloxide::types::{AllowedUpdate, ChatId, Update};
 use teloxide::{Bot, RequestError};
 use tokio::sync::oneshot;
 
-use super::listen::{self, Throttle};
 use super::outbox::redacted;
 use super::WebhookConfig;
 use super::{RetryPolicy, TelegramError};
 use crate::adapters::lanes::{Lanes, Work};
+use crate::adapters::listen::{self, Throttle};
 
 /// The header Telegram sends the secret token in.
 pub const SECRET_HEADER: &str = "x-telegram-bot-api-secret-token";
@@ -180,7 +180,12 @@ where
     });
     let (quit_tx, quit_rx) = tokio::sync::watch::channel(false);
     let respond = move |peer, req| receive(Arc::clone(&hook), peer, req);
-    let server = tokio::spawn(listen::serve(listener, config.limits, respond, quit_rx));
+    let limits = listen::Limits {
+        header_timeout: config.limits.header_timeout,
+        connections: config.limits.connections,
+        name: "Telegram webhook",
+    };
+    let server = tokio::spawn(listen::serve(listener, limits, respond, quit_rx));
     tracing::info!(listen = %served, path = %config.path, "Telegram: serving the webhook");
     let set = tokio::select! {
         r = set_webhook(bot, config, options.retry) => Some(r),

@@ -1,10 +1,11 @@
-//! The webhook's HTTP server, which nobody can keep from Telegram's requests.
+//! The HTTP servers' connections (the Telegram webhook's, the web board's), which nobody can
+//! keep from the requests they are for.
 //!
 //! * **Deadlines.** Connections are served with hyper's HTTP/1 builder on tokio's timer, so
-//!   a request's headers must arrive within [`HookLimits::header_timeout`] of their first
+//!   a request's headers must arrive within [`Limits::header_timeout`] of their first
 //!   byte (and a kept-alive connection waits no longer than that for its next request); the
-//!   body deadline is the request handler's ([`HookLimits::body_timeout`]).
-//! * **A cap on open connections** ([`HookLimits::connections`], below the file limit). At the
+//!   body deadline is the request handler's.
+//! * **A cap on open connections** ([`Limits::connections`], below the file limit). At the
 //!   cap, the oldest connection that is not in a request (one still sending its headers, or
 //!   kept alive between requests) is closed for the new one; only when every connection is in
 //!   a request does the next one wait, in the kernel's queue, for a free place.
@@ -25,7 +26,17 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::{watch, Notify, Semaphore};
 
-use super::HookLimits;
+/// What a server allows its connections.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// A request's headers must arrive within this from their first byte, and a kept-alive
+    /// connection waits this long for its next request.
+    pub header_timeout: Duration,
+    /// Connections open at once.
+    pub connections: usize,
+    /// The server's name in logs.
+    pub name: &'static str,
+}
 
 /// Refusals a source may have before it is throttled.
 const FREE_REFUSALS: u32 = 5;
@@ -50,7 +61,7 @@ struct Strikes {
 /// source is refused outright for [`FIRST_BLOCK`], doubled at each refusal after the block
 /// ends, up to [`LONGEST_BLOCK`].
 #[derive(Default)]
-pub(super) struct Throttle {
+pub(crate) struct Throttle {
     sources: Mutex<HashMap<IpAddr, Strikes>>,
 }
 
@@ -60,7 +71,7 @@ impl Throttle {
     }
 
     /// How much longer `ip` is refused outright at `now`, if it is.
-    pub(super) fn blocked(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
+    pub(crate) fn blocked(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
         self.lock()
             .get(&ip)
             .and_then(|s| s.until)
@@ -69,7 +80,7 @@ impl Throttle {
     }
 
     /// Count a refusal of `ip` at `now`; the block it starts, if it starts one.
-    pub(super) fn refused(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
+    pub(crate) fn refused(&self, ip: IpAddr, now: Instant) -> Option<Duration> {
         let mut sources = self.lock();
         if sources.len() >= SOURCES && !sources.contains_key(&ip) {
             sources.retain(|_, s| s.until.is_some_and(|u| u > now));
@@ -161,9 +172,9 @@ async fn quitting(quit: &mut watch::Receiver<bool>) {
 /// Serve `listener` until `quit` turns true, each request (with its source address) answered
 /// by `respond`; then let every open connection finish the request in hand, and return once
 /// all are closed.
-pub(super) async fn serve<R, F>(
+pub(crate) async fn serve<R, F>(
     listener: TcpListener,
-    limits: HookLimits,
+    limits: Limits,
     respond: R,
     mut quit: watch::Receiver<bool>,
 ) where
@@ -183,7 +194,7 @@ pub(super) async fn serve<R, F>(
                 Ok(a) => a,
                 Err(e) => {
                     // Out of file descriptors, most likely: wait for connections to close.
-                    tracing::warn!(error = %e, "Telegram webhook: cannot accept a connection");
+                    tracing::warn!(error = %e, server = limits.name, "cannot accept a connection");
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 }
@@ -201,7 +212,10 @@ pub(super) async fn serve<R, F>(
                 .unwrap_or_else(PoisonError::into_inner)
                 .make_room();
             if !made {
-                tracing::debug!("Telegram webhook: every connection is in a request; waiting");
+                tracing::debug!(
+                    server = limits.name,
+                    "every connection is in a request; waiting"
+                );
             }
             tokio::select! {
                 p = Arc::clone(&slots).acquire_owned() => break p.ok(),
@@ -246,7 +260,7 @@ pub(super) async fn serve<R, F>(
                     r = served.as_mut() => {
                         if let Err(e) = r {
                             // A client too slow with its headers, or gone: nothing to act on.
-                            tracing::debug!(error = %e, "Telegram webhook: a connection ended");
+                            tracing::debug!(error = %e, server = limits.name, "a connection ended");
                         }
                         break;
                     }

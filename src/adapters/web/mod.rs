@@ -1,0 +1,371 @@
+//! The bot's own web board, served by the bot itself (`WEB_LISTEN`, reached at `PUBLIC_URL`):
+//! a player opens the link `/web` gave them and plays by tapping; anyone with a `/watch` link
+//! watches the game live. Every page, script and style comes from the binary (no outside
+//! fonts or scripts), so it works offline.
+//!
+//! | path | what |
+//! |---|---|
+//! | `GET /p/{token}`, `GET /w/{token}` | the page (play, watch) |
+//! | `GET /api/{token}/state` | the board as JSON ([`crate::app::BoardView`]) |
+//! | `GET /api/{token}/events` | the same, as server-sent events, each time the game changes |
+//! | `POST /api/{token}/move` | `{"text": "h2e2"}`: a move in any notation, play links only |
+//! | `GET /api/{token}/pgn`, `GET /api/{token}/gif` | a finished game as PGN, as an animated GIF |
+//! | `GET /healthz` | `ok` when the storage answers |
+//!
+//! A token is checked before anything else ([`crate::app::links`]): a forged or expired one
+//! gets 401 and changes nothing, and a source that keeps sending them is answered 429 for a
+//! while. The server, not the page, decides: a move goes through [`Service::web_move`] (the
+//! player's rate limit, the arbiter, the outbox, the same refusals as in chat). Bodies are
+//! bounded and must arrive in time; connections and live watchers are capped; no response is
+//! cached, and none sends a referrer on (the token is in the address). Paths are never
+//! logged, since they hold tokens.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderValue, Method, Request, Response, StatusCode};
+use tokio::net::TcpListener;
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+
+use super::listen::{self, Throttle};
+use crate::app::links::{Access, LinkError, LinkKey};
+use crate::app::{board_view, Service};
+use crate::game::GameRecord;
+use crate::platform::UserKey;
+
+/// The page, its script and its style.
+const PAGE: &str = include_str!("../../../assets/web/board.html");
+const SCRIPT: &str = include_str!("../../../assets/web/board.js");
+const STYLE: &str = include_str!("../../../assets/web/board.css");
+/// The pieces' glyphs and 楚河漢界, from the renderer's font (`assets/fonts/README.md`).
+const FONT: &[u8] = include_bytes!("../../../assets/web/pieces.ttf");
+
+/// The largest request body read (a move's text).
+const BODY_LIMIT: usize = 1024;
+/// How often a live watcher's game is looked at.
+const WATCH_EVERY: Duration = Duration::from_millis(400);
+/// A comment sent to a live watcher when nothing changed for this long (keeps proxies open).
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// A live stream ends after this long; the page opens a new one.
+const STREAM_FOR: Duration = Duration::from_secs(30 * 60);
+
+/// The web server's settings.
+#[derive(Clone, Debug)]
+pub struct WebOptions {
+    /// A request's headers must arrive within this.
+    pub header_timeout: Duration,
+    /// A request's body must arrive within this once its headers did.
+    pub body_timeout: Duration,
+    /// Connections open at once.
+    pub connections: usize,
+    /// Live watchers at once (each holds a connection; kept below `connections`).
+    pub watchers: usize,
+}
+
+impl Default for WebOptions {
+    fn default() -> Self {
+        WebOptions {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            connections: 512,
+            watchers: 384,
+        }
+    }
+}
+
+struct Web {
+    service: Arc<Service>,
+    key: LinkKey,
+    options: WebOptions,
+    watchers: Arc<Semaphore>,
+    throttle: Throttle,
+}
+
+/// Serve the web board on `listener` until `quit` turns true, then let open requests finish.
+pub async fn serve(
+    service: Arc<Service>,
+    key: LinkKey,
+    listener: TcpListener,
+    options: WebOptions,
+    quit: watch::Receiver<bool>,
+) {
+    let limits = listen::Limits {
+        header_timeout: options.header_timeout,
+        connections: options.connections,
+        name: "web board",
+    };
+    let web = Arc::new(Web {
+        service,
+        key,
+        watchers: Arc::new(Semaphore::new(options.watchers.min(Semaphore::MAX_PERMITS))),
+        options,
+        throttle: Throttle::default(),
+    });
+    let respond = move |peer, req| answer(Arc::clone(&web), peer, req);
+    listen::serve(listener, limits, respond, quit).await;
+}
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// A response with the headers every answer carries.
+fn respond(code: StatusCode, kind: &'static str, body: impl Into<Body>) -> Response<Body> {
+    let mut r = Response::new(body.into());
+    *r.status_mut() = code;
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    h.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; \
+             font-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        ),
+    );
+    r
+}
+
+/// Offer `r` as a file named `name` (a game's number and an extension: nothing to escape).
+fn attach(r: &mut Response<Body>, name: &str) {
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+}
+
+fn plain(code: StatusCode, text: &'static str) -> Response<Body> {
+    respond(code, "text/plain; charset=utf-8", text)
+}
+
+fn json(value: &impl serde::Serialize) -> Response<Body> {
+    match serde_json::to_vec(value) {
+        Ok(b) => respond(StatusCode::OK, "application/json", b),
+        Err(_) => plain(StatusCode::INTERNAL_SERVER_ERROR, "error"),
+    }
+}
+
+/// One request from `peer`.
+async fn answer(web: Arc<Web>, peer: IpAddr, req: Request<Body>) -> Response<Body> {
+    if let Some(left) = web.throttle.blocked(peer, Instant::now()) {
+        let mut r = plain(StatusCode::TOO_MANY_REQUESTS, "too many refused links");
+        let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        return r;
+    }
+    let path = req.uri().path().to_string();
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let method = req.method().clone();
+    match (method, parts.as_slice()) {
+        (Method::GET, ["healthz"]) => health(&web),
+        (Method::GET, ["assets", "board.js"]) => {
+            respond(StatusCode::OK, "text/javascript; charset=utf-8", SCRIPT)
+        }
+        (Method::GET, ["assets", "pieces.ttf"]) => respond(StatusCode::OK, "font/ttf", FONT),
+        (Method::GET, ["assets", "board.css"]) => {
+            respond(StatusCode::OK, "text/css; charset=utf-8", STYLE)
+        }
+        (Method::GET, [kind @ ("p" | "w"), token]) => match web.key.verify(token, now_secs()) {
+            Ok(a) if matches!(a, Access::Play { .. }) == (*kind == "p") => {
+                respond(StatusCode::OK, "text/html; charset=utf-8", PAGE)
+            }
+            Ok(_) => refused(&web, peer, LinkError::Forged),
+            Err(e) => refused(&web, peer, e),
+        },
+        (Method::GET, ["api", token, "state"]) => match web.key.verify(token, now_secs()) {
+            Ok(a) => state(&web, &a),
+            Err(e) => refused(&web, peer, e),
+        },
+        (Method::GET, ["api", token, "events"]) => match web.key.verify(token, now_secs()) {
+            Ok(a) => events(&web, a),
+            Err(e) => refused(&web, peer, e),
+        },
+        (Method::GET, ["api", token, "pgn"]) => match web.key.verify(token, now_secs()) {
+            Ok(a) => match web.service.web_pgn(a.game()) {
+                Some(pgn) => {
+                    let mut r = respond(
+                        StatusCode::OK,
+                        "application/x-chess-pgn; charset=utf-8",
+                        pgn,
+                    );
+                    attach(&mut r, &format!("game-{}.pgn", a.game()));
+                    r
+                }
+                None => plain(StatusCode::NOT_FOUND, "not over yet"),
+            },
+            Err(e) => refused(&web, peer, e),
+        },
+        (Method::GET, ["api", token, "gif"]) => match web.key.verify(token, now_secs()) {
+            Ok(a) => match web.service.web_gif(a.game()).await {
+                Some(gif) => {
+                    let mut r = respond(StatusCode::OK, "image/gif", gif);
+                    attach(&mut r, &format!("game-{}.gif", a.game()));
+                    r
+                }
+                None => plain(StatusCode::NOT_FOUND, "not over yet, or too long to draw"),
+            },
+            Err(e) => refused(&web, peer, e),
+        },
+        (Method::POST, ["api", token, "move"]) => match web.key.verify(token, now_secs()) {
+            Ok(Access::Play { game, user }) => play(&web, game, &user, req).await,
+            Ok(Access::Watch { .. }) => refused(&web, peer, LinkError::Forged),
+            Err(e) => refused(&web, peer, e),
+        },
+        (Method::GET | Method::POST, _) => plain(StatusCode::NOT_FOUND, "not found"),
+        _ => plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
+    }
+}
+
+/// 401 for a link that is not good (counted against its source).
+fn refused(web: &Web, peer: IpAddr, why: LinkError) -> Response<Body> {
+    if let Some(block) = web.throttle.refused(peer, Instant::now()) {
+        tracing::warn!(
+            source = %peer,
+            seconds = block.as_secs(),
+            "web board: repeated refused links; the source is refused (429) for a while"
+        );
+    }
+    match why {
+        LinkError::Forged => plain(StatusCode::UNAUTHORIZED, "this link is not valid"),
+        LinkError::Expired => plain(StatusCode::UNAUTHORIZED, "this link has expired"),
+    }
+}
+
+fn health(web: &Web) -> Response<Body> {
+    match web.service.storage().active_games() {
+        Ok(_) => plain(StatusCode::OK, "ok"),
+        Err(e) => {
+            tracing::warn!(error = %e, "web board: health check: the storage does not answer");
+            plain(StatusCode::SERVICE_UNAVAILABLE, "storage unavailable")
+        }
+    }
+}
+
+fn reader(a: &Access) -> Option<&UserKey> {
+    match a {
+        Access::Play { user, .. } => Some(user),
+        Access::Watch { .. } => None,
+    }
+}
+
+/// The game's view for the link's holder, or the answer when it cannot be had.
+fn view_of(web: &Web, a: &Access) -> Result<(GameRecord, board_view::BoardView), StatusCode> {
+    match web.service.web_view(a.game(), reader(a)) {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => Err(StatusCode::NOT_FOUND),
+        Err(e) => {
+            tracing::warn!(error = %e, game = a.game(), "web board: cannot read a game");
+            Err(StatusCode::SERVICE_UNAVAILABLE)
+        }
+    }
+}
+
+fn state(web: &Web, a: &Access) -> Response<Body> {
+    match view_of(web, a) {
+        Ok((_, v)) => json(&v),
+        Err(StatusCode::NOT_FOUND) => plain(StatusCode::NOT_FOUND, "no such game"),
+        Err(code) => plain(code, "try again"),
+    }
+}
+
+/// A move from the play page.
+async fn play(web: &Web, game: u64, user: &UserKey, req: Request<Body>) -> Response<Body> {
+    let read = axum::body::to_bytes(req.into_body(), BODY_LIMIT);
+    let body: Bytes = match tokio::time::timeout(web.options.body_timeout, read).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(_)) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "too large"),
+        Err(_) => return plain(StatusCode::REQUEST_TIMEOUT, "too slow"),
+    };
+    #[derive(serde::Deserialize)]
+    struct Sent {
+        text: String,
+    }
+    let Ok(sent) = serde_json::from_slice::<Sent>(&body) else {
+        return plain(StatusCode::BAD_REQUEST, "expected {\"text\": \"a move\"}");
+    };
+    json(&web.service.web_move(game, user, &sent.text).await)
+}
+
+/// What a live stream remembers between looks.
+struct Stream {
+    web: Arc<Web>,
+    access: Access,
+    last: Option<String>,
+    sent_at: Instant,
+    started: Instant,
+    first: bool,
+    done: bool,
+    _permit: OwnedSemaphorePermit,
+}
+
+/// The next piece of a live stream: the view when the game changed, a keep-alive comment
+/// when nothing did for a while; the end when the game is over (sent once) or the stream is
+/// old.
+async fn next_event(mut s: Stream) -> Option<(Result<Bytes, std::convert::Infallible>, Stream)> {
+    if s.done || s.started.elapsed() > STREAM_FOR {
+        return None;
+    }
+    loop {
+        if !s.first {
+            tokio::time::sleep(WATCH_EVERY).await;
+        }
+        s.first = false;
+        let version = match s.web.service.storage().game(s.access.game()) {
+            Ok(Some(r)) => Some(board_view::version_of(&r)),
+            Ok(None) => return None,
+            Err(_) => None, // looked at again next time
+        };
+        if version.is_some() && version != s.last {
+            if let Ok((record, view)) = view_of(&s.web, &s.access) {
+                s.last = Some(board_view::version_of(&record));
+                s.done = view.over.is_some();
+                s.sent_at = Instant::now();
+                let data = serde_json::to_string(&view).unwrap_or_default();
+                return Some((
+                    Ok(Bytes::from(format!("event: state\ndata: {data}\n\n"))),
+                    s,
+                ));
+            }
+        }
+        if s.sent_at.elapsed() >= KEEP_ALIVE {
+            s.sent_at = Instant::now();
+            return Some((Ok(Bytes::from_static(b": still here\n\n")), s));
+        }
+        if s.started.elapsed() > STREAM_FOR {
+            return None;
+        }
+    }
+}
+
+fn events(web: &Arc<Web>, access: Access) -> Response<Body> {
+    let Ok(permit) = Arc::clone(&web.watchers).try_acquire_owned() else {
+        return plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many watchers; try again later",
+        );
+    };
+    let start = Stream {
+        web: Arc::clone(web),
+        access,
+        last: None,
+        sent_at: Instant::now(),
+        started: Instant::now(),
+        first: true,
+        done: false,
+        _permit: permit,
+    };
+    let body = Body::from_stream(futures_util::stream::unfold(start, next_event));
+    respond(StatusCode::OK, "text/event-stream", body)
+}
