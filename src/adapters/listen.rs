@@ -165,6 +165,12 @@ impl Drop for Busy {
 }
 
 /// Resolves once `quit` turns true (or its sender is gone).
+/// A `Retry-After` header for a throttled source still refused for `left` (whole seconds,
+/// rounded up).
+pub(crate) fn retry_after(left: Duration) -> axum::http::HeaderValue {
+    axum::http::HeaderValue::from(left.as_secs() + u64::from(left.subsec_nanos() > 0))
+}
+
 async fn quitting(quit: &mut watch::Receiver<bool>) {
     let _ = quit.wait_for(|q| *q).await;
 }

@@ -86,11 +86,10 @@ fn side(c: Color) -> &'static str {
 }
 
 /// The game's language, as its record keeps it.
-pub(crate) fn game_lang(game: &Game) -> Lang {
-    game.record
-        .lang
+fn record_lang(r: &GameRecord) -> Lang {
+    r.lang
         .as_deref()
-        .and_then(|l| l.parse().ok())
+        .and_then(Lang::from_tag)
         .unwrap_or_default()
 }
 
@@ -102,8 +101,8 @@ pub fn view(
     review: Option<crate::game::ReviewData>,
     now_ms: u64,
 ) -> BoardView {
-    let lang = game_lang(game);
     let r = &game.record;
+    let lang = record_lang(r);
     let pos = game.position();
     let you = reader.and_then(|u| game.color_of(u));
     let to_move = game.to_move();
@@ -159,14 +158,22 @@ pub fn view(
 
 /// The positions of `game` one after another, with `review`'s evaluations and marks.
 fn replay(game: &Game, review: Option<&crate::game::ReviewData>) -> Replay {
-    let mut pos = game.arbiter.start().clone();
-    let mut fens = vec![pos.to_fen()];
-    for p in game.arbiter.plies() {
-        if pos.play(p.mv).is_err() {
-            break;
-        }
-        fens.push(pos.to_fen());
-    }
+    use crate::engine::Judgement;
+    // The arbiter keeps every position it replayed.
+    let fens = (0..=game.arbiter.plies().len())
+        .filter_map(|i| game.arbiter.position_before(i))
+        .map(crate::core::Position::to_fen)
+        .collect();
+    let glyph = |kind: &str| {
+        [
+            Judgement::Inaccuracy,
+            Judgement::Mistake,
+            Judgement::Blunder,
+        ]
+        .into_iter()
+        .find(|j| j.as_str() == kind)
+        .map_or("", Judgement::glyph)
+    };
     let (evals, marks) = match review {
         Some(r) => (
             r.evals.clone(),
@@ -175,13 +182,7 @@ fn replay(game: &Game, review: Option<&crate::game::ReviewData>) -> Replay {
                 .map(|p| {
                     p.judgement
                         .as_ref()
-                        .map(|(kind, _)| match kind.as_str() {
-                            "inaccuracy" => "?!",
-                            "mistake" => "?",
-                            "blunder" => "??",
-                            _ => "",
-                        })
-                        .unwrap_or_default()
+                        .map_or("", |(kind, _)| glyph(kind))
                         .to_string()
                 })
                 .collect(),
@@ -231,11 +232,7 @@ impl Service {
                 return refused(WebMsg::TryAgain, Lang::default());
             }
         };
-        let lang = record
-            .lang
-            .as_deref()
-            .and_then(|l| l.parse().ok())
-            .unwrap_or_default();
+        let lang = record_lang(&record);
         let me: Option<PlayerRef> = [&record.red, &record.black]
             .into_iter()
             .find(|p| p.id == *user)
@@ -262,12 +259,13 @@ impl Service {
         }
         // The player's game in that chat must be this one: a typed move goes to its author's
         // game, and an old link must not move a newer one.
-        let current = self
-            .manager()
-            .lock(&record.channel)
-            .await
-            .ok()
-            .and_then(|slot| slot.game_of(user).map(|g| g.record.id));
+        let current = match self.manager().lock(&record.channel).await {
+            Ok(slot) => slot.game_of(user).map(|g| g.record.id),
+            Err(e) => {
+                tracing::warn!(error = %e, game, "web: cannot open a game's chat");
+                return refused(WebMsg::TryAgain, lang);
+            }
+        };
         if current != Some(game) {
             return refused(WebMsg::GameOver, lang);
         }
@@ -317,21 +315,32 @@ impl Service {
         &self,
         game: u64,
         reader: Option<&UserKey>,
-    ) -> Result<Option<(GameRecord, BoardView)>, String> {
-        let Some(record) = self.storage().game(game).map_err(|e| e.to_string())? else {
-            return Ok(None);
-        };
+    ) -> Result<Option<BoardView>, String> {
+        match self.storage().game(game).map_err(|e| e.to_string())? {
+            Some(record) => self.web_view_of(record, reader).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// The view of the game stored as `record` for `reader` (its review read once it is over).
+    ///
+    /// # Errors
+    /// On a storage failure, or a stored game that does not replay.
+    pub fn web_view_of(
+        &self,
+        record: GameRecord,
+        reader: Option<&UserKey>,
+    ) -> Result<BoardView, String> {
         let review = if record.status == GameStatus::Active {
             None
         } else {
             self.storage()
-                .review(game)
+                .review(record.id)
                 .map_err(|e| e.to_string())?
                 .and_then(|r| r.done)
         };
-        let g = Game::from_record(record.clone()).map_err(|e| e.0)?;
-        let v = view(&g, reader, review, self.now());
-        Ok(Some((record, v)))
+        let g = Game::from_record(record).map_err(|e| e.0)?;
+        Ok(view(&g, reader, review, self.now()))
     }
 
     /// Game `game` as PGN, once it is over.
@@ -343,31 +352,47 @@ impl Service {
 
     /// Game `game`'s replay as an animated GIF, once it is over (drawn in one of the
     /// service's picture slots, off the async threads).
-    pub async fn web_gif(&self, game: u64) -> Option<Vec<u8>> {
-        let record = self.storage().game(game).ok().flatten()?;
-        if record.status == GameStatus::Active {
-            return None;
-        }
-        let g = Game::from_record(record).ok()?;
+    ///
+    /// # Errors
+    /// [`NoGif::Busy`] when every picture slot is drawing (anyone with a watch link may ask,
+    /// so replays do not queue behind the chats' boards); [`NoGif::Unavailable`] for a game
+    /// not over, unknown, or too long to draw.
+    pub async fn web_gif(&self, game: u64) -> Result<Vec<u8>, NoGif> {
+        let record = self
+            .storage()
+            .game(game)
+            .ok()
+            .flatten()
+            .filter(|r| r.status != GameStatus::Active)
+            .ok_or(NoGif::Unavailable)?;
+        let g = Game::from_record(record).map_err(|_| NoGif::Unavailable)?;
         let start = g.arbiter.start().clone();
         let moves: Vec<crate::core::Move> = g.arbiter.plies().iter().map(|p| p.mv).collect();
         let renderer = std::sync::Arc::clone(&self.renderer);
-        let _slot = self.render_slots.acquire().await.ok()?;
+        let _slot = self.render_slots.try_acquire().map_err(|_| NoGif::Busy)?;
         tokio::task::spawn_blocking(move || {
-            renderer
-                .gif(
-                    &start,
-                    &moves,
-                    Color::Red,
-                    crate::render::Theme::default(),
-                    crate::render::PieceStyle::default(),
-                )
-                .ok()
+            renderer.gif(
+                &start,
+                &moves,
+                Color::Red,
+                crate::render::Theme::default(),
+                crate::render::PieceStyle::default(),
+            )
         })
         .await
         .ok()
-        .flatten()
+        .and_then(Result::ok)
+        .ok_or(NoGif::Unavailable)
     }
+}
+
+/// Why [`Service::web_gif`] gave no replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoGif {
+    /// Every picture slot is drawing: try again.
+    Busy,
+    /// No finished game to draw (or too long to draw).
+    Unavailable,
 }
 
 /// Where the web board is reached and the key its links are signed with

@@ -141,7 +141,8 @@ impl LinkKey {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// `bytes` in lower-case hexadecimal.
+pub(crate) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write;
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {

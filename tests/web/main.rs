@@ -290,6 +290,15 @@ impl Session<'_> {
         (n(0), n(1), n(2))
     }
 
+    /// In a screenshot, the red cannon drawn on point `on` and point `off` empty (`when`
+    /// says at which moment, for the failure).
+    async fn red_piece_on(&self, on: &str, off: &str, when: &str) {
+        let shot = self.screenshot().await;
+        let (on_box, off_box) = (self.point_box(on).await, self.point_box(off).await);
+        assert!(red_pixels(&shot, on_box) > 20, "a red piece on {on} {when}");
+        assert!(red_pixels(&shot, off_box) < 5, "{off} empty {when}");
+    }
+
     async fn close(self) {
         self.driver
             .call(
@@ -442,14 +451,7 @@ async fn a_move_clicked_in_the_browser_reaches_the_chat_and_the_spectators() {
              document.getElementById('live').textContent.length > 0",
         )
         .await;
-    let before = alice.screenshot().await;
-    let e2 = alice.point_box("e2").await;
-    let h2 = alice.point_box("h2").await;
-    assert!(
-        red_pixels(&before, h2) > 20,
-        "a red cannon on h2 at the start"
-    );
-    assert!(red_pixels(&before, e2) < 5, "e2 empty at the start");
+    alice.red_piece_on("h2", "e2", "at the start").await;
 
     // Tap the cannon, then its target.
     alice.click("[data-sq=\"h2\"]").await;
@@ -478,9 +480,7 @@ async fn a_move_clicked_in_the_browser_reaches_the_chat_and_the_spectators() {
              document.querySelector('[data-at=\"e2\"]').getAttribute('data-piece') === 'C'",
         )
         .await;
-    let after = alice.screenshot().await;
-    assert!(red_pixels(&after, e2) > 20, "the cannon drawn on e2");
-    assert!(red_pixels(&after, h2) < 5, "h2 empty after the move");
+    alice.red_piece_on("e2", "h2", "after the move").await;
 
     // Not alice's turn now: the server refuses with the chat's own words.
     let (_, r) = send(&http, &base, &token, "b2e2").await;
@@ -537,14 +537,9 @@ async fn a_move_clicked_in_the_browser_reaches_the_chat_and_the_spectators() {
         json!("none"),
         "no move box once the game is over"
     );
-    let start = alice.screenshot().await;
-    let e2 = alice.point_box("e2").await;
-    let h2 = alice.point_box("h2").await;
-    assert!(
-        red_pixels(&start, h2) > 20,
-        "the cannon back on h2 at the replay's start"
-    );
-    assert!(red_pixels(&start, e2) < 5, "and e2 empty");
+    alice
+        .red_piece_on("h2", "e2", "at the replay's start")
+        .await;
     let pgn = http
         .get(format!("{base}/api/{watch_token}/pgn"))
         .send()

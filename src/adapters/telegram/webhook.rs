@@ -323,10 +323,9 @@ fn refuse(throttle: &Throttle, peer: IpAddr) -> Response<Body> {
     let now = std::time::Instant::now();
     if let Some(left) = throttle.blocked(peer, now) {
         let mut answer = status(StatusCode::TOO_MANY_REQUESTS, true);
-        let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
         answer
             .headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            .insert(header::RETRY_AFTER, listen::retry_after(left));
         return answer;
     }
     // The header's value is not logged: it may be a near miss of the secret.

@@ -32,7 +32,6 @@ use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use super::listen::{self, Throttle};
 use crate::app::links::{Access, LinkError, LinkKey};
 use crate::app::{board_view, Service};
-use crate::game::GameRecord;
 use crate::platform::UserKey;
 
 /// The page, its script and its style.
@@ -138,11 +137,14 @@ fn respond(code: StatusCode, kind: &'static str, body: impl Into<Body>) -> Respo
     r
 }
 
-/// Offer `r` as a file named `name` (a game's number and an extension: nothing to escape).
-fn attach(r: &mut Response<Body>, name: &str) {
+/// `bytes` of `kind`, offered as a file named `name` (a game's number and an extension:
+/// nothing to escape).
+fn file(kind: &'static str, bytes: Vec<u8>, name: &str) -> Response<Body> {
+    let mut r = respond(StatusCode::OK, kind, bytes);
     if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
         r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
     }
+    r
 }
 
 fn plain(code: StatusCode, text: &'static str) -> Response<Body> {
@@ -160,9 +162,8 @@ fn json(value: &impl serde::Serialize) -> Response<Body> {
 async fn answer(web: Arc<Web>, peer: IpAddr, req: Request<Body>) -> Response<Body> {
     if let Some(left) = web.throttle.blocked(peer, Instant::now()) {
         let mut r = plain(StatusCode::TOO_MANY_REQUESTS, "too many refused links");
-        let secs = left.as_secs() + u64::from(left.subsec_nanos() > 0);
         r.headers_mut()
-            .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+            .insert(header::RETRY_AFTER, listen::retry_after(left));
         return r;
     }
     let path = req.uri().path().to_string();
@@ -184,47 +185,52 @@ async fn answer(web: Arc<Web>, peer: IpAddr, req: Request<Body>) -> Response<Bod
             Ok(_) => refused(&web, peer, LinkError::Forged),
             Err(e) => refused(&web, peer, e),
         },
-        (Method::GET, ["api", token, "state"]) => match web.key.verify(token, now_secs()) {
-            Ok(a) => state(&web, &a),
-            Err(e) => refused(&web, peer, e),
-        },
-        (Method::GET, ["api", token, "events"]) => match web.key.verify(token, now_secs()) {
-            Ok(a) => events(&web, a),
-            Err(e) => refused(&web, peer, e),
-        },
-        (Method::GET, ["api", token, "pgn"]) => match web.key.verify(token, now_secs()) {
-            Ok(a) => match web.service.web_pgn(a.game()) {
-                Some(pgn) => {
-                    let mut r = respond(
-                        StatusCode::OK,
-                        "application/x-chess-pgn; charset=utf-8",
-                        pgn,
-                    );
-                    attach(&mut r, &format!("game-{}.pgn", a.game()));
-                    r
-                }
-                None => plain(StatusCode::NOT_FOUND, "not over yet"),
-            },
-            Err(e) => refused(&web, peer, e),
-        },
-        (Method::GET, ["api", token, "gif"]) => match web.key.verify(token, now_secs()) {
-            Ok(a) => match web.service.web_gif(a.game()).await {
-                Some(gif) => {
-                    let mut r = respond(StatusCode::OK, "image/gif", gif);
-                    attach(&mut r, &format!("game-{}.gif", a.game()));
-                    r
-                }
-                None => plain(StatusCode::NOT_FOUND, "not over yet, or too long to draw"),
-            },
-            Err(e) => refused(&web, peer, e),
-        },
-        (Method::POST, ["api", token, "move"]) => match web.key.verify(token, now_secs()) {
-            Ok(Access::Play { game, user }) => play(&web, game, &user, req).await,
-            Ok(Access::Watch { .. }) => refused(&web, peer, LinkError::Forged),
-            Err(e) => refused(&web, peer, e),
-        },
+        (method @ (Method::GET | Method::POST), ["api", token, what]) => {
+            match web.key.verify(token, now_secs()) {
+                Ok(a) => api(&web, peer, &method, what, a, req).await,
+                Err(e) => refused(&web, peer, e),
+            }
+        }
         (Method::GET | Method::POST, _) => plain(StatusCode::NOT_FOUND, "not found"),
         _ => plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
+    }
+}
+
+/// What a checked link asks of the game.
+async fn api(
+    web: &Arc<Web>,
+    peer: IpAddr,
+    method: &Method,
+    what: &str,
+    a: Access,
+    req: Request<Body>,
+) -> Response<Body> {
+    let game = a.game();
+    match (method, what) {
+        (&Method::GET, "state") => state(web, &a),
+        (&Method::GET, "events") => events(web, a),
+        (&Method::GET, "pgn") => match web.service.web_pgn(game) {
+            Some(pgn) => file(
+                "application/x-chess-pgn; charset=utf-8",
+                pgn.into_bytes(),
+                &format!("game-{game}.pgn"),
+            ),
+            None => plain(StatusCode::NOT_FOUND, "not over yet"),
+        },
+        (&Method::GET, "gif") => match web.service.web_gif(game).await {
+            Ok(gif) => file("image/gif", gif, &format!("game-{game}.gif")),
+            Err(board_view::NoGif::Busy) => {
+                plain(StatusCode::SERVICE_UNAVAILABLE, "busy: try again")
+            }
+            Err(board_view::NoGif::Unavailable) => {
+                plain(StatusCode::NOT_FOUND, "not over yet, or too long to draw")
+            }
+        },
+        (&Method::POST, "move") => match a {
+            Access::Play { game, user } => play(web, game, &user, req).await,
+            Access::Watch { .. } => refused(web, peer, LinkError::Forged),
+        },
+        _ => plain(StatusCode::NOT_FOUND, "not found"),
     }
 }
 
@@ -260,28 +266,19 @@ fn reader(a: &Access) -> Option<&UserKey> {
     }
 }
 
-/// The game's view for the link's holder, or the answer when it cannot be had.
-fn view_of(web: &Web, a: &Access) -> Result<(GameRecord, board_view::BoardView), StatusCode> {
+fn state(web: &Web, a: &Access) -> Response<Body> {
     match web.service.web_view(a.game(), reader(a)) {
-        Ok(Some(v)) => Ok(v),
-        Ok(None) => Err(StatusCode::NOT_FOUND),
+        Ok(Some(v)) => json(&v),
+        Ok(None) => plain(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => {
             tracing::warn!(error = %e, game = a.game(), "web board: cannot read a game");
-            Err(StatusCode::SERVICE_UNAVAILABLE)
+            plain(StatusCode::SERVICE_UNAVAILABLE, "try again")
         }
     }
 }
 
-fn state(web: &Web, a: &Access) -> Response<Body> {
-    match view_of(web, a) {
-        Ok((_, v)) => json(&v),
-        Err(StatusCode::NOT_FOUND) => plain(StatusCode::NOT_FOUND, "no such game"),
-        Err(code) => plain(code, "try again"),
-    }
-}
-
 /// A move from the play page.
-async fn play(web: &Web, game: u64, user: &UserKey, req: Request<Body>) -> Response<Body> {
+async fn play(web: &Arc<Web>, game: u64, user: &UserKey, req: Request<Body>) -> Response<Body> {
     let read = axum::body::to_bytes(req.into_body(), BODY_LIMIT);
     let body: Bytes = match tokio::time::timeout(web.options.body_timeout, read).await {
         Ok(Ok(b)) => b,
@@ -322,22 +319,23 @@ async fn next_event(mut s: Stream) -> Option<(Result<Bytes, std::convert::Infall
             tokio::time::sleep(WATCH_EVERY).await;
         }
         s.first = false;
-        let version = match s.web.service.storage().game(s.access.game()) {
-            Ok(Some(r)) => Some(board_view::version_of(&r)),
+        // A storage failure is looked at again next time.
+        match s.web.service.storage().game(s.access.game()) {
             Ok(None) => return None,
-            Err(_) => None, // looked at again next time
-        };
-        if version.is_some() && version != s.last {
-            if let Ok((record, view)) = view_of(&s.web, &s.access) {
-                s.last = Some(board_view::version_of(&record));
-                s.done = view.over.is_some();
-                s.sent_at = Instant::now();
-                let data = serde_json::to_string(&view).unwrap_or_default();
-                return Some((
-                    Ok(Bytes::from(format!("event: state\ndata: {data}\n\n"))),
-                    s,
-                ));
+            Ok(Some(record)) => {
+                let version = board_view::version_of(&record);
+                if s.last.as_ref() != Some(&version) {
+                    if let Ok(view) = s.web.service.web_view_of(record, reader(&s.access)) {
+                        s.last = Some(version);
+                        s.done = view.over.is_some();
+                        s.sent_at = Instant::now();
+                        let data = serde_json::to_string(&view).unwrap_or_default();
+                        let event = format!("event: state\ndata: {data}\n\n");
+                        return Some((Ok(Bytes::from(event)), s));
+                    }
+                }
             }
+            Err(_) => {}
         }
         if s.sent_at.elapsed() >= KEEP_ALIVE {
             s.sent_at = Instant::now();
