@@ -125,6 +125,14 @@ pub struct WebConfig {
     /// `WEB_SECRET` (at least 32 characters): the key links are signed with. Unset: a random
     /// key kept in `DATA_DIR/web-secret`.
     pub secret: Option<Secret>,
+    /// `METRICS_TOKEN` (at least 24 characters): `/metrics` answers a request that carries
+    /// it as `Authorization: Bearer …`. Unset: `/metrics` is off.
+    pub metrics_token: Option<Secret>,
+    /// `TELEGRAM_MINI_APP`: the Mini App's direct link registered with BotFather
+    /// (`https://t.me/<bot>/<app>`, its address `PUBLIC_URL/tg/app`). Groups cannot open a
+    /// Mini App from a button otherwise; without it the *Board* button in a group points to
+    /// the private chat.
+    pub telegram_app: Option<String>,
 }
 
 /// The web board's settings: on when `WEB_LISTEN` is set (and not `off`), and in console
@@ -169,11 +177,40 @@ fn web_config(
             ))
         }
     };
+    let metrics_token = match var(vars, "METRICS_TOKEN") {
+        None => None,
+        Some(s) if s.len() >= 24 && s.bytes().all(|b| b.is_ascii_graphic()) => Some(Secret::new(s)),
+        Some(_) => {
+            return Err(ConfigError(
+                "METRICS_TOKEN must be at least 24 printable characters without spaces".into(),
+            ))
+        }
+    };
+    let telegram_app = match var(vars, "TELEGRAM_MINI_APP") {
+        None => None,
+        Some(u) => {
+            let rest = u.strip_prefix("https://t.me/").unwrap_or("");
+            let parts: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
+            let name_ok = |p: &str| {
+                !p.is_empty()
+                    && p.len() <= 64
+                    && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            };
+            if parts.len() != 2 || !parts.iter().all(|p| name_ok(p)) {
+                return Err(ConfigError(
+                    "TELEGRAM_MINI_APP must be the Mini App's direct link, https://t.me/<bot>/<app>".into(),
+                ));
+            }
+            Some(format!("https://t.me/{}/{}", parts[0], parts[1]))
+        }
+    };
     Ok(Some(WebConfig {
         listen,
         explicit,
         public_url,
         secret,
+        metrics_token,
+        telegram_app,
     }))
 }
 

@@ -6,7 +6,7 @@
   var SVG = 'http://www.w3.org/2000/svg';
   var parts = location.pathname.split('/');
   var token = parts[parts.length - 1];
-  var mode = parts[parts.length - 2]; // 'p' (play) or 'w' (watch)
+  var mode = parts[parts.length - 2]; // 'p' (play), 'w' (watch) or 'tg' (a Telegram Mini App)
   var api = '../api/' + encodeURIComponent(token) + '/';
   var GLYPH = {
     K: '帥', A: '仕', B: '相', E: '相', N: '傌', H: '傌', R: '俥', C: '炮', P: '兵',
@@ -279,6 +279,28 @@
     if (stream) { stream.close(); stream = null; }
   }
 
+  // Inside Telegram: the launch data Telegram signed (in the address's fragment, or from
+  // Telegram's own script when a client loads it) is traded for a link of this server.
+  function launch() {
+    if (mode !== 'tg') { return Promise.resolve(true); }
+    var data = '';
+    try { data = new URLSearchParams(location.hash.slice(1)).get('tgWebAppData') || ''; } catch (e) { data = ''; }
+    if (!data && window.Telegram && window.Telegram.WebApp) { data = window.Telegram.WebApp.initData || ''; }
+    return fetch(location.pathname, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ init_data: data })
+    }).then(function (r) {
+      if (!r.ok) { refused(); return false; }
+      return r.json().then(function (a) {
+        token = a.token;
+        mode = a.mode;
+        api = '../api/' + encodeURIComponent(token) + '/';
+        return true;
+      });
+    }).catch(function () { refused(); return false; });
+  }
+
   function load() {
     return fetch(api + 'state', { cache: 'no-store' }).then(function (r) {
       if (r.status === 401) { refused(); return null; }
@@ -350,5 +372,8 @@
     if (t) { $('typed-text').value = ''; send(t); }
   });
   setInterval(clocks, 250);
-  load().then(function () { if (view && !view.over) { follow(); } });
+  launch().then(function (ok) {
+    if (!ok) { return null; }
+    return load().then(function () { if (view && !view.over) { follow(); } });
+  });
 })();

@@ -30,6 +30,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use crate::adapters::lanes::{Lanes, Skipped, Work, HELD_PER_LANE};
+use crate::app::metrics::RetryCause;
 use crate::app::{Delivery, Outgoing, Reply, Service};
 use crate::game::OutboxKey;
 use crate::platform::ChannelKey;
@@ -406,13 +407,29 @@ impl<P: Platform> Out<'_, P> {
         let lane = self.lane;
         let mut backoff = policy.first_backoff;
         let mut server_errors = 0;
+        let metrics = crate::app::metrics::metrics();
         loop {
             let err = match platform.call(op).await {
-                Ok(sent) => return Ok(sent),
+                Ok(sent) => {
+                    metrics.delivered(P::KIND);
+                    return Ok(sent);
+                }
                 Err(e) => e,
             };
             let what = P::what(op);
-            match platform.classify(&err, op) {
+            let next = platform.classify(&err, op);
+            match &next {
+                Next::Wait(_) => metrics.retried(P::KIND, RetryCause::rate_limited),
+                Next::Backoff => metrics.retried(P::KIND, RetryCause::network),
+                Next::Server if server_errors + 1 < policy.unknown_error_attempts => {
+                    metrics.retried(P::KIND, RetryCause::server);
+                }
+                Next::Instead(_) => metrics.retried(P::KIND, RetryCause::fallback),
+                Next::Server => metrics.dropped(P::KIND),
+                Next::Stop(stop) if stop.drops() => metrics.dropped(P::KIND),
+                Next::Stop(_) => {}
+            }
+            match next {
                 Next::Wait(d) => {
                     tracing::warn!(platform = name, lane = %lane, call = what,
                         retry_after_ms = u64::try_from(d.as_millis()).unwrap_or(u64::MAX),

@@ -294,9 +294,42 @@ pub(crate) async fn serve<R, F>(
     let _ = slots.acquire_many(all).await;
 }
 
+/// Whether `given` is `secret`, in time that depends only on their lengths (every byte is
+/// compared, whatever the first difference; `black_box` keeps the compiler from stopping
+/// early).
+#[must_use]
+pub fn same_secret(given: impl AsRef<[u8]>, secret: impl AsRef<[u8]>) -> bool {
+    let (given, secret) = (given.as_ref(), secret.as_ref());
+    if given.len() != secret.len() {
+        return false;
+    }
+    given
+        .iter()
+        .zip(secret)
+        .fold(0u8, |acc, (a, b)| std::hint::black_box(acc | (a ^ b)))
+        == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_secret_must_match_exactly() {
+        assert!(same_secret(b"abc_DEF-123", b"abc_DEF-123"));
+        assert!(!same_secret(b"abc_DEF-124", b"abc_DEF-123"));
+        assert!(!same_secret(b"abc_DEF-12", b"abc_DEF-123"));
+        assert!(!same_secret(b"", b"abc"));
+        assert!(!same_secret(b"ABC", b"abc"), "case matters");
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_compare_is_equality(a in proptest::collection::vec(0u8..4, 0..6),
+                                   b in proptest::collection::vec(0u8..4, 0..6)) {
+            proptest::prop_assert_eq!(same_secret(&a, &b), a == b);
+        }
+    }
 
     #[test]
     fn a_source_is_refused_after_its_free_refusals_and_longer_each_time() {

@@ -211,7 +211,11 @@ async fn run_receiving(
     };
     let username = me.username.clone().unwrap_or_default().to_lowercase();
     tracing::info!(bot = %username, "Telegram: connected");
-    let outbox = Outbox::new(Telegram::new(&bot), Arc::clone(&service), options.retry);
+    let outbox = Outbox::new(
+        Telegram::new(&bot, api::BoardLinks::of(service.web_links())),
+        Arc::clone(&service),
+        options.retry,
+    );
     let menus = tokio::spawn(commands::register(bot.clone(), options.retry));
     outbox.open();
     let inbox = polling::Inbox {

@@ -159,6 +159,12 @@ pub enum Action {
         /// The tournament.
         id: u64,
     },
+    /// Open game `game` on the web board: on Telegram a Mini App (the adapter makes the
+    /// button open it); elsewhere, and where Telegram cannot, the presser's private link.
+    Board {
+        /// Game id.
+        game: u64,
+    },
 }
 
 impl Action {
@@ -193,6 +199,7 @@ impl Action {
             Action::PuzzlePickTo { puzzle, ply, mv } => format!("xq:t:{puzzle}:{ply}:{mv}"),
             Action::TournamentJoin { id } => format!("xq:J:{id}"),
             Action::TournamentLeave { id } => format!("xq:L:{id}"),
+            Action::Board { game } => format!("xq:W:{game}"),
         }
     }
 
@@ -220,6 +227,7 @@ impl Action {
             ("M", 0) => Action::Rematch { game: a },
             ("J", 0) => Action::TournamentJoin { id: a },
             ("L", 0) => Action::TournamentLeave { id: a },
+            ("W", 0) => Action::Board { game: a },
             ("h", 0) => Action::PuzzleHint { puzzle: a },
             ("s", 0) => Action::PuzzleSolution { puzzle: a },
             ("n", 0) => Action::PuzzleNext { puzzle: a },
@@ -311,7 +319,8 @@ impl Action {
             | Action::PuzzleSolution { puzzle: id }
             | Action::PuzzleNext { puzzle: id }
             | Action::TournamentJoin { id }
-            | Action::TournamentLeave { id } => (id, None),
+            | Action::TournamentLeave { id }
+            | Action::Board { game: id } => (id, None),
             Action::PlayBot { level } => (u64::from(level), None),
             Action::Resign { game, ply }
             | Action::ConfirmResign { game, ply, .. }
@@ -388,6 +397,7 @@ mod tests {
             Action::Accept { id: big },
             Action::Decline { id: 1 },
             Action::Review { game: big },
+            Action::Board { game: big },
             Action::SetRated {
                 id: big,
                 rated: true,

@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use super::chat::{Incoming, Reply};
+use super::links::Access;
 use super::outbox::Origin;
 use super::Service;
 use crate::core::Color;
@@ -343,6 +344,27 @@ impl Service {
         Ok(view(&g, reader, review, self.now()))
     }
 
+    /// What a Telegram Mini App's user, checked by [`super::init_data::check`], may do in
+    /// game `game`: play it when they are one of its players and it is being played, watch it
+    /// otherwise. `Ok(None)` when there is no such game.
+    ///
+    /// # Errors
+    /// On a storage failure.
+    pub fn web_launch(&self, game: u64, user: &UserKey) -> super::AppResult<Option<Access>> {
+        let Some(record) = self.storage().game(game)? else {
+            return Ok(None);
+        };
+        let player = record.red.id == *user || record.black.id == *user;
+        Ok(Some(if player && record.status == GameStatus::Active {
+            Access::Play {
+                game,
+                user: user.clone(),
+            }
+        } else {
+            Access::Watch { game }
+        }))
+    }
+
     /// Game `game` as PGN, once it is over.
     #[must_use]
     pub fn web_pgn(&self, game: u64) -> Option<String> {
@@ -403,15 +425,18 @@ pub struct WebLinks {
     pub public_url: String,
     /// The key links are signed with.
     pub key: super::links::LinkKey,
+    /// `TELEGRAM_MINI_APP`: the Mini App's direct link (`https://t.me/<bot>/<app>`), for the
+    /// *Board* button in Telegram groups.
+    pub telegram_app: Option<String>,
 }
 
 impl WebLinks {
     /// The address of `access`, valid for `secs` from `now_ms`.
     #[must_use]
-    pub fn url(&self, access: &super::links::Access, now_ms: u64, secs: u64) -> String {
+    pub fn url(&self, access: &Access, now_ms: u64, secs: u64) -> String {
         let kind = match access {
-            super::links::Access::Play { .. } => "p",
-            super::links::Access::Watch { .. } => "w",
+            Access::Play { .. } => "p",
+            Access::Watch { .. } => "w",
         };
         let token = self.key.sign(access, now_ms / 1000 + secs);
         format!("{}/{kind}/{token}", self.public_url.trim_end_matches('/'))
@@ -442,7 +467,7 @@ pub(super) fn web(
     ctx: &super::ctx::Ctx<'_>,
     slot: &super::ctx::Slot,
 ) -> super::AppResult<Vec<Reply>> {
-    use super::links::{Access, PLAY_LINK_SECS};
+    use super::links::PLAY_LINK_SECS;
     let reader = ctx.reader;
     let say = |m: WebMsg| Reply::private(crate::i18n::web::text(&m, reader));
     let Some(links) = &ctx.svc.config.web else {
@@ -477,9 +502,42 @@ pub(super) fn web(
     Ok(vec![Reply::private(lines.join("\n\n"))])
 }
 
+/// The *Open board* button where the platform does not open the board itself (Discord, the
+/// console; on Telegram without a Mini App): the presser's private link to game `game`, to
+/// play it when they are one of its players and it is being played, to watch it otherwise.
+/// In a Telegram group a player is sent to the private chat (a reply there is seen by all);
+/// anyone else gets the watch link, which anyone may have.
+pub(super) fn board_link(ctx: &super::ctx::Ctx<'_>, game: u64) -> super::AppResult<Vec<Reply>> {
+    use super::links::{PLAY_LINK_SECS, WATCH_LINK_SECS};
+    let reader = ctx.reader;
+    let say = |m: WebMsg| Reply::private(crate::i18n::web::text(&m, reader));
+    let Some(links) = &ctx.svc.config.web else {
+        return Ok(vec![say(WebMsg::WebOff)]);
+    };
+    let telegram_group = ctx.channel.platform() == Some(crate::platform::Platform::Telegram)
+        && ctx.community().is_some();
+    Ok(vec![match ctx.svc.web_launch(game, &ctx.user.id)? {
+        None => say(WebMsg::NoSuchGame),
+        Some(Access::Play { .. }) if telegram_group => say(WebMsg::AskPrivately),
+        Some(access @ Access::Play { .. }) => {
+            let url = links.url(&access, ctx.now, PLAY_LINK_SECS);
+            say(WebMsg::PlayLink { game, url })
+        }
+        Some(access @ Access::Watch { .. }) => {
+            let url = links.url(&access, ctx.now, WATCH_LINK_SECS);
+            let m = WebMsg::WatchLink { game, url };
+            if telegram_group {
+                Reply::text(crate::i18n::web::text(&m, ctx.lang))
+            } else {
+                say(m)
+            }
+        }
+    }])
+}
+
 /// `/watch`: a link anyone may open to watch the games being played here, live.
 pub(super) fn watch(ctx: &super::ctx::Ctx<'_>, slot: &super::ctx::Slot) -> Vec<Reply> {
-    use super::links::{Access, WATCH_LINK_SECS};
+    use super::links::WATCH_LINK_SECS;
     let Some(links) = &ctx.svc.config.web else {
         return vec![Reply::private(crate::i18n::web::text(
             &WebMsg::WebOff,

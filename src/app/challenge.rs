@@ -494,7 +494,7 @@ pub(crate) async fn first_board(ctx: &Ctx<'_>, game: &Game, heading: Option<Stri
     }
     lines.push(to_move_text(game, ctx.lang));
     lines.extend(clocks_text(&game.record, game.to_move(), ctx.now, ctx.lang));
-    let buttons = game_buttons(game, ctx.lang);
+    let buttons = game_buttons(game, ctx.svc.config.web.is_some(), ctx.lang);
     ctx.svc
         .board_reply(game, seen_from(game), lines.join("\n"), buttons, ctx.lang)
         .await

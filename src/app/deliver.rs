@@ -182,13 +182,16 @@ impl Service {
             // Never closed, so a permit always comes; if it somehow did not, draw anyway.
             let _slot = self.render_slots.acquire().await.ok();
             let rendered = tokio::task::spawn_blocking(move || {
+                let started = std::time::Instant::now();
                 let mut req = BoardRequest::new(&position);
                 req.last_move = last_move;
                 req.viewer = viewer;
                 req.red = red;
                 req.black = black;
                 req.arrows = arrows;
-                renderer.png(&req)
+                let png = renderer.png(&req);
+                super::metrics::metrics().rendered(started.elapsed());
+                png
             })
             .await;
             match rendered {
@@ -227,6 +230,7 @@ impl Service {
             seq: self.storage().next_outbox_seq()?,
         };
         if !replies.is_empty() {
+            super::metrics::metrics().queued(channel.platform(), replies.len());
             let bytes = encode(now, origin.context.as_ref(), &replies)?;
             changes.outbox.push((key.clone(), bytes));
         }

@@ -151,7 +151,7 @@ pub(crate) async fn takeback(ctx: &Ctx<'_>, slot: &mut Slot) -> AppResult<Vec<Re
             ctx.t(&Msg::TakebackDone { plies: n }),
             to_move_text(&g, ctx.lang)
         );
-        let buttons = game_buttons(&g, ctx.lang);
+        let buttons = game_buttons(&g, ctx.svc.config.web.is_some(), ctx.lang);
         let viewer = seen_from(&g);
         return Ok(vec![
             ctx.svc

@@ -77,7 +77,7 @@ pub(crate) async fn flipped(ctx: &Ctx<'_>, slot: &Slot, viewer: Color) -> Reply 
     let Some(game) = slot.game.as_ref() else {
         return ctx.private(Msg::StaleButton);
     };
-    let buttons = game_buttons(game, ctx.lang);
+    let buttons = game_buttons(game, ctx.svc.config.web.is_some(), ctx.lang);
     ctx.svc
         .board_reply(game, viewer, caption(ctx, game), buttons, ctx.lang)
         .await
@@ -91,7 +91,7 @@ pub(crate) async fn board(ctx: &Ctx<'_>, slot: &Slot, flip: bool) -> AppResult<V
         .color_of(&ctx.user.id)
         .unwrap_or_else(|| seen_from(&game));
     let viewer = if flip { viewer.other() } else { viewer };
-    let buttons = game_buttons(&game, ctx.lang);
+    let buttons = game_buttons(&game, ctx.svc.config.web.is_some(), ctx.lang);
     Ok(vec![
         ctx.svc
             .board_reply(&game, viewer, caption(ctx, &game), buttons, ctx.lang)

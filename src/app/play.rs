@@ -134,6 +134,7 @@ async fn play_move_in(
     let mover = before.turn();
     match game.play(mv, ctx.now) {
         Ok(acc) => {
+            super::metrics::metrics().moved(ctx.channel.platform());
             let mut lines = vec![ctx.t(&Msg::Moved {
                 ply: game.record.moves.len(),
                 player: game.player(mover).name.clone(),
@@ -151,7 +152,7 @@ async fn play_move_in(
             for w in &acc.warnings {
                 lines.push(explain_warning(w, game.position(), ctx.lang, echo));
             }
-            let buttons = game_buttons(&game, ctx.lang);
+            let buttons = game_buttons(&game, ctx.svc.config.web.is_some(), ctx.lang);
             let viewer = seen_from(&game);
             // The board is drawn while the move is written and flushed; the reply leaves only
             // when both are done, so nothing unsaved is ever acknowledged.

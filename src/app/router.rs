@@ -456,7 +456,10 @@ async fn run(
         match line {
             Line::Unknown(cmd) => vec![ctx.say(Msg::UnknownCommand { cmd })],
             Line::Text(t) => typed(ctx, slot, &t).await?,
-            Line::Command(cmd, args) => command(ctx, slot, cmd, &args).await?,
+            Line::Command(cmd, args) => {
+                super::metrics::metrics().command(cmd.name());
+                command(ctx, slot, cmd, &args).await?
+            }
         }
     };
     replies.extend(more);
@@ -565,6 +568,7 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
         Action::TournamentJoin { .. } | Action::TournamentLeave { .. } => {
             return tournament::on_action(ctx, slot, action).await
         }
+        Action::Board { game } => return super::board_view::board_link(ctx, game),
         _ => {}
     }
     let (game_id, ply) = action.target();
@@ -607,6 +611,7 @@ async fn on_action(ctx: &Ctx<'_>, slot: &mut Slot, action: Action) -> AppResult<
         | Action::PuzzlePickFrom { .. }
         | Action::PuzzlePickTo { .. }
         | Action::TournamentJoin { .. }
-        | Action::TournamentLeave { .. } => Ok(Vec::new()),
+        | Action::TournamentLeave { .. }
+        | Action::Board { .. } => Ok(Vec::new()),
     }
 }

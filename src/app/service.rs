@@ -74,6 +74,12 @@ impl Service {
         self.manager.storage()
     }
 
+    /// Where the web board is reached, when it is served.
+    #[must_use]
+    pub fn web_links(&self) -> Option<&super::WebLinks> {
+        self.config.web.as_ref()
+    }
+
     /// Whether `channel` holds a pending challenge or a game in play (when storage cannot say,
     /// it is taken to be in use).
     pub async fn channel_in_use(&self, channel: &ChannelKey) -> bool {

@@ -19,8 +19,9 @@ pub(crate) fn button(label: Label, action: Action, lang: Lang) -> Button {
     }
 }
 
-/// The buttons under a board of an active game.
-pub(crate) fn game_buttons(game: &Game, lang: Lang) -> Vec<Vec<Button>> {
+/// The buttons under a board of an active game; with `web` (the web board is served), *Open
+/// board* beside *Flip*.
+pub(crate) fn game_buttons(game: &Game, web: bool, lang: Lang) -> Vec<Vec<Button>> {
     if !game.is_active() {
         return Vec::new();
     }
@@ -35,7 +36,9 @@ pub(crate) fn game_buttons(game: &Game, lang: Lang) -> Vec<Vec<Button>> {
                 button(Label::Resign, Action::Resign { game: g, ply }, lang),
             ])
             .collect(),
-        vec![button(Label::Flip, Action::Flip { game: g, ply }, lang)],
+        std::iter::once(button(Label::Flip, Action::Flip { game: g, ply }, lang))
+            .chain(web.then(|| button(Label::WebBoard, Action::Board { game: g }, lang)))
+            .collect(),
     ]
 }
 

@@ -105,10 +105,10 @@ async fn serve(config: Config) -> ExitCode {
         }
     };
     if let Some((listener, key)) = &web {
-        let public_url = config.web.as_ref().map(|w| w.public_url.clone());
-        service_config.web = public_url.map(|public_url| WebLinks {
-            public_url,
+        service_config.web = config.web.as_ref().map(|w| WebLinks {
+            public_url: w.public_url.clone(),
             key: key.clone(),
+            telegram_app: w.telegram_app.clone(),
         });
         if let Ok(at) = listener.local_addr() {
             tracing::info!(listen = %at, "web board: serving");
@@ -211,7 +211,11 @@ async fn serve(config: Config) -> ExitCode {
             Arc::clone(&service),
             key,
             listener,
-            WebOptions::default(),
+            WebOptions {
+                metrics_token: config.web.as_ref().and_then(|w| w.metrics_token.clone()),
+                telegram_token: config.telegram.as_ref().map(|t| t.token.clone()),
+                ..WebOptions::default()
+            },
             web_quit_rx,
         ))
     });

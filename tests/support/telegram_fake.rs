@@ -40,7 +40,8 @@
 //! - sending to a chat the fake has never seen is `400 Bad Request: chat not found` (a chat is
 //!   known once a test pushes an update from it or calls [`FakeTelegram::register_chat`]);
 //! - text 1..=4096 characters (whitespace-only is empty), captions up to 1024, inline keyboard
-//!   buttons with exactly one action and `callback_data` of 1..=64 bytes;
+//!   buttons with exactly one action and `callback_data` of 1..=64 bytes; Mini App
+//!   (`web_app`) buttons only in private chats and only to `https://` addresses;
 //! - editing a message without `reply_markup` removes its inline keyboard; an edit that changes
 //!   nothing is `400 Bad Request: message is not modified: ...`;
 //! - a callback query can be answered once;
@@ -2376,6 +2377,8 @@ fn reply_markup_param(p: &Params) -> Result<Option<Value>, ApiErr> {
     if !markup.is_object() {
         return Err(bad(CANT_PARSE));
     }
+    // A private chat's id is its user's (positive); groups' are negative.
+    let private = p.int("chat_id").ok().flatten().is_some_and(|id| id > 0);
     if let Some(keyboard) = markup.get("inline_keyboard") {
         let rows = keyboard
             .as_array()
@@ -2385,14 +2388,14 @@ fn reply_markup_param(p: &Params) -> Result<Option<Value>, ApiErr> {
                 .as_array()
                 .ok_or_else(|| bad("can't parse inline keyboard row: Array expected"))?;
             for button in row {
-                check_inline_button(button)?;
+                check_inline_button(button, private)?;
             }
         }
     }
     Ok(Some(markup))
 }
 
-fn check_inline_button(button: &Value) -> Result<(), ApiErr> {
+fn check_inline_button(button: &Value, private: bool) -> Result<(), ApiErr> {
     let button = button
         .as_object()
         .ok_or_else(|| bad("can't parse inline keyboard button: Object expected"))?;
@@ -2418,6 +2421,17 @@ fn check_inline_button(button: &Value) -> Result<(), ApiErr> {
         let len = data.as_str().map_or(0, str::len);
         if !(1..=64).contains(&len) {
             return Err(bad("BUTTON_DATA_INVALID"));
+        }
+    }
+    // A Mini App button: an https:// address, and only in a private chat (a group gets
+    // BUTTON_TYPE_INVALID; a direct t.me link is what groups may carry).
+    if let Some(app) = button.get("web_app") {
+        let url = app.get("url").and_then(Value::as_str).unwrap_or_default();
+        if !url.starts_with("https://") || url.len() <= 8 {
+            return Err(bad("BUTTON_URL_INVALID"));
+        }
+        if !private {
+            return Err(bad("BUTTON_TYPE_INVALID"));
         }
     }
     if let Some(url) = button.get("url") {

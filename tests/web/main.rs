@@ -18,6 +18,12 @@ use serde_json::{json, Value};
 use xiangqi_bot::app::links::{Access, LinkKey};
 use xiangqi_bot::platform::UserKey;
 
+mod mini_app;
+#[path = "../support/telegram_fake.rs"]
+mod telegram_fake;
+#[path = "../support/telegram_harness.rs"]
+mod telegram_harness;
+
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 

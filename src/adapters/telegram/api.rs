@@ -58,23 +58,85 @@ impl std::fmt::Display for Failure {
     }
 }
 
+/// Where *Open board* buttons ([`crate::app::Action::Board`]) lead on Telegram: in a private
+/// chat a Mini App button opens `mini_app/tg/{game}` (Telegram takes only `https://`
+/// addresses); in a group, where Telegram allows no Mini App button, a link to the Mini App
+/// registered with BotFather (`direct_link?startapp={game}`). Without either, the button
+/// stays one the bot answers (with a private link, or a pointer to the private chat).
+#[derive(Clone, Debug, Default)]
+pub struct BoardLinks {
+    /// `PUBLIC_URL`, when it is `https://`.
+    pub mini_app: Option<String>,
+    /// `TELEGRAM_MINI_APP`.
+    pub direct_link: Option<String>,
+}
+
+impl BoardLinks {
+    /// From the web board's settings, if it is served.
+    #[must_use]
+    pub fn of(web: Option<&crate::app::WebLinks>) -> BoardLinks {
+        BoardLinks {
+            mini_app: web
+                .map(|w| w.public_url.trim_end_matches('/').to_string())
+                .filter(|u| u.starts_with("https://")),
+            direct_link: web.and_then(|w| w.telegram_app.clone()),
+        }
+    }
+
+    /// `button` (a keyboard button as JSON) made to open the board in `chat`, if it is an
+    /// *Open board* button and Telegram can open it there.
+    fn open(&self, button: &mut Value, chat: i64) {
+        let Some(data) = button.get("callback_data").and_then(Value::as_str) else {
+            return;
+        };
+        let code = data.split('|').next().unwrap_or("");
+        let Some(crate::app::Action::Board { game }) = crate::app::Action::decode(code) else {
+            return;
+        };
+        let text = button.get("text").cloned().unwrap_or(Value::Null);
+        // A private chat's id is its user's, positive; groups' are negative.
+        *button = match (&self.mini_app, &self.direct_link) {
+            (Some(base), _) if chat > 0 => {
+                json!({ "text": text, "web_app": { "url": format!("{base}/tg/{game}") } })
+            }
+            (_, Some(link)) if chat < 0 => {
+                json!({ "text": text, "url": format!("{link}?startapp={game}") })
+            }
+            _ => return,
+        };
+    }
+}
+
 /// Calls on one bot.
 #[derive(Clone)]
 pub struct Api {
     client: reqwest::Client,
     base: reqwest::Url,
     token: Arc<str>,
+    board: BoardLinks,
 }
 
 impl Api {
     /// Calls with `bot`'s client, server and token.
     #[must_use]
-    pub fn new(bot: &Bot) -> Api {
+    pub fn new(bot: &Bot, board: BoardLinks) -> Api {
         Api {
             client: bot.client().clone(),
             base: bot.api_url(),
             token: Arc::from(bot.token()),
+            board,
         }
+    }
+
+    /// `keyboard` as Telegram reads it in `chat`, *Open board* buttons opening the board.
+    fn markup(&self, keyboard: Option<&InlineKeyboardMarkup>, chat: i64) -> Option<Value> {
+        let mut kb = serde_json::to_value(keyboard?).ok()?;
+        if let Some(rows) = kb.get_mut("inline_keyboard").and_then(Value::as_array_mut) {
+            for button in rows.iter_mut().filter_map(Value::as_array_mut).flatten() {
+                self.board.open(button, chat);
+            }
+        }
+        Some(kb)
     }
 
     fn url(&self, method: &str) -> reqwest::Url {
@@ -113,7 +175,11 @@ impl Api {
                 let mut body = json!({ "chat_id": chat.0, "text": text });
                 put(&mut body, "entities", entities(mentions));
                 put(&mut body, "message_thread_id", thread.map(Value::from));
-                put(&mut body, "reply_markup", markup(keyboard.as_ref()));
+                put(
+                    &mut body,
+                    "reply_markup",
+                    self.markup(keyboard.as_ref(), chat.0),
+                );
                 put(
                     &mut body,
                     "reply_parameters",
@@ -156,7 +222,7 @@ impl Api {
                         form = form.text("caption_entities", e.to_string());
                     }
                 }
-                if let Some(kb) = markup(keyboard.as_ref()) {
+                if let Some(kb) = self.markup(keyboard.as_ref(), chat.0) {
                     form = form.text("reply_markup", kb.to_string());
                 }
                 self.client.post(self.url(method)).multipart(form)
@@ -168,7 +234,11 @@ impl Api {
             } => {
                 let mut body =
                     json!({ "chat_id": chat.0, "message_id": message_id.0, "text": text });
-                put(&mut body, "reply_markup", markup(keyboard.as_ref()));
+                put(
+                    &mut body,
+                    "reply_markup",
+                    self.markup(keyboard.as_ref(), chat.0),
+                );
                 self.client.post(self.url("editMessageText")).json(&body)
             }
             Op::ClearKeyboard { message_id } => {
@@ -252,13 +322,51 @@ fn put(body: &mut Value, key: &str, value: Option<Value>) {
     }
 }
 
-fn markup(keyboard: Option<&InlineKeyboardMarkup>) -> Option<Value> {
-    keyboard.and_then(|kb| serde_json::to_value(kb).ok())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn open_board_buttons_open_the_mini_app_where_telegram_allows() {
+        let board = crate::app::Action::Board { game: 12 }.encode();
+        let flip = crate::app::Action::Flip { game: 12, ply: 3 }.encode();
+        let button = |data: &str| json!({ "text": "Open board", "callback_data": data });
+        let links = BoardLinks {
+            mini_app: Some("https://board.example".into()),
+            direct_link: Some("https://t.me/xqbot/board".into()),
+        };
+        // A private chat: a Mini App button.
+        let mut b = button(&board);
+        links.open(&mut b, 42);
+        assert_eq!(
+            b,
+            json!({ "text": "Open board", "web_app": { "url": "https://board.example/tg/12" } })
+        );
+        // A group: the direct link (a button reserved for one user as well).
+        let mut b = button(&format!("{board}|42"));
+        links.open(&mut b, -100);
+        assert_eq!(
+            b,
+            json!({ "text": "Open board", "url": "https://t.me/xqbot/board?startapp=12" })
+        );
+        // Other buttons, and where neither is set, stay what the bot answers.
+        for (links, chat, data) in [
+            (&links, 42, flip.as_str()),
+            (&BoardLinks::default(), 42, board.as_str()),
+            (&BoardLinks::default(), -100, board.as_str()),
+        ] {
+            let mut b = button(data);
+            links.open(&mut b, chat);
+            assert_eq!(b, button(data));
+        }
+        // Telegram takes only https:// Mini Apps.
+        let web = crate::app::WebLinks {
+            public_url: "http://127.0.0.1:8080".into(),
+            key: crate::app::links::LinkKey::new(b"k".to_vec()),
+            telegram_app: None,
+        };
+        assert!(BoardLinks::of(Some(&web)).mini_app.is_none());
+    }
 
     #[test]
     fn answers_are_read_with_their_code_and_parameters() {
@@ -289,7 +397,7 @@ mod tests {
     #[test]
     fn urls_name_the_bot_and_the_method() {
         let bot = Bot::new("1:T").set_api_url(reqwest::Url::parse("http://127.0.0.1:9/").unwrap());
-        let api = Api::new(&bot);
+        let api = Api::new(&bot, BoardLinks::default());
         assert_eq!(
             api.url("sendPhoto").as_str(),
             "http://127.0.0.1:9/bot1:T/sendPhoto"

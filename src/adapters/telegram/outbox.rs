@@ -30,8 +30,10 @@ pub struct Telegram {
 impl Telegram {
     /// Sending through `bot`.
     #[must_use]
-    pub fn new(bot: &teloxide::Bot) -> Telegram {
-        Telegram { api: Api::new(bot) }
+    pub fn new(bot: &teloxide::Bot, board: super::api::BoardLinks) -> Telegram {
+        Telegram {
+            api: Api::new(bot, board),
+        }
     }
 }
 

@@ -10,7 +10,10 @@
 //! | `GET /api/{token}/events` | the same, as server-sent events, each time the game changes |
 //! | `POST /api/{token}/move` | `{"text": "h2e2"}`: a move in any notation, play links only |
 //! | `GET /api/{token}/pgn`, `GET /api/{token}/gif` | a finished game as PGN, as an animated GIF |
+//! | `GET /tg/{game}`, `GET /tg/app` | the page as a Telegram Mini App (the game in the path, or the direct link's `startapp`) |
+//! | `POST /tg/{game}` | `{"init_data": "…"}`: Telegram's signed launch data traded for a link (`{"token", "mode"}`) |
 //! | `GET /healthz` | `ok` when the storage answers |
+//! | `GET /metrics` | Prometheus's text format, for `Authorization: Bearer $METRICS_TOKEN` |
 //!
 //! A token is checked before anything else ([`crate::app::links`]): a forged or expired one
 //! gets 401 and changes nothing, and a source that keeps sending them is answered 429 for a
@@ -30,8 +33,11 @@ use tokio::net::TcpListener;
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 
 use super::listen::{self, Throttle};
-use crate::app::links::{Access, LinkError, LinkKey};
-use crate::app::{board_view, Service};
+use super::Secret;
+use crate::app::links::{Access, LinkError, LinkKey, PLAY_LINK_SECS};
+use crate::app::metrics::metrics;
+use crate::app::{board_view, init_data, Service};
+use crate::platform::Platform;
 use crate::platform::UserKey;
 
 /// The page, its script and its style.
@@ -61,6 +67,12 @@ pub struct WebOptions {
     pub connections: usize,
     /// Live watchers at once (each holds a connection; kept below `connections`).
     pub watchers: usize,
+    /// `METRICS_TOKEN`: `/metrics` answers a request carrying it as a bearer token (off
+    /// without it).
+    pub metrics_token: Option<Secret>,
+    /// The Telegram bot's token, which signs its Mini App's launch data (the Mini App is off
+    /// without it).
+    pub telegram_token: Option<Secret>,
 }
 
 impl Default for WebOptions {
@@ -70,6 +82,8 @@ impl Default for WebOptions {
             body_timeout: Duration::from_secs(10),
             connections: 512,
             watchers: 384,
+            metrics_token: None,
+            telegram_token: None,
         }
     }
 }
@@ -169,8 +183,27 @@ async fn answer(web: Arc<Web>, peer: IpAddr, req: Request<Body>) -> Response<Bod
     let path = req.uri().path().to_string();
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     let method = req.method().clone();
+    metrics().web_request(route(&method, &parts));
     match (method, parts.as_slice()) {
         (Method::GET, ["healthz"]) => health(&web),
+        (Method::GET, ["metrics"]) => figures(&web, peer, &req),
+        (Method::GET, ["tg", _]) if web.options.telegram_token.is_some() => {
+            let mut page = respond(StatusCode::OK, "text/html; charset=utf-8", PAGE);
+            // Telegram's web clients show a Mini App in a frame of their own.
+            page.headers_mut().insert(
+                header::CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(
+                    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; \
+                     font-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; \
+                     frame-ancestors https://web.telegram.org",
+                ),
+            );
+            page
+        }
+        (Method::POST, ["tg", game]) if web.options.telegram_token.is_some() => {
+            let game = (*game).to_string();
+            launch(&web, peer, &game, req).await
+        }
         (Method::GET, ["assets", "board.js"]) => {
             respond(StatusCode::OK, "text/javascript; charset=utf-8", SCRIPT)
         }
@@ -193,6 +226,94 @@ async fn answer(web: Arc<Web>, peer: IpAddr, req: Request<Body>) -> Response<Bod
         }
         (Method::GET | Method::POST, _) => plain(StatusCode::NOT_FOUND, "not found"),
         _ => plain(StatusCode::METHOD_NOT_ALLOWED, "method not allowed"),
+    }
+}
+
+/// A request's route as a metric's label: a fixed name, never the path (it holds tokens).
+fn route(method: &Method, parts: &[&str]) -> &'static str {
+    match (method, parts) {
+        (_, ["healthz"]) => "healthz",
+        (_, ["metrics"]) => "metrics",
+        (_, ["assets", _]) => "asset",
+        (_, ["p" | "w", _]) => "page",
+        (&Method::GET, ["tg", _]) => "mini_app",
+        (&Method::POST, ["tg", _]) => "mini_app_launch",
+        (_, ["api", _, "state"]) => "state",
+        (_, ["api", _, "events"]) => "events",
+        (_, ["api", _, "move"]) => "move",
+        (_, ["api", _, "pgn" | "gif"]) => "download",
+        _ => "other",
+    }
+}
+
+/// `/metrics`, for a request carrying the operator's token; a wrong one counts against its
+/// source as a refused link does.
+fn figures(web: &Web, peer: IpAddr, req: &Request<Body>) -> Response<Body> {
+    let Some(token) = &web.options.metrics_token else {
+        return plain(StatusCode::NOT_FOUND, "metrics are off (set METRICS_TOKEN)");
+    };
+    let given = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    if !listen::same_secret(given, token.expose()) {
+        return refused(web, peer, LinkError::Forged);
+    }
+    let waiting = web
+        .service
+        .engine_pool()
+        .map_or(0, |(pool, _)| pool.waiting());
+    respond(
+        StatusCode::OK,
+        "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        metrics().text(waiting),
+    )
+}
+
+/// A Mini App opened: Telegram's launch data, checked, traded for a link of this server to
+/// `game` (a number, or `app` for the direct link's `startapp`): to play for one of its
+/// players while it is being played, to watch for anyone else.
+async fn launch(web: &Arc<Web>, peer: IpAddr, game: &str, req: Request<Body>) -> Response<Body> {
+    let Some(bot_token) = &web.options.telegram_token else {
+        return plain(StatusCode::NOT_FOUND, "not found");
+    };
+    #[derive(serde::Deserialize)]
+    struct Sent {
+        init_data: String,
+    }
+    let sent: Sent = match read_json(web, req, init_data::MAX_LEN + 64).await {
+        Ok(s) => s,
+        Err(why) => return why,
+    };
+    let launch = match init_data::check(bot_token.expose(), &sent.init_data, now_secs()) {
+        Ok(l) => l,
+        Err(e) => return refused(web, peer, e),
+    };
+    let game = if game == "app" {
+        launch.start_param.as_deref().unwrap_or("")
+    } else {
+        game
+    };
+    let Ok(game) = game.parse::<u64>() else {
+        return plain(StatusCode::NOT_FOUND, "no such game");
+    };
+    let user = UserKey::on(Platform::Telegram, launch.user);
+    match web.service.web_launch(game, &user) {
+        Ok(Some(access)) => {
+            let mode = match access {
+                Access::Play { .. } => "p",
+                Access::Watch { .. } => "w",
+            };
+            let token = web.key.sign(&access, now_secs() + PLAY_LINK_SECS);
+            json(&serde_json::json!({ "token": token, "mode": mode }))
+        }
+        Ok(None) => plain(StatusCode::NOT_FOUND, "no such game"),
+        Err(e) => {
+            tracing::warn!(error = %e, game, "web board: cannot read a game");
+            plain(StatusCode::SERVICE_UNAVAILABLE, "try again")
+        }
     }
 }
 
@@ -279,20 +400,36 @@ fn state(web: &Web, a: &Access) -> Response<Body> {
 
 /// A move from the play page.
 async fn play(web: &Arc<Web>, game: u64, user: &UserKey, req: Request<Body>) -> Response<Body> {
-    let read = axum::body::to_bytes(req.into_body(), BODY_LIMIT);
-    let body: Bytes = match tokio::time::timeout(web.options.body_timeout, read).await {
-        Ok(Ok(b)) => b,
-        Ok(Err(_)) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "too large"),
-        Err(_) => return plain(StatusCode::REQUEST_TIMEOUT, "too slow"),
-    };
     #[derive(serde::Deserialize)]
     struct Sent {
         text: String,
     }
-    let Ok(sent) = serde_json::from_slice::<Sent>(&body) else {
-        return plain(StatusCode::BAD_REQUEST, "expected {\"text\": \"a move\"}");
+    let sent: Sent = match read_json(web, req, BODY_LIMIT).await {
+        Ok(s) => s,
+        Err(why) => return why,
     };
     json(&web.service.web_move(game, user, &sent.text).await)
+}
+
+/// A request's JSON body of at most `limit` bytes, arriving within the body deadline; else
+/// the answer that says why not.
+async fn read_json<T: serde::de::DeserializeOwned>(
+    web: &Web,
+    req: Request<Body>,
+    limit: usize,
+) -> Result<T, Response<Body>> {
+    let read = axum::body::to_bytes(req.into_body(), limit);
+    let body: Bytes = match tokio::time::timeout(web.options.body_timeout, read).await {
+        Ok(Ok(b)) => b,
+        Ok(Err(_)) => return Err(plain(StatusCode::PAYLOAD_TOO_LARGE, "too large")),
+        Err(_) => return Err(plain(StatusCode::REQUEST_TIMEOUT, "too slow")),
+    };
+    serde_json::from_slice(&body).map_err(|_| {
+        plain(
+            StatusCode::BAD_REQUEST,
+            "expected a JSON object of this page's",
+        )
+    })
 }
 
 /// What a live stream remembers between looks.

@@ -88,6 +88,16 @@ pub enum Job {
 }
 
 impl Job {
+    fn kind(&self) -> crate::app::metrics::JobKind {
+        use crate::app::metrics::JobKind;
+        match self {
+            Job::Play { .. } => JobKind::play,
+            Job::Hint { .. } => JobKind::hint,
+            Job::Review { .. } => JobKind::review,
+            Job::PuzzleMove { .. } | Job::PuzzleLine { .. } => JobKind::puzzle,
+        }
+    }
+
     fn background(&self) -> bool {
         matches!(self, Job::Review { .. })
     }
@@ -450,9 +460,11 @@ fn work(shared: &Shared) {
             }
         };
         let background = entry.job.background();
+        let kind = entry.job.kind();
         let stop = entry.stop.clone();
         let started = Instant::now();
         let out = catch_unwind(AssertUnwindSafe(|| run(&shared.player, entry.job, &stop)));
+        crate::app::metrics::metrics().searched(kind, started.elapsed());
         let ran_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
         match out {
             // A cancelled job's answer is stale: dropped, so its ticket resolves to `None`.

@@ -142,6 +142,7 @@ fn label(l: Label) -> &'static str {
         Label::DeclineOffer => "Decline",
         Label::AcceptTakeback => "Allow takeback",
         Label::Flip => "Flip board",
+        Label::WebBoard => "Open board",
         Label::PickMove => "Pick a move",
         Label::Back => "Back",
         Label::Rematch => "Rematch",

@@ -497,6 +497,8 @@ pub enum Label {
     AcceptTakeback,
     /// Flip the board.
     Flip,
+    /// Open the game on the web board (a Telegram Mini App, or a private link).
+    WebBoard,
     /// Open the move picker.
     PickMove,
     /// Go back in the picker.
@@ -509,7 +511,7 @@ pub enum Label {
 
 impl Label {
     /// Every label.
-    pub const ALL: [Label; 14] = [
+    pub const ALL: [Label; 15] = [
         Label::Accept,
         Label::Decline,
         Label::Resign,
@@ -520,6 +522,7 @@ impl Label {
         Label::DeclineOffer,
         Label::AcceptTakeback,
         Label::Flip,
+        Label::WebBoard,
         Label::PickMove,
         Label::Back,
         Label::Rematch,

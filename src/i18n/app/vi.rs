@@ -141,6 +141,7 @@ fn label(l: Label) -> &'static str {
         Label::DeclineOffer => "Từ chối",
         Label::AcceptTakeback => "Cho đi lại",
         Label::Flip => "Lật bàn cờ",
+        Label::WebBoard => "Mở bàn cờ",
         Label::PickMove => "Chọn nước đi",
         Label::Back => "Quay lại",
         Label::Rematch => "Chơi lại",

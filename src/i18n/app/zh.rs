@@ -142,6 +142,7 @@ fn label(l: Label) -> &'static str {
         Label::DeclineOffer => "拒绝",
         Label::AcceptTakeback => "同意悔棋",
         Label::Flip => "翻转棋盘",
+        Label::WebBoard => "打开棋盘",
         Label::PickMove => "选择着法",
         Label::Back => "返回",
         Label::Rematch => "再来一局",
