@@ -133,6 +133,10 @@ pub struct WebConfig {
     /// Mini App from a button otherwise; without it the *Board* button in a group points to
     /// the private chat.
     pub telegram_app: Option<String>,
+    /// `WEB_WATCHERS` (default 384): live streams open at once; the server takes this many
+    /// connections and 128 more. Each is a file descriptor: the process's limit
+    /// (`ulimit -n`, systemd's `LimitNOFILE`) must be above it.
+    pub watchers: usize,
 }
 
 /// The web board's settings: on when `WEB_LISTEN` is set (and not `off`), and in console
@@ -204,6 +208,18 @@ fn web_config(
             Some(format!("https://t.me/{}/{}", parts[0], parts[1]))
         }
     };
+    let watchers = match var(vars, "WEB_WATCHERS") {
+        None => 384,
+        Some(v) => v
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=100_000).contains(n))
+            .ok_or_else(|| {
+                ConfigError(format!(
+                    "WEB_WATCHERS must be a number from 1 to 100000, not {v:?}"
+                ))
+            })?,
+    };
     Ok(Some(WebConfig {
         listen,
         explicit,
@@ -211,6 +227,7 @@ fn web_config(
         secret,
         metrics_token,
         telegram_app,
+        watchers,
     }))
 }
 
@@ -518,14 +535,19 @@ mod tests {
             ("WEB_LISTEN", "0.0.0.0:9000"),
             ("PUBLIC_URL", "https://xq.example.org/"),
             ("WEB_SECRET", &long),
+            ("METRICS_TOKEN", &"m".repeat(24)),
+            ("TELEGRAM_MINI_APP", "https://t.me/xq_bot/board/"),
+            ("WEB_WATCHERS", "2000"),
         ]))
         .unwrap();
         let w = c.web.expect("asked for");
         assert!(w.explicit);
         assert_eq!(w.public_url, "https://xq.example.org");
+        assert_eq!(w.telegram_app.as_deref(), Some("https://t.me/xq_bot/board"));
+        assert_eq!(w.watchers, 2000);
         assert!(
-            !format!("{w:?}").contains(&long),
-            "the secret is never printed"
+            !format!("{w:?}").contains(&long) && !format!("{w:?}").contains(&"m".repeat(24)),
+            "the secrets are never printed"
         );
         assert!(Config::from_vars(&vars(&[("WEB_LISTEN", "off")]))
             .unwrap()
@@ -536,6 +558,13 @@ mod tests {
             ("PUBLIC_URL", "ftp://x"),
             ("PUBLIC_URL", "https://x/?a=1"),
             ("WEB_SECRET", "short"),
+            ("METRICS_TOKEN", "short"),
+            ("METRICS_TOKEN", "twenty-four characters with spaces"),
+            ("TELEGRAM_MINI_APP", "https://t.me/bot"),
+            ("TELEGRAM_MINI_APP", "http://t.me/bot/app"),
+            ("TELEGRAM_MINI_APP", "https://t.me/bot/app?x=1"),
+            ("WEB_WATCHERS", "0"),
+            ("WEB_WATCHERS", "many"),
         ] {
             let e = Config::from_vars(&vars(&[(k, v)])).unwrap_err();
             assert!(e.0.contains(k), "{e}");

@@ -212,6 +212,8 @@ async fn serve(config: Config) -> ExitCode {
             key,
             listener,
             WebOptions {
+                watchers: config.web.as_ref().map_or(384, |w| w.watchers),
+                connections: config.web.as_ref().map_or(384, |w| w.watchers) + 128,
                 metrics_token: config.web.as_ref().and_then(|w| w.metrics_token.clone()),
                 telegram_token: config.telegram.as_ref().map(|t| t.token.clone()),
                 ..WebOptions::default()

@@ -94,6 +94,82 @@ struct Web {
     options: WebOptions,
     watchers: Arc<Semaphore>,
     throttle: Throttle,
+    hub: Hub,
+}
+
+/// A game as its spectators see it, ready to send.
+struct Look {
+    /// The server-sent event.
+    event: Bytes,
+    /// The game is over: nothing more will change.
+    over: bool,
+}
+
+type Looks = watch::Receiver<Option<Arc<Look>>>;
+
+/// The games spectators watch, each looked at by one task for all of them: one storage read
+/// per game every [`WATCH_EVERY`], however many watch it. A game's task ends when its last
+/// spectator leaves or the game ends.
+#[derive(Default)]
+struct Hub {
+    games: std::sync::Mutex<std::collections::HashMap<u64, Looks>>,
+}
+
+impl Hub {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<u64, Looks>> {
+        self.games
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A spectator's view of `game`, shared with every other spectator of it.
+fn spectate(web: &Arc<Web>, game: u64) -> Looks {
+    let mut games = web.hub.lock();
+    if let Some(rx) = games.get(&game) {
+        return rx.clone();
+    }
+    let (tx, rx) = watch::channel(None);
+    games.insert(game, rx.clone());
+    drop(games);
+    tokio::spawn(look_for_spectators(Arc::clone(web), game, tx));
+    rx
+}
+
+/// The task that looks at `game` for its spectators.
+async fn look_for_spectators(web: Arc<Web>, game: u64, tx: watch::Sender<Option<Arc<Look>>>) {
+    let mut last: Option<String> = None;
+    loop {
+        // A storage failure is looked at again next time.
+        match web.service.storage().game(game) {
+            Ok(None) => break,
+            Ok(Some(record)) => {
+                let version = board_view::version_of(&record);
+                if last.as_ref() != Some(&version) {
+                    if let Ok(view) = web.service.web_view_of(record, None) {
+                        last = Some(version);
+                        let data = serde_json::to_string(&view).unwrap_or_default();
+                        let over = view.over.is_some();
+                        let event = Bytes::from(format!("event: state\ndata: {data}\n\n"));
+                        tx.send_replace(Some(Arc::new(Look { event, over })));
+                        if over {
+                            break;
+                        }
+                    }
+                }
+            }
+            Err(_) => {}
+        }
+        tokio::time::sleep(WATCH_EVERY).await;
+        // Only the hub's own receiver left: nobody watches. Checked under the hub's lock, which
+        // a new spectator takes to join.
+        let mut games = web.hub.lock();
+        if tx.receiver_count() <= 1 {
+            games.remove(&game);
+            return;
+        }
+    }
+    web.hub.lock().remove(&game);
 }
 
 /// Serve the web board on `listener` until `quit` turns true, then let open requests finish.
@@ -115,6 +191,7 @@ pub async fn serve(
         watchers: Arc::new(Semaphore::new(options.watchers.min(Semaphore::MAX_PERMITS))),
         options,
         throttle: Throttle::default(),
+        hub: Hub::default(),
     });
     let respond = move |peer, req| answer(Arc::clone(&web), peer, req);
     listen::serve(listener, limits, respond, quit).await;
@@ -436,6 +513,9 @@ async fn read_json<T: serde::de::DeserializeOwned>(
 struct Stream {
     web: Arc<Web>,
     access: Access,
+    /// A spectator's stream: the game's shared looks (a player's stream looks for itself,
+    /// since what it shows depends on who reads it).
+    shared: Option<Looks>,
     last: Option<String>,
     sent_at: Instant,
     started: Instant,
@@ -450,6 +530,9 @@ struct Stream {
 async fn next_event(mut s: Stream) -> Option<(Result<Bytes, std::convert::Infallible>, Stream)> {
     if s.done || s.started.elapsed() > STREAM_FOR {
         return None;
+    }
+    if s.shared.is_some() {
+        return next_shared(s).await;
     }
     loop {
         if !s.first {
@@ -484,6 +567,39 @@ async fn next_event(mut s: Stream) -> Option<(Result<Bytes, std::convert::Infall
     }
 }
 
+/// [`next_event`] for a spectator: the next shared look, or a keep-alive comment.
+async fn next_shared(mut s: Stream) -> Option<(Result<Bytes, std::convert::Infallible>, Stream)> {
+    let rx = s.shared.as_mut()?;
+    if s.first {
+        s.first = false;
+        rx.mark_unchanged();
+        let now = rx.borrow_and_update().clone();
+        if let Some(look) = now {
+            s.done = look.over;
+            s.sent_at = Instant::now();
+            return Some((Ok(look.event.clone()), s));
+        }
+    }
+    let left = STREAM_FOR.saturating_sub(s.started.elapsed());
+    let wait = KEEP_ALIVE.min(left);
+    match tokio::time::timeout(wait, rx.changed()).await {
+        Ok(Ok(())) => {
+            let look = rx.borrow_and_update().clone()?;
+            s.done = look.over;
+            s.sent_at = Instant::now();
+            Some((Ok(look.event.clone()), s))
+        }
+        // The game is gone, or its task ended without a last word: the page opens a new
+        // stream.
+        Ok(Err(_)) => None,
+        Err(_) if s.started.elapsed() > STREAM_FOR => None,
+        Err(_) => {
+            s.sent_at = Instant::now();
+            Some((Ok(Bytes::from_static(b": still here\n\n")), s))
+        }
+    }
+}
+
 fn events(web: &Arc<Web>, access: Access) -> Response<Body> {
     let Ok(permit) = Arc::clone(&web.watchers).try_acquire_owned() else {
         return plain(
@@ -491,9 +607,14 @@ fn events(web: &Arc<Web>, access: Access) -> Response<Body> {
             "too many watchers; try again later",
         );
     };
+    let shared = match access {
+        Access::Watch { game } => Some(spectate(web, game)),
+        Access::Play { .. } => None,
+    };
     let start = Stream {
         web: Arc::clone(web),
         access,
+        shared,
         last: None,
         sent_at: Instant::now(),
         started: Instant::now(),
