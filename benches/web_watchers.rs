@@ -7,12 +7,14 @@
 //! `cargo bench --bench web_watchers` (env: `WATCHERS`, `MOVES`). The file-descriptor limit
 //! (`ulimit -n`) must be above twice `WATCHERS` (both ends are on this machine).
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+#[path = "../tests/support/console.rs"]
+mod console;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use console::Console;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn env(key: &str, default: usize) -> usize {
@@ -98,60 +100,25 @@ fn main() {
     let dir = tempfile::tempdir().expect("tempdir");
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_xiangqi-bot"))
-        .env("DATA_DIR", dir.path())
-        .env("USER", "alice")
-        .env("RUST_LOG", "warn")
-        .env("WEB_LISTEN", format!("127.0.0.1:{port}"))
-        .env("WEB_WATCHERS", (watchers + 16).to_string())
-        .env("BOARD_IMAGES", "on")
-        .env("RATE_LIMIT_BURST", "100000")
-        .env_remove("TELEGRAM_BOT_TOKEN")
-        .env_remove("DISCORD_TOKEN")
-        .env_remove("DATABASE_URL")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start the bot");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, lines) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut say = |text: &str| {
-        writeln!(stdin, "{text}").expect("write");
-        stdin.flush().expect("flush");
-    };
-    let expect = |what: &str, pred: &dyn Fn(&str) -> bool| -> String {
-        let until = Instant::now() + Duration::from_secs(30);
-        loop {
-            let left = until.saturating_duration_since(Instant::now());
-            match lines.recv_timeout(left) {
-                Ok(l) if pred(&l) => return l,
-                Ok(_) => {}
-                Err(_) => panic!("no {what} from the bot"),
-            }
-        }
-    };
-    say("@alice /play @bob red");
-    expect("challenge", &|l| l.contains("bob"));
-    say("@bob /accept");
-    expect("first board", &|l| l.contains("board-1-0.png"));
-    say("@carol /watch");
-    let line = expect("watch link", &|l| l.contains(&format!("{base}/w/")));
+    let watchers_env = (watchers + 16).to_string();
+    let listen = format!("127.0.0.1:{port}");
+    let mut bot = Console::start(
+        dir.path(),
+        &[
+            ("WEB_LISTEN", listen.as_str()),
+            ("WEB_WATCHERS", watchers_env.as_str()),
+            ("BOARD_IMAGES", "on"),
+        ],
+    );
+    bot.ask("@alice /play @bob red", "bob");
+    bot.ask("@bob /accept", "board-1-0.png");
+    let line = bot.ask("@carol /watch", &format!("{base}/w/"));
     let token = line[line.find("/w/").expect("link") + 3..]
         .split_whitespace()
         .next()
         .expect("token")
         .to_string();
-    let pid = child.id();
+    let pid = bot.pid();
     let before_kb = rss_kb(pid);
 
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -196,7 +163,7 @@ fn main() {
     let mut missed = 0;
     for (k, mv) in line.iter().take(moves).enumerate() {
         let typed = Instant::now();
-        say(&format!("@{mv}"));
+        bot.send(&format!("@{mv}"));
         let until = typed + Duration::from_secs(10);
         loop {
             let got = seen.lock().expect("lock").get(k + 1).map_or(0, Vec::len);
@@ -229,7 +196,6 @@ fn main() {
         after_kb,
         (after_kb.saturating_sub(before_kb)) as f64 / watchers as f64
     );
-    let _ = child.kill();
-    let _ = child.wait();
+    bot.kill();
     rt.shutdown_background();
 }

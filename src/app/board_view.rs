@@ -344,6 +344,35 @@ impl Service {
         Ok(view(&g, reader, review, self.now()))
     }
 
+    /// A bell for game `game`: it rings (the receiver sees a change) whenever this process
+    /// writes the game. Another process's writes do not ring it, so a follower still looks at
+    /// storage now and then; the bell only lets it look at once.
+    #[must_use]
+    pub fn game_bell(&self, game: u64) -> tokio::sync::watch::Receiver<()> {
+        let mut bells = self
+            .bells
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        bells.retain(|_, b| b.receiver_count() > 0);
+        bells
+            .entry(game)
+            .or_insert_with(|| tokio::sync::watch::channel(()).0)
+            .subscribe()
+    }
+
+    /// Ring the bells of `games`, just written.
+    pub(super) fn ring(&self, games: &[u64]) {
+        let bells = self
+            .bells
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for g in games {
+            if let Some(b) = bells.get(g) {
+                b.send_replace(());
+            }
+        }
+    }
+
     /// What a Telegram Mini App's user, checked by [`super::init_data::check`], may do in
     /// game `game`: play it when they are one of its players and it is being played, watch it
     /// otherwise. `Ok(None)` when there is no such game.

@@ -238,9 +238,11 @@ impl Service {
             changes.seen.push((event.clone(), now));
         }
         let wake = !changes.add_deadlines.is_empty();
+        let written: Vec<u64> = changes.games.iter().map(|g| g.id).collect();
         let saved = self.storage().persist(changes).await;
         drop(lease);
         saved?;
+        self.ring(&written);
         if wake {
             self.timer_wake.notify_one();
         }

@@ -39,6 +39,9 @@ pub struct Service {
     pub(super) analysis: analysis::Analysis,
     /// The engine pool of a service without the bot (puzzles still need an engine).
     pub(super) spare_pool: std::sync::OnceLock<Arc<bot::ThinkingPool>>,
+    /// Games someone follows live, each with the bell rung when this process writes it
+    /// ([`Service::game_bell`]).
+    pub(super) bells: Mutex<std::collections::HashMap<u64, tokio::sync::watch::Sender<()>>>,
 }
 
 impl Service {
@@ -65,6 +68,7 @@ impl Service {
             bot: std::sync::OnceLock::new(),
             analysis: analysis::Analysis::default(),
             spare_pool: std::sync::OnceLock::new(),
+            bells: Mutex::new(std::collections::HashMap::new()),
         }
     }
 

@@ -501,3 +501,38 @@ async fn about_names_the_version_and_every_rule_document_in_the_channels_languag
     assert!(vi.contains("Trọng tài xử theo"), "{vi}");
     assert!(vi.contains("Luật Thi Đấu Cờ Tướng"), "{vi}");
 }
+
+/// The web board's live streams look at a game at once when this process writes it: its
+/// bell rings for a move, not for a look at the board, and not for another game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_bell_rings_when_it_is_written() {
+    let f = fixture();
+    start_game(&f, "").await;
+    let game = f.svc.storage().active_games().expect("games")[0];
+    let mut bell = f.svc.game_bell(game);
+    let other = f.svc.game_bell(game + 1);
+    assert_eq!(bell.has_changed().ok(), Some(false));
+    let r = ask(&f, "carol", "/fen").await;
+    assert!(!r.is_empty());
+    assert_eq!(
+        bell.has_changed().ok(),
+        Some(false),
+        "a look writes nothing"
+    );
+    let r = ask(&f, "alice", "h2e2").await;
+    assert!(r.contains("1. alice: "), "{r}");
+    assert_eq!(bell.has_changed().ok(), Some(true), "the move rang it");
+    bell.mark_unchanged();
+    assert_eq!(
+        other.has_changed().ok(),
+        Some(false),
+        "another game's bell is quiet"
+    );
+    let r = ask(&f, "alice", "b2e2").await;
+    assert!(r.contains("bob's turn"), "{r}");
+    assert_eq!(
+        bell.has_changed().ok(),
+        Some(false),
+        "a refused move changes nothing"
+    );
+}

@@ -73,6 +73,11 @@ impl Console {
         }
     }
 
+    /// The bot's process id (to read its memory from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Send one line.
     pub fn send(&mut self, line: &str) {
         let stdin = self.stdin.as_mut().expect("stdin open");

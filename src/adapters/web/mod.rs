@@ -49,7 +49,8 @@ const FONT: &[u8] = include_bytes!("../../../assets/web/pieces.ttf");
 
 /// The largest request body read (a move's text).
 const BODY_LIMIT: usize = 1024;
-/// How often a live watcher's game is looked at.
+/// How often a live watcher's game is looked at when this process did not write it (another
+/// process of a fleet may have): a write here is seen at once.
 const WATCH_EVERY: Duration = Duration::from_millis(400);
 /// A comment sent to a live watcher when nothing changed for this long (keeps proxies open).
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -136,9 +137,23 @@ fn spectate(web: &Arc<Web>, game: u64) -> Looks {
     rx
 }
 
+/// Until `bell` rings (this process wrote the game) or [`WATCH_EVERY`] passed (another
+/// process of a fleet may have).
+async fn wait_for_change(bell: &mut watch::Receiver<()>) {
+    tokio::select! {
+        () = tokio::time::sleep(WATCH_EVERY) => {}
+        rung = bell.changed() => {
+            if rung.is_err() {
+                tokio::time::sleep(WATCH_EVERY).await;
+            }
+        }
+    }
+}
+
 /// The task that looks at `game` for its spectators.
 async fn look_for_spectators(web: Arc<Web>, game: u64, tx: watch::Sender<Option<Arc<Look>>>) {
     let mut last: Option<String> = None;
+    let mut bell = web.service.game_bell(game);
     loop {
         // A storage failure is looked at again next time.
         match web.service.storage().game(game) {
@@ -160,7 +175,7 @@ async fn look_for_spectators(web: Arc<Web>, game: u64, tx: watch::Sender<Option<
             }
             Err(_) => {}
         }
-        tokio::time::sleep(WATCH_EVERY).await;
+        wait_for_change(&mut bell).await;
         // Only the hub's own receiver left: nobody watches. Checked under the hub's lock, which
         // a new spectator takes to join.
         let mut games = web.hub.lock();
@@ -516,6 +531,8 @@ struct Stream {
     /// A spectator's stream: the game's shared looks (a player's stream looks for itself,
     /// since what it shows depends on who reads it).
     shared: Option<Looks>,
+    /// A player's stream: the game's bell.
+    bell: watch::Receiver<()>,
     last: Option<String>,
     sent_at: Instant,
     started: Instant,
@@ -536,7 +553,7 @@ async fn next_event(mut s: Stream) -> Option<(Result<Bytes, std::convert::Infall
     }
     loop {
         if !s.first {
-            tokio::time::sleep(WATCH_EVERY).await;
+            wait_for_change(&mut s.bell).await;
         }
         s.first = false;
         // A storage failure is looked at again next time.
@@ -611,10 +628,12 @@ fn events(web: &Arc<Web>, access: Access) -> Response<Body> {
         Access::Watch { game } => Some(spectate(web, game)),
         Access::Play { .. } => None,
     };
+    let bell = web.service.game_bell(access.game());
     let start = Stream {
         web: Arc::clone(web),
         access,
         shared,
+        bell,
         last: None,
         sent_at: Instant::now(),
         started: Instant::now(),
