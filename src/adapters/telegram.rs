@@ -211,6 +211,9 @@ async fn run_receiving(
     };
     let username = me.username.clone().unwrap_or_default().to_lowercase();
     tracing::info!(bot = %username, "Telegram: connected");
+    service.connected(Platform::Telegram, true);
+    let status = Arc::clone(&service);
+    let connected = move |up| status.connected(Platform::Telegram, up);
     let outbox = Outbox::new(
         Telegram::new(&bot, api::BoardLinks::of(service.web_links())),
         Arc::clone(&service),
@@ -239,7 +242,7 @@ async fn run_receiving(
                 retry: options.retry,
                 finish: options.drain_timeout,
             };
-            polling::poll(&bot, inbox, poll_options, handle, stop).await;
+            polling::poll(&bot, inbox, poll_options, handle, connected, stop).await;
             Ok(())
         }
         Some(config) => {

@@ -42,6 +42,8 @@ pub struct Service {
     /// Games someone follows live, each with the bell rung when this process writes it
     /// ([`Service::game_bell`]).
     pub(super) bells: Mutex<std::collections::HashMap<u64, tokio::sync::watch::Sender<()>>>,
+    /// Whether each platform this process serves is connected, as its adapter last said.
+    pub(super) connections: Mutex<Vec<(Platform, bool)>>,
 }
 
 impl Service {
@@ -69,7 +71,30 @@ impl Service {
             analysis: analysis::Analysis::default(),
             spare_pool: std::sync::OnceLock::new(),
             bells: Mutex::new(std::collections::HashMap::new()),
+            connections: Mutex::new(Vec::new()),
         }
+    }
+
+    /// The adapter of `platform` says whether it is connected (its last call to the platform
+    /// went through, or failed), for `/healthz`.
+    pub fn connected(&self, platform: Platform, up: bool) {
+        let mut c = self
+            .connections
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match c.iter_mut().find(|(p, _)| *p == platform) {
+            Some(entry) => entry.1 = up,
+            None => c.push((platform, up)),
+        }
+    }
+
+    /// Each platform this process serves, and whether it is connected.
+    #[must_use]
+    pub fn connections(&self) -> Vec<(Platform, bool)> {
+        self.connections
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// The storage.

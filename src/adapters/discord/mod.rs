@@ -41,8 +41,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serenity::all::{
-    ChannelId, ClientBuilder, Command, Context, EventHandler, GatewayError, GatewayIntents,
-    GuildId, Http, HttpBuilder, Interaction, Message, Ready, User,
+    ChannelId, ClientBuilder, Command, ConnectionStage, Context, EventHandler, GatewayError,
+    GatewayIntents, GuildId, Http, HttpBuilder, Interaction, Message, Ready, ShardStageUpdateEvent,
+    User,
 };
 use serenity::async_trait;
 use tokio::sync::watch;
@@ -174,8 +175,17 @@ impl Handler {
 
 #[async_trait]
 impl EventHandler for Handler {
+    async fn shard_stage_update(&self, _ctx: Context, event: ShardStageUpdateEvent) {
+        self.service.connected(
+            crate::platform::Platform::Discord,
+            event.new == ConnectionStage::Connected,
+        );
+    }
+
     async fn ready(&self, ctx: Context, ready: Ready) {
         self.me.store(ready.user.id.get(), Ordering::Relaxed);
+        self.service
+            .connected(crate::platform::Platform::Discord, true);
         tracing::info!(
             user = %ready.user.name,
             guilds = ready.guilds.len(),

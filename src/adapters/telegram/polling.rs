@@ -167,12 +167,14 @@ pub(super) struct PollOptions {
 
 /// Poll until `stop` completes, keeping each batch in `inbox` before confirming it and
 /// handing each update to `handle` (one chat's updates in order); then finish the updates in
-/// hand for a while (the rest stay in the inbox) and confirm what was stored.
+/// hand for a while (the rest stay in the inbox) and confirm what was stored. `connected`
+/// hears whether each `getUpdates` went through.
 pub(super) async fn poll<H, F>(
     bot: &Bot,
     inbox: Inbox,
     options: PollOptions,
     handle: H,
+    connected: impl Fn(bool) + Send + Sync,
     stop: impl Future<Output = ()> + Send,
 ) where
     H: Fn(Update) -> F + Send + Sync + 'static,
@@ -233,6 +235,7 @@ pub(super) async fn poll<H, F>(
             r = req.send() => r,
             () = &mut stop => break,
         };
+        connected(got.is_ok());
         let failed = match got {
             Ok(updates) => {
                 let fresh: Vec<Update> = updates

@@ -12,7 +12,7 @@
 //! | `GET /api/{token}/pgn`, `GET /api/{token}/gif` | a finished game as PGN, as an animated GIF |
 //! | `GET /tg/{game}`, `GET /tg/app` | the page as a Telegram Mini App (the game in the path, or the direct link's `startapp`) |
 //! | `POST /tg/{game}` | `{"init_data": "…"}`: Telegram's signed launch data traded for a link (`{"token", "mode"}`) |
-//! | `GET /healthz` | `ok` when the storage answers |
+//! | `GET /healthz` | `ok` when the storage answers and every platform served is connected (503 otherwise) |
 //! | `GET /metrics` | Prometheus's text format, for `Authorization: Bearer $METRICS_TOKEN` |
 //!
 //! A token is checked before anything else ([`crate::app::links`]): a forged or expired one
@@ -462,14 +462,31 @@ fn refused(web: &Web, peer: IpAddr, why: LinkError) -> Response<Body> {
     }
 }
 
+/// `ok` (200) when the storage answers and every platform this process serves is connected;
+/// otherwise 503. Either way a line for the storage and each platform says how it stands.
 fn health(web: &Web) -> Response<Body> {
-    match web.service.storage().active_games() {
-        Ok(_) => plain(StatusCode::OK, "ok"),
-        Err(e) => {
-            tracing::warn!(error = %e, "web board: health check: the storage does not answer");
-            plain(StatusCode::SERVICE_UNAVAILABLE, "storage unavailable")
-        }
+    let storage = web.service.storage().active_games();
+    if let Err(e) = &storage {
+        tracing::warn!(error = %e, "web board: health check: the storage does not answer");
     }
+    let connections = web.service.connections();
+    let healthy = storage.is_ok() && connections.iter().all(|(_, up)| *up);
+    let mut text = String::from(if healthy { "ok\n" } else { "unhealthy\n" });
+    text.push_str(if storage.is_ok() {
+        "storage: ok\n"
+    } else {
+        "storage: unavailable\n"
+    });
+    for (platform, up) in connections {
+        let state = if up { "connected" } else { "disconnected" };
+        text.push_str(&format!("{}: {state}\n", platform.name()));
+    }
+    let code = if healthy {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    respond(code, "text/plain; charset=utf-8", text)
 }
 
 fn reader(a: &Access) -> Option<&UserKey> {
