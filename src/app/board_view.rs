@@ -463,13 +463,18 @@ impl WebLinks {
     /// The address of `access`, valid for `secs` from `now_ms`.
     #[must_use]
     pub fn url(&self, access: &Access, now_ms: u64, secs: u64) -> String {
-        let kind = match access {
-            Access::Play { .. } => "p",
-            Access::Watch { .. } => "w",
-        };
         let token = self.key.sign(access, now_ms / 1000 + secs);
-        format!("{}/{kind}/{token}", self.public_url.trim_end_matches('/'))
+        format!(
+            "{}/{}/{token}",
+            self.public_url.trim_end_matches('/'),
+            access.kind()
+        )
     }
+}
+
+/// Whether `ctx` is in a Telegram group, where a reply cannot be shown to one member only.
+fn in_telegram_group(ctx: &super::ctx::Ctx<'_>) -> bool {
+    ctx.channel.platform() == Some(crate::platform::Platform::Telegram) && ctx.community().is_some()
 }
 
 /// Active games of `user` (in any chat), newest first, at most `limit`.
@@ -503,8 +508,7 @@ pub(super) fn web(
         return Ok(vec![say(WebMsg::WebOff)]);
     };
     let me = &ctx.user.id;
-    let telegram_group = ctx.channel.platform() == Some(crate::platform::Platform::Telegram)
-        && ctx.community().is_some();
+    let telegram_group = in_telegram_group(ctx);
     if telegram_group {
         return Ok(vec![say(WebMsg::AskPrivately)]);
     }
@@ -543,8 +547,7 @@ pub(super) fn board_link(ctx: &super::ctx::Ctx<'_>, game: u64) -> super::AppResu
     let Some(links) = &ctx.svc.config.web else {
         return Ok(vec![say(WebMsg::WebOff)]);
     };
-    let telegram_group = ctx.channel.platform() == Some(crate::platform::Platform::Telegram)
-        && ctx.community().is_some();
+    let telegram_group = in_telegram_group(ctx);
     Ok(vec![match ctx.svc.web_launch(game, &ctx.user.id)? {
         None => say(WebMsg::NoSuchGame),
         Some(Access::Play { .. }) if telegram_group => say(WebMsg::AskPrivately),

@@ -230,7 +230,6 @@ impl Service {
             seq: self.storage().next_outbox_seq()?,
         };
         if !replies.is_empty() {
-            super::metrics::metrics().queued(channel.platform(), replies.len());
             let bytes = encode(now, origin.context.as_ref(), &replies)?;
             changes.outbox.push((key.clone(), bytes));
         }
@@ -243,6 +242,9 @@ impl Service {
         drop(lease);
         saved?;
         self.ring(&written);
+        if !replies.is_empty() {
+            super::metrics::metrics().queued(channel.platform(), replies.len());
+        }
         if wake {
             self.timer_wake.notify_one();
         }

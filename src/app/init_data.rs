@@ -57,7 +57,9 @@ pub fn check(bot_token: &str, init_data: &str, now: u64) -> Result<Launch, LinkE
         }
     }
     let hash = hash.ok_or(LinkError::Forged)?;
-    let tag = unhex32(&hash).ok_or(LinkError::Forged)?;
+    let tag = super::links::unhex(&hash)
+        .filter(|t| t.len() == 32)
+        .ok_or(LinkError::Forged)?;
     fields.sort();
     if fields.windows(2).any(|w| w[0].0 == w[1].0) {
         return Err(LinkError::Forged);
@@ -125,19 +127,6 @@ fn mac<'a>(bot_token: &str, fields: impl Iterator<Item = (&'a str, &'a str)>) ->
     let mut mac = Hmac::<Sha256>::new_from_slice(&secret).expect("any key length");
     mac.update(check_string.as_bytes());
     mac
-}
-
-fn unhex32(s: &str) -> Option<[u8; 32]> {
-    let b = s.as_bytes();
-    if b.len() != 64 {
-        return None;
-    }
-    let mut out = [0u8; 32];
-    for (i, pair) in b.chunks(2).enumerate() {
-        let text = std::str::from_utf8(pair).ok()?;
-        out[i] = u8::from_str_radix(text, 16).ok()?;
-    }
-    Some(out)
 }
 
 #[cfg(test)]

@@ -41,6 +41,15 @@ pub enum Access {
 }
 
 impl Access {
+    /// Its page's path segment and the first letter of its token: `p` (play) or `w` (watch).
+    #[must_use]
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Access::Play { .. } => "p",
+            Access::Watch { .. } => "w",
+        }
+    }
+
     /// The game it is for.
     #[must_use]
     pub fn game(&self) -> u64 {
@@ -151,7 +160,8 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     s
 }
 
-fn unhex(s: &str) -> Option<Vec<u8>> {
+/// Lower- or upper-case hexadecimal read back; `None` for anything else.
+pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
     if !s.len().is_multiple_of(2) {
         return None;
     }

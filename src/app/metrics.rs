@@ -49,6 +49,12 @@ struct ByPlatform {
     platform: PlatformLabel,
 }
 
+fn on(platform: Option<Platform>) -> ByPlatform {
+    ByPlatform {
+        platform: platform.into(),
+    }
+}
+
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ByCommand {
     command: &'static str,
@@ -192,11 +198,7 @@ impl Metrics {
 
     /// A move was played in a channel of `platform`.
     pub fn moved(&self, platform: Option<Platform>) {
-        self.moves
-            .get_or_create(&ByPlatform {
-                platform: platform.into(),
-            })
-            .inc();
+        self.moves.get_or_create(&on(platform)).inc();
     }
 
     /// A command `name` (its canonical English name) was handled.
@@ -209,19 +211,13 @@ impl Metrics {
     /// `n` replies for `platform` were committed to the outbox.
     pub fn queued(&self, platform: Option<Platform>, n: usize) {
         self.queued
-            .get_or_create(&ByPlatform {
-                platform: platform.into(),
-            })
+            .get_or_create(&on(platform))
             .inc_by(u64::try_from(n).unwrap_or(u64::MAX));
     }
 
     /// A call delivered a reply on `platform`.
     pub fn delivered(&self, platform: Platform) {
-        self.delivered
-            .get_or_create(&ByPlatform {
-                platform: Some(platform).into(),
-            })
-            .inc();
+        self.delivered.get_or_create(&on(Some(platform))).inc();
     }
 
     /// A call on `platform` is tried again because of `cause`.
@@ -236,11 +232,7 @@ impl Metrics {
 
     /// A reply on `platform` was given up.
     pub fn dropped(&self, platform: Platform) {
-        self.dropped
-            .get_or_create(&ByPlatform {
-                platform: Some(platform).into(),
-            })
-            .inc();
+        self.dropped.get_or_create(&on(Some(platform))).inc();
     }
 
     /// An engine job of `kind` searched for `took`.

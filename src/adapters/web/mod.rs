@@ -47,6 +47,19 @@ const STYLE: &str = include_str!("../../../assets/web/board.css");
 /// The pieces' glyphs and 楚河漢界, from the renderer's font (`assets/fonts/README.md`).
 const FONT: &[u8] = include_bytes!("../../../assets/web/pieces.ttf");
 
+/// The pages' content security policy: nothing but this server's own page, script, style,
+/// font and requests; framed by `$frame` only.
+macro_rules! csp {
+    ($frame:literal) => {
+        concat!(
+            "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; ",
+            "font-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; ",
+            "frame-ancestors ",
+            $frame
+        )
+    };
+}
+
 /// The largest request body read (a move's text).
 const BODY_LIMIT: usize = 1024;
 /// How often a live watcher's game is looked at when this process did not write it (another
@@ -150,30 +163,49 @@ async fn wait_for_change(bell: &mut watch::Receiver<()>) {
     }
 }
 
+/// Game `game` as `reader` sees it, when it changed since `last` (the version sent before,
+/// updated here); `None` when it did not, or when the storage failed (looked at again next
+/// time). `Err` when there is no such game.
+fn look(
+    web: &Web,
+    game: u64,
+    reader: Option<&UserKey>,
+    last: &mut Option<String>,
+) -> Result<Option<Look>, NoGame> {
+    let record = match web.service.storage().game(game) {
+        Ok(Some(record)) => record,
+        Ok(None) => return Err(NoGame),
+        Err(_) => return Ok(None),
+    };
+    let version = board_view::version_of(&record);
+    if last.as_ref() == Some(&version) {
+        return Ok(None);
+    }
+    let Ok(view) = web.service.web_view_of(record, reader) else {
+        return Ok(None);
+    };
+    *last = Some(version);
+    let data = serde_json::to_string(&view).unwrap_or_default();
+    Ok(Some(Look {
+        event: Bytes::from(format!("event: state\ndata: {data}\n\n")),
+        over: view.over.is_some(),
+    }))
+}
+
+/// The game a stream follows is not (or no longer) stored.
+struct NoGame;
+
 /// The task that looks at `game` for its spectators.
 async fn look_for_spectators(web: Arc<Web>, game: u64, tx: watch::Sender<Option<Arc<Look>>>) {
     let mut last: Option<String> = None;
     let mut bell = web.service.game_bell(game);
-    loop {
-        // A storage failure is looked at again next time.
-        match web.service.storage().game(game) {
-            Ok(None) => break,
-            Ok(Some(record)) => {
-                let version = board_view::version_of(&record);
-                if last.as_ref() != Some(&version) {
-                    if let Ok(view) = web.service.web_view_of(record, None) {
-                        last = Some(version);
-                        let data = serde_json::to_string(&view).unwrap_or_default();
-                        let over = view.over.is_some();
-                        let event = Bytes::from(format!("event: state\ndata: {data}\n\n"));
-                        tx.send_replace(Some(Arc::new(Look { event, over })));
-                        if over {
-                            break;
-                        }
-                    }
-                }
+    while let Ok(found) = look(&web, game, None, &mut last) {
+        if let Some(l) = found {
+            let over = l.over;
+            tx.send_replace(Some(Arc::new(l)));
+            if over {
+                break;
             }
-            Err(_) => {}
         }
         wait_for_change(&mut bell).await;
         // Only the hub's own receiver left: nobody watches. Checked under the hub's lock, which
@@ -235,10 +267,7 @@ fn respond(code: StatusCode, kind: &'static str, body: impl Into<Body>) -> Respo
     );
     h.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; \
-             font-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-        ),
+        HeaderValue::from_static(csp!("'none'")),
     );
     r
 }
@@ -284,18 +313,14 @@ async fn answer(web: Arc<Web>, peer: IpAddr, req: Request<Body>) -> Response<Bod
             // Telegram's web clients show a Mini App in a frame of their own.
             page.headers_mut().insert(
                 header::CONTENT_SECURITY_POLICY,
-                HeaderValue::from_static(
-                    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; \
-                     font-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; \
-                     frame-ancestors https://web.telegram.org",
-                ),
+                HeaderValue::from_static(csp!("https://web.telegram.org")),
             );
             page
         }
-        (Method::POST, ["tg", game]) if web.options.telegram_token.is_some() => {
-            let game = (*game).to_string();
-            launch(&web, peer, &game, req).await
-        }
+        (Method::POST, ["tg", game]) => match &web.options.telegram_token {
+            Some(bot_token) => launch(&web, peer, bot_token, game, req).await,
+            None => plain(StatusCode::NOT_FOUND, "not found"),
+        },
         (Method::GET, ["assets", "board.js"]) => {
             respond(StatusCode::OK, "text/javascript; charset=utf-8", SCRIPT)
         }
@@ -367,10 +392,13 @@ fn figures(web: &Web, peer: IpAddr, req: &Request<Body>) -> Response<Body> {
 /// A Mini App opened: Telegram's launch data, checked, traded for a link of this server to
 /// `game` (a number, or `app` for the direct link's `startapp`): to play for one of its
 /// players while it is being played, to watch for anyone else.
-async fn launch(web: &Arc<Web>, peer: IpAddr, game: &str, req: Request<Body>) -> Response<Body> {
-    let Some(bot_token) = &web.options.telegram_token else {
-        return plain(StatusCode::NOT_FOUND, "not found");
-    };
+async fn launch(
+    web: &Web,
+    peer: IpAddr,
+    bot_token: &Secret,
+    game: &str,
+    req: Request<Body>,
+) -> Response<Body> {
     #[derive(serde::Deserialize)]
     struct Sent {
         init_data: String,
@@ -394,12 +422,8 @@ async fn launch(web: &Arc<Web>, peer: IpAddr, game: &str, req: Request<Body>) ->
     let user = UserKey::on(Platform::Telegram, launch.user);
     match web.service.web_launch(game, &user) {
         Ok(Some(access)) => {
-            let mode = match access {
-                Access::Play { .. } => "p",
-                Access::Watch { .. } => "w",
-            };
             let token = web.key.sign(&access, now_secs() + PLAY_LINK_SECS);
-            json(&serde_json::json!({ "token": token, "mode": mode }))
+            json(&serde_json::json!({ "token": token, "mode": access.kind() }))
         }
         Ok(None) => plain(StatusCode::NOT_FOUND, "no such game"),
         Err(e) => {
@@ -541,16 +565,24 @@ async fn read_json<T: serde::de::DeserializeOwned>(
     })
 }
 
+/// Where a live stream's looks come from.
+enum Source {
+    /// A spectator's: the game's looks, shared by all its spectators.
+    Shared(Looks),
+    /// A player's own (what it shows depends on who reads it): the game's bell, and the
+    /// version last sent.
+    Own {
+        user: UserKey,
+        bell: watch::Receiver<()>,
+        last: Option<String>,
+    },
+}
+
 /// What a live stream remembers between looks.
 struct Stream {
     web: Arc<Web>,
-    access: Access,
-    /// A spectator's stream: the game's shared looks (a player's stream looks for itself,
-    /// since what it shows depends on who reads it).
-    shared: Option<Looks>,
-    /// A player's stream: the game's bell.
-    bell: watch::Receiver<()>,
-    last: Option<String>,
+    game: u64,
+    source: Source,
     sent_at: Instant,
     started: Instant,
     first: bool,
@@ -558,79 +590,69 @@ struct Stream {
     _permit: OwnedSemaphorePermit,
 }
 
-/// The next piece of a live stream: the view when the game changed, a keep-alive comment
-/// when nothing did for a while; the end when the game is over (sent once) or the stream is
-/// old.
-async fn next_event(mut s: Stream) -> Option<(Result<Bytes, std::convert::Infallible>, Stream)> {
-    if s.done || s.started.elapsed() > STREAM_FOR {
-        return None;
+type Piece = Option<(Result<Bytes, std::convert::Infallible>, Stream)>;
+
+impl Stream {
+    /// `look` sent: the stream ends after it if the game is over.
+    fn send(mut self, event: Bytes, over: bool) -> Piece {
+        self.done = over;
+        self.sent_at = Instant::now();
+        Some((Ok(event), self))
     }
-    if s.shared.is_some() {
-        return next_shared(s).await;
-    }
-    loop {
-        if !s.first {
-            wait_for_change(&mut s.bell).await;
-        }
-        s.first = false;
-        // A storage failure is looked at again next time.
-        match s.web.service.storage().game(s.access.game()) {
-            Ok(None) => return None,
-            Ok(Some(record)) => {
-                let version = board_view::version_of(&record);
-                if s.last.as_ref() != Some(&version) {
-                    if let Ok(view) = s.web.service.web_view_of(record, reader(&s.access)) {
-                        s.last = Some(version);
-                        s.done = view.over.is_some();
-                        s.sent_at = Instant::now();
-                        let data = serde_json::to_string(&view).unwrap_or_default();
-                        let event = format!("event: state\ndata: {data}\n\n");
-                        return Some((Ok(Bytes::from(event)), s));
-                    }
-                }
-            }
-            Err(_) => {}
-        }
-        if s.sent_at.elapsed() >= KEEP_ALIVE {
-            s.sent_at = Instant::now();
-            return Some((Ok(Bytes::from_static(b": still here\n\n")), s));
-        }
-        if s.started.elapsed() > STREAM_FOR {
-            return None;
-        }
+
+    fn keep_alive(mut self) -> Piece {
+        self.sent_at = Instant::now();
+        Some((Ok(Bytes::from_static(b": still here\n\n")), self))
     }
 }
 
-/// [`next_event`] for a spectator: the next shared look, or a keep-alive comment.
-async fn next_shared(mut s: Stream) -> Option<(Result<Bytes, std::convert::Infallible>, Stream)> {
-    let rx = s.shared.as_mut()?;
-    if s.first {
-        s.first = false;
-        rx.mark_unchanged();
-        let now = rx.borrow_and_update().clone();
-        if let Some(look) = now {
-            s.done = look.over;
-            s.sent_at = Instant::now();
-            return Some((Ok(look.event.clone()), s));
-        }
+/// The next piece of a live stream: the view when the game changed, a keep-alive comment
+/// when nothing did for a while; the end when the game is over (sent once) or the stream is
+/// old.
+async fn next_event(mut s: Stream) -> Piece {
+    if s.done || s.started.elapsed() > STREAM_FOR {
+        return None;
     }
-    let left = STREAM_FOR.saturating_sub(s.started.elapsed());
-    let wait = KEEP_ALIVE.min(left);
-    match tokio::time::timeout(wait, rx.changed()).await {
-        Ok(Ok(())) => {
-            let look = rx.borrow_and_update().clone()?;
-            s.done = look.over;
-            s.sent_at = Instant::now();
-            Some((Ok(look.event.clone()), s))
+    let (web, game) = (Arc::clone(&s.web), s.game);
+    match &mut s.source {
+        Source::Shared(rx) => {
+            if s.first {
+                s.first = false;
+                let now = rx.borrow_and_update().clone();
+                if let Some(l) = now {
+                    return s.send(l.event.clone(), l.over);
+                }
+            }
+            let wait = KEEP_ALIVE.min(STREAM_FOR.saturating_sub(s.started.elapsed()));
+            match tokio::time::timeout(wait, rx.changed()).await {
+                Ok(Ok(())) => {
+                    let l = rx.borrow_and_update().clone()?;
+                    s.send(l.event.clone(), l.over)
+                }
+                // The game is gone, or its task ended without a last word: the page opens a
+                // new stream.
+                Ok(Err(_)) => None,
+                Err(_) if s.started.elapsed() > STREAM_FOR => None,
+                Err(_) => s.keep_alive(),
+            }
         }
-        // The game is gone, or its task ended without a last word: the page opens a new
-        // stream.
-        Ok(Err(_)) => None,
-        Err(_) if s.started.elapsed() > STREAM_FOR => None,
-        Err(_) => {
-            s.sent_at = Instant::now();
-            Some((Ok(Bytes::from_static(b": still here\n\n")), s))
-        }
+        Source::Own { user, bell, last } => loop {
+            if !s.first {
+                wait_for_change(bell).await;
+            }
+            s.first = false;
+            match look(&web, game, Some(user), last) {
+                Err(NoGame) => return None,
+                Ok(Some(l)) => return s.send(l.event, l.over),
+                Ok(None) => {}
+            }
+            if s.sent_at.elapsed() >= KEEP_ALIVE {
+                return s.keep_alive();
+            }
+            if s.started.elapsed() > STREAM_FOR {
+                return None;
+            }
+        },
     }
 }
 
@@ -641,17 +663,19 @@ fn events(web: &Arc<Web>, access: Access) -> Response<Body> {
             "too many watchers; try again later",
         );
     };
-    let shared = match access {
-        Access::Watch { game } => Some(spectate(web, game)),
-        Access::Play { .. } => None,
+    let game = access.game();
+    let source = match access {
+        Access::Watch { game } => Source::Shared(spectate(web, game)),
+        Access::Play { game, user } => Source::Own {
+            user,
+            bell: web.service.game_bell(game),
+            last: None,
+        },
     };
-    let bell = web.service.game_bell(access.game());
     let start = Stream {
         web: Arc::clone(web),
-        access,
-        shared,
-        bell,
-        last: None,
+        game,
+        source,
         sent_at: Instant::now(),
         started: Instant::now(),
         first: true,
