@@ -7,7 +7,9 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use xiangqi_bot::arbiter::RulesetName;
 use xiangqi_bot::game::tournament::pairing::{arena, swiss};
 use xiangqi_bot::game::tournament::standings::table;
-use xiangqi_bot::game::tournament::{Entrant, Format, GameResult, Presence, Stage, Tournament};
+use xiangqi_bot::game::tournament::{
+    Entrant, Format, GameResult, Presence, Stage, Tournament, Venues,
+};
 use xiangqi_bot::game::{PlayerRef, TimeControl};
 use xiangqi_bot::render::table::{table_png, Column, Medal, Table, TableRow};
 
@@ -15,6 +17,7 @@ use xiangqi_bot::render::table::{table_png, Column, Medal, Table, TableRow};
 /// sequence, the stronger seed winning more often).
 fn played(n: usize, rounds: u32) -> Tournament {
     let mut t = Tournament {
+        venues: Venues::Chat,
         id: 1,
         format: Format::Swiss { rounds: rounds + 1 },
         time_control: TimeControl::Fischer {

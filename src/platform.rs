@@ -46,6 +46,16 @@ impl Platform {
         }
     }
 
+    /// Whether its adapter may open a venue of its own for a tournament game (a Discord
+    /// thread, a Telegram forum topic; see [`crate::app::VenueAsk`]). The console cannot.
+    #[must_use]
+    pub const fn opens_venues(self) -> bool {
+        match self {
+            Platform::Console => false,
+            Platform::Telegram | Platform::Discord => true,
+        }
+    }
+
     /// Its name as players read it.
     #[must_use]
     pub const fn name(self) -> &'static str {

@@ -154,7 +154,39 @@ pub struct Reply {
     /// them, where it has one (a Discord mention allowed for them alone, a Telegram mention of
     /// the user). A private reply notifies nobody. The text names them already.
     pub notify: Vec<crate::game::PlayerRef>,
+    /// Open a venue of its own for a tournament game (a Discord thread, a Telegram forum
+    /// topic) and post this there: see [`VenueAsk`]. Adapters that cannot post it where it
+    /// was committed, as any reply.
+    pub venue: Option<VenueAsk>,
+    /// Deliver in this channel rather than where the event's replies go (a tournament's news
+    /// set off in one of its games' venues goes to the tournament's chat). Read when the
+    /// replies are committed, each channel getting its own outbox entry; not stored.
+    pub channel: Option<ChannelKey>,
 }
+
+/// A tournament game's venue to open: a thread or forum topic named `name` in the chat the
+/// reply is committed to. The adapter opens it, reports it ([`Service::venue_opened`]) and
+/// posts the reply there; when the platform refuses (no right to, not a forum), it posts the
+/// reply in the chat and the game is played there. Stored with the reply, so a restart before
+/// the venue was opened still opens it; [`Service::ready`] fills `opened` when it was opened
+/// already, so a reply delivered again never opens a second one.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct VenueAsk {
+    /// The game.
+    pub game: u64,
+    /// The venue's name (`Round 2: ann – ben`), at most [`VENUE_NAME_MAX`] characters.
+    pub name: String,
+    /// The venue, when it was opened already: post there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opened: Option<ChannelKey>,
+    /// When no venue opens, post nothing (a large round: the chat was told its games begin,
+    /// and each board comes with its first move).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub quiet: bool,
+}
+
+/// Longest venue name (Discord's thread names take 1–100 characters, Telegram's topics 128).
+pub const VENUE_NAME_MAX: usize = 100;
 
 /// Most players one reply notifies (a Discord message allows 100 user mentions, and the
 /// mentions must fit beside its text).

@@ -137,6 +137,7 @@ impl Service {
                 }
             }
         }
+        self.venues_known(replies);
         self.draw(replies).await;
     }
 
@@ -225,12 +226,25 @@ impl Service {
             });
         }
         let now = self.now();
-        let key = OutboxKey {
-            channel: channel.clone(),
-            seq: self.storage().next_outbox_seq()?,
-        };
-        if !replies.is_empty() {
-            let bytes = encode(now, origin.context.as_ref(), &replies)?;
+        // One entry per channel told something: the event's, and the tournament chat a
+        // venue's news goes to (see [`Reply::channel`]), each numbered in order.
+        let mut entries: Vec<(OutboxKey, Vec<Reply>)> = Vec::new();
+        for mut r in std::mem::take(&mut replies) {
+            let to = r.channel.take().unwrap_or_else(|| channel.clone());
+            if let Some((_, rs)) = entries.iter_mut().find(|(k, _)| k.channel == to) {
+                rs.push(r);
+                continue;
+            }
+            let key = OutboxKey {
+                channel: to,
+                seq: self.storage().next_outbox_seq()?,
+            };
+            entries.push((key, vec![r]));
+        }
+        // Only the event's own channel answers it (a venue's news in the chat answers nothing).
+        let context = |key: &OutboxKey| origin.context.clone().filter(|_| key.channel == *channel);
+        for (key, rs) in &entries {
+            let bytes = encode(now, context(key).as_ref(), rs)?;
             changes.outbox.push((key.clone(), bytes));
         }
         if let Some(event) = &origin.event {
@@ -242,27 +256,31 @@ impl Service {
         drop(lease);
         saved?;
         self.ring(&written);
-        if !replies.is_empty() {
-            super::metrics::metrics().queued(channel.platform(), replies.len());
-        }
         if wake {
             self.timer_wake.notify_one();
         }
         // Handed over as what to draw: the worker draws just before sending, so what waits
         // in memory is small, and what waits in storage is read back as it was.
-        let handed = !replies.is_empty()
-            && self.hand_over(Delivery {
+        let mut queued = None;
+        let mut out = Vec::new();
+        for (key, mut rs) in entries {
+            super::metrics::metrics().queued(key.channel.platform(), rs.len());
+            let handed = self.hand_over(Delivery {
                 key: key.clone(),
                 created_ms: now,
-                context: origin.context.clone(),
-                replies: replies.clone(),
+                context: context(&key),
+                replies: rs.clone(),
             });
-        if !handed {
-            self.draw(&mut replies).await;
+            if handed {
+                queued = queued.or(Some(key));
+            } else {
+                self.draw(&mut rs).await;
+            }
+            out.extend(rs);
         }
         Ok(Handled {
-            replies,
-            queued: handed.then_some(key),
+            replies: out,
+            queued,
             ..Handled::default()
         })
     }
@@ -275,12 +293,14 @@ impl Service {
         &self,
         slot: &mut Slot,
         changes: Changes,
-        channel: &ChannelKey,
+        (channel, answer_in): (&ChannelKey, &ChannelKey),
         origin: &Origin,
         replies: Vec<Reply>,
     ) -> AppResult<Handled> {
         let lease = slot.take_lease();
-        let committed = self.commit(changes, channel, origin, replies, lease).await;
+        let committed = self
+            .commit(changes, answer_in, origin, replies, lease)
+            .await;
         match &committed {
             Ok(_) => self.bot_watch(channel, slot.games()),
             Err(_) => slot.loaded = false,

@@ -58,4 +58,10 @@ pub(crate) enum Raised {
     },
     /// A stored deadline fell due at `now_ms`.
     Due { deadline: Deadline, now_ms: u64 },
+    /// The adapter opened the venue asked for tournament game `game` (`None`: the platform
+    /// refused, and the game is played in the chat).
+    VenueOpened {
+        game: u64,
+        venue: Option<(ChannelKey, String)>,
+    },
 }

@@ -101,6 +101,13 @@ impl Service {
         at: String,
     ) -> AppResult<Vec<String>> {
         let mut slot = self.manager.lock(channel).await?;
+        let mut home = channel.clone();
+        // Shown in a game's venue: remembered in its tournament chat, which holds the game.
+        if let Some(chat) = slot.record.venue_of.clone() {
+            drop(slot);
+            slot = self.manager.lock(&chat).await?;
+            home = chat;
+        }
         if at.len() > MAX_REF || !applies(action, &slot.record, slot.game.as_ref(), self.now()) {
             return Ok(vec![at]);
         }
@@ -126,7 +133,7 @@ impl Service {
             retired.push(record.menus.remove(0).at);
         }
         let mut changes = Changes::default();
-        changes.channels.push((channel.clone(), record.clone()));
+        changes.channels.push((home, record.clone()));
         self.persist_direct(changes).await?;
         slot.record = record;
         Ok(retired)

@@ -40,6 +40,7 @@ mod service;
 mod settings;
 mod timer;
 mod tournament;
+mod venues;
 mod view;
 
 pub use action::Action;
@@ -47,7 +48,7 @@ pub use args::{Arg, ArgKind};
 pub use board_view::{BoardView, WebLinks, WebMoveAnswer};
 pub use chat::{
     default_notation, AppResult, Button, Image, ImageKind, Incoming, Later, Outgoing, Reply,
-    MAX_NOTIFY,
+    VenueAsk, MAX_NOTIFY, VENUE_NAME_MAX,
 };
 pub use command::{parse_line, Cmd, Line, MAX_TEXT};
 pub use drawing::Drawing;

@@ -221,6 +221,9 @@ struct StoredReply {
     /// Players it notifies: (id, name).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     notify: Vec<(UserKey, String)>,
+    /// A tournament game's venue to open and post it in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    venue: Option<super::chat::VenueAsk>,
 }
 
 /// A picture as stored. A board's description and text board, two thirds of an entry, are
@@ -294,6 +297,7 @@ fn stored(r: &Reply) -> StoredReply {
             .iter()
             .map(|p| (p.id.clone(), p.name.clone()))
             .collect(),
+        venue: r.venue.clone(),
     }
 }
 
@@ -337,6 +341,8 @@ fn restored(r: StoredReply) -> Reply {
             .into_iter()
             .map(|(id, name)| crate::game::PlayerRef { id, name })
             .collect(),
+        venue: r.venue,
+        channel: None,
     }
 }
 
@@ -409,6 +415,13 @@ mod tests {
             track: true,
             retire: vec!["c:1:2".into()],
             notify: vec![crate::game::PlayerRef::new("tg:7", "Bình")],
+            venue: Some(super::super::chat::VenueAsk {
+                game: 1,
+                name: "Round 1: An – Bình".into(),
+                opened: None,
+                quiet: false,
+            }),
+            channel: None,
         };
         let ctx = "ctx".to_string();
         let bytes = encode(5, Some(&ctx), std::slice::from_ref(&reply)).expect("encode");
@@ -424,6 +437,7 @@ mod tests {
         assert!(r.track);
         assert_eq!(r.retire, reply.retire);
         assert_eq!(r.notify, reply.notify);
+        assert_eq!(r.venue, reply.venue);
         let img = r.image.as_ref().expect("image");
         assert!(img.bytes.is_empty(), "the bytes are not stored");
         assert_eq!(img.drawing.as_ref(), Some(&drawing));

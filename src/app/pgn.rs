@@ -292,6 +292,7 @@ mod tests {
             hints: None,
             tournament: None,
             first_move_ms: None,
+            venue: None,
         };
         let p = pgn(&rec, "console");
         assert!(p.contains("[Game \"Chinese Chess\"]"));

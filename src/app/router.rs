@@ -16,6 +16,7 @@ use super::service::Service;
 use super::view::ply_of;
 use super::{
     bot_turn, challenge, endings, hint, info, play, puzzle, ratings, review, timer, tournament,
+    venues,
 };
 use crate::game::DeadlineKind;
 use crate::i18n::app::{text, Msg};
@@ -179,7 +180,31 @@ impl Service {
 
 async fn chat(svc: &Service, inc: &Incoming, line: Line, origin: &Origin) -> AppResult<Handled> {
     let mut slot = svc.manager.lock(&inc.channel).await?;
-    let which = pick(&slot, &inc.user.id, inc.action, &line);
+    // A game's venue: decided under its tournament chat's lock, as if typed there, and
+    // answered here.
+    let venue = slot.record.venue_of.clone();
+    let answer_in = inc.channel.clone();
+    let home;
+    let inc = match venue {
+        Some(chat) => {
+            drop(slot);
+            slot = svc.manager.lock(&chat).await?;
+            home = Incoming {
+                channel: chat,
+                ..inc.clone()
+            };
+            &home
+        }
+        None => inc,
+    };
+    let which = pick(&slot, &inc.user.id, inc.action, &line).map(|id| {
+        // In a venue, its game unless the author plays another one.
+        id.or_else(|| {
+            slot.games()
+                .find(|g| g.record.venue.as_ref() == Some(&answer_in))
+                .map(|g| g.record.id)
+        })
+    });
     let challenge = pick_challenge(&slot, inc, &line, svc.now());
     slot.select_challenge(challenge);
     // Another process sharing the storage may have handled the same event (delivered to
@@ -222,7 +247,7 @@ async fn chat(svc: &Service, inc: &Incoming, line: Line, origin: &Origin) -> App
         }
         Err(list) => Ok(vec![ctx.private(Msg::WhichGame { games: list })]),
     };
-    finish(svc, &ctx, &mut slot, origin, replies).await
+    finish(svc, &ctx, &mut slot, origin, replies, &answer_in).await
 }
 
 /// Which of the channel's games a chat event acts on (several pairs may play in one chat; a
@@ -390,6 +415,7 @@ async fn raised(svc: &Service, channel: &ChannelKey, what: Raised) -> AppResult<
             | DeadlineKind::TournamentRound => None,
         },
         Raised::ReviewReady { .. } => None,
+        Raised::VenueOpened { game, .. } => Some(*game),
     };
     if game.is_some() {
         slot.select(game);
@@ -400,6 +426,13 @@ async fn raised(svc: &Service, channel: &ChannelKey, what: Raised) -> AppResult<
         }
     }
     let several = slot.games().count() > 1;
+    // What a game played in a venue of its own says goes there.
+    let answer_in = slot
+        .game
+        .as_ref()
+        .filter(|_| game.is_some())
+        .and_then(|g| g.record.venue.clone())
+        .unwrap_or_else(|| channel.clone());
     let mut ctx = Ctx::raised(svc, channel, &slot, now);
     let replies = match what {
         Raised::BotMoved {
@@ -413,25 +446,45 @@ async fn raised(svc: &Service, channel: &ChannelKey, what: Raised) -> AppResult<
             review::ready(&ctx, *asked, &game, &data).await
         }
         Raised::Due { deadline, .. } => timer::due(&ctx, &mut slot, &deadline).await,
+        Raised::VenueOpened { game, venue } => {
+            venues::venue_opened(&ctx, &mut slot, game, venue).await
+        }
     };
     let replies = label_boards(&ctx, &slot, several, replies);
-    finish(svc, &ctx, &mut slot, &Origin::default(), replies).await
+    finish(
+        svc,
+        &ctx,
+        &mut slot,
+        &Origin::default(),
+        replies,
+        &answer_in,
+    )
+    .await
 }
 
-/// Commit what the handler staged with what it says (and the messages it retired).
+/// Commit what the handler staged with what it says (and the messages it retired), said in
+/// `answer_in`: the channel, or the venue of the game the event was about, where the
+/// tournament's news set off by the game (a round paired, the table) is not said.
 async fn finish(
     svc: &Service,
     ctx: &Ctx<'_>,
     slot: &mut Slot,
     origin: &Origin,
     replies: AppResult<Vec<Reply>>,
+    answer_in: &ChannelKey,
 ) -> AppResult<Handled> {
     match replies {
         Ok(mut replies) => {
-            replies.extend(ctx.take_announced());
+            let mut announced = ctx.take_announced();
+            if answer_in != ctx.channel {
+                for r in &mut announced {
+                    r.channel.get_or_insert_with(|| ctx.channel.clone());
+                }
+            }
+            replies.extend(announced);
             replies.extend(ctx.retired_reply());
             let changes = ctx.take_staged();
-            svc.commit_slot(slot, changes, ctx.channel, origin, replies)
+            svc.commit_slot(slot, changes, (ctx.channel, answer_in), origin, replies)
                 .await
         }
         Err(e) => {

@@ -9,8 +9,8 @@ use super::chat::{AppResult, Button, Image, ImageKind, Reply, MAX_NOTIFY};
 use super::ctx::{Ctx, Slot};
 use crate::game::tournament::standings::table;
 use crate::game::tournament::{
-    Entrant, Format, GameResult, Presence, Stage, Tournament, MAX_ARENA_MINUTES, MAX_PLAYERS,
-    MAX_ROUNDS, ROBIN_MAX,
+    Entrant, Format, GameResult, Presence, Stage, Tournament, Venues, MAX_ARENA_MINUTES,
+    MAX_PLAYERS, MAX_ROUNDS, ROBIN_MAX,
 };
 use crate::game::{
     Changes, ChannelRecord, Deadline, DeadlineKind, Game, GameSetup, GameStatus, TimeControl,
@@ -188,6 +188,9 @@ fn terms(
     let mut rated = false;
     let (mut length, mut max_players, mut min_rating, mut starts_in) = (None, None, None, None);
     let mut every = None;
+    // Each game in a venue of its own where the platform allows: what a demanding player
+    // expects of a tidy chat (`chat` keeps them side by side in it).
+    let mut venues = Venues::Own;
     let mut i = 0;
     while i < words.len() {
         let word = words[i].as_str();
@@ -224,6 +227,8 @@ fn terms(
                 Format::Robin { double } => *double = true,
                 _ => return Err(bad(word)),
             }
+        } else if let Some(v) = super::venues::word(word) {
+            venues = v;
         } else if let Some(r) = super::command::rated_word(word) {
             rated = r;
         } else if let Ok(t) = word.parse::<TimeControl>() {
@@ -288,6 +293,7 @@ fn terms(
         }
     }
     Ok(Tournament {
+        venues,
         id: 0,
         format,
         time_control: tc,
@@ -1110,10 +1116,14 @@ fn first_move_rule(ctx: &Ctx<'_>) -> String {
     )
 }
 
-/// The first board of each game `started`.
+/// The first board of each game `started`; with venues of their own, each asks for its venue.
 pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> Vec<Reply> {
     let round = t.rounds().map(|_| t.round);
-    if started.len() > MAX_START_BOARDS {
+    let many = started.len() > MAX_START_BOARDS;
+    let venues = t.venues == Venues::Own
+        && Platform::of(ctx.channel).is_some_and(|p| p.opens_venues());
+    let mut out = Vec::new();
+    if many {
         // Each player is told that their game begins (the round's list names their game).
         let mut reply = Reply::text(format!(
             "{}\n{}",
@@ -1130,9 +1140,11 @@ pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> V
             .flat_map(|g| [g.record.red.clone(), g.record.black.clone()])
             .take(MAX_NOTIFY)
             .collect();
-        return vec![reply];
+        out.push(reply);
+        if !venues {
+            return out;
+        }
     }
-    let mut out = Vec::new();
     for game in started {
         let heading = format!(
             "{}\n{}",
@@ -1142,6 +1154,11 @@ pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> V
         let mut reply = super::challenge::first_board(ctx, game, Some(heading)).await;
         // The two players are called to their board.
         reply.notify = vec![game.record.red.clone(), game.record.black.clone()];
+        if venues {
+            // A large round's boards are not posted in the chat when no venue opens (it was
+            // told that the games begin).
+            reply.venue = Some(super::venues::ask(ctx, t, game, many));
+        }
         out.push(reply);
     }
     out

@@ -121,6 +121,7 @@ impl Game {
             hints: Some(hints),
             tournament: None,
             first_move_ms: None,
+            venue: None,
         };
         Game {
             arbiter: Arbiter::new(pos, Ruleset::preset(ruleset)),

@@ -170,6 +170,11 @@ pub struct GameRecord {
     /// (tournament games: a player who does not come does not hold the event up).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_move_ms: Option<u64>,
+    /// A tournament game's own venue (a Discord thread, a Telegram forum topic), once its
+    /// adapter opened it and reported it: the game stays in `channel`'s record, and what it
+    /// says goes there. `None`: played in `channel` itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venue: Option<ChannelKey>,
 }
 
 /// One of the bot's evaluations, from its own side.
@@ -354,6 +359,10 @@ pub struct ChannelRecord {
     /// [`super::puzzle::RECENT_PUZZLES`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub recent_puzzles: Vec<String>,
+    /// This channel is a venue opened for a game of the tournament held in that chat: what
+    /// is typed here is decided under that chat's lock, and its replies come back here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venue_of: Option<ChannelKey>,
 }
 
 /// A one-time question (a challenge, an offer, a confirmation) or a move picker, as a

@@ -55,6 +55,7 @@ pub fn rated(
         hints: None,
         tournament: None,
         first_move_ms: None,
+        venue: None,
     }
 }
 

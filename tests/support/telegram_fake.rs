@@ -541,6 +541,24 @@ impl FakeTelegram {
         self.set_status(chat, user, "creator");
     }
 
+    /// Makes the bot an administrator of `chat` who may manage its topics (`can_manage_topics`):
+    /// then `createForumTopic` works there, if it is a forum.
+    pub fn let_bot_manage_topics(&self, chat: &FakeChat) {
+        let bot = self.bot_user();
+        self.set_status(chat, &bot, "administrator");
+        self.lock().manages_topics.insert(chat.id);
+    }
+
+    /// The forum topics of `chat` (`message_thread_id`, name), oldest first.
+    pub fn topics(&self, chat: &FakeChat) -> Vec<(i32, String)> {
+        self.lock()
+            .topics
+            .iter()
+            .filter(|((c, _), _)| *c == chat.id)
+            .map(|((_, t), name)| (*t, name.clone()))
+            .collect()
+    }
+
     fn set_status(&self, chat: &FakeChat, user: &FakeUser, status: &'static str) {
         let mut st = self.lock();
         st.chats.insert(chat.id, chat.clone());
@@ -566,6 +584,10 @@ impl FakeTelegram {
         let mut st = self.lock();
         st.chats.insert(chat.id, chat.clone());
         st.seen_member(chat, from);
+        if let Some(t) = thread_id.filter(|_| chat.is_forum) {
+            // Written in, so it exists.
+            st.topics.entry((chat.id, t)).or_default();
+        }
         let message_id = st.next_message_id(chat.id);
         let entities = command_entity(text);
         let msg = Msg {
@@ -1032,6 +1054,11 @@ struct FakeState {
     /// Who has been seen in each chat (chat id, user id) and their status there:
     /// `member`, `administrator` or `creator`, as `getChatMember` reports it.
     members: HashMap<(i64, i64), (FakeUser, &'static str)>,
+    /// Forum topics (chat id, `message_thread_id`) and their names: created with
+    /// `createForumTopic`, or written in by a user.
+    topics: BTreeMap<(i64, i32), String>,
+    /// Chats where the bot is an administrator allowed to manage topics.
+    manages_topics: std::collections::HashSet<i64>,
 }
 
 /// Request parameters, whatever the encoding.
@@ -1288,6 +1315,8 @@ impl FakeState {
             shutdown: false,
             chats: HashMap::new(),
             members: HashMap::new(),
+            topics: BTreeMap::new(),
+            manages_topics: std::collections::HashSet::new(),
             migrated: HashMap::new(),
             messages: BTreeMap::new(),
             last_message_id: HashMap::new(),
@@ -1535,6 +1564,7 @@ impl FakeState {
                 Ok(chat.full_info_json())
             }
             "getChatMember" => self.chat_member(p),
+            "createForumTopic" => self.create_forum_topic(p),
             "getFile" => {
                 let file_id = p.string("file_id")?.unwrap_or_default();
                 let file = self
@@ -1572,6 +1602,7 @@ impl FakeState {
         let reply_markup = reply_markup_param(p)?;
         let reply_to = self.reply_to(chat_id, p)?;
         let thread_id = thread_param(p)?;
+        self.check_thread(chat_id, thread_id)?;
         let message_id = self.next_message_id(chat_id);
         let msg = Msg {
             chat_id,
@@ -1652,6 +1683,7 @@ impl FakeState {
         let reply_markup = reply_markup_param(p)?;
         let reply_to = self.reply_to(chat_id, p)?;
         let thread_id = thread_param(p)?;
+        self.check_thread(chat_id, thread_id)?;
         let (photo, animation) = match media(self)? {
             Media::Photo(sizes) => (Some(sizes), None),
             Media::Animation(id) => (None, Some(id)),
@@ -1871,6 +1903,47 @@ impl FakeState {
         Ok(json!(true))
     }
 
+    /// `createForumTopic`, as Telegram: the chat must be a forum supergroup ("the chat is not
+    /// a forum") where the bot is an administrator with `can_manage_topics` ("not enough
+    /// rights to create a topic"); the name takes 1–128 characters. The topic's id is the id of
+    /// the service message that opens it; the answer is a `ForumTopic`.
+    fn create_forum_topic(&mut self, p: &Params) -> Result<Value, ApiErr> {
+        let chat_id = self.resolve_chat(p)?;
+        let chat = self
+            .chats
+            .get(&chat_id)
+            .cloned()
+            .ok_or_else(|| bad("chat not found"))?;
+        if chat.chat_type != ChatType::Supergroup || !chat.is_forum {
+            return Err(bad("the chat is not a forum"));
+        }
+        if !self.manages_topics.contains(&chat_id) {
+            return Err(bad("not enough rights to create a topic"));
+        }
+        let name = p.string("name")?.unwrap_or_default();
+        if name.trim().is_empty() {
+            return Err(bad("TOPIC_TITLE_EMPTY"));
+        }
+        if name.chars().count() > 128 {
+            return Err(bad("TOPIC_TITLE_INVALID"));
+        }
+        let thread = self.next_message_id(chat_id);
+        self.topics.insert((chat_id, thread), name.clone());
+        Ok(json!({ "message_thread_id": thread, "name": name, "icon_color": 7_322_096 }))
+    }
+
+    /// A message sent into topic `thread` of `chat_id`: a forum's topics must exist ("message
+    /// thread not found").
+    fn check_thread(&self, chat_id: i64, thread: Option<i32>) -> Result<(), ApiErr> {
+        let forum = self.chats.get(&chat_id).is_some_and(|c| c.is_forum);
+        match thread {
+            Some(t) if forum && !self.topics.contains_key(&(chat_id, t)) => {
+                Err(bad("message thread not found"))
+            }
+            _ => Ok(()),
+        }
+    }
+
     // --- helpers ------------------------------------------------------------------------------
 
     /// A user who wrote or pressed in `chat` is a member there (private chats: the user and
@@ -1898,6 +1971,7 @@ impl FakeState {
         let Some((user, status)) = self.members.get(&(chat_id, user_id)) else {
             return Err(bad("user not found"));
         };
+        let chat = self.chats.get(&chat_id);
         let mut member = json!({ "status": status, "user": user.to_json() });
         match *status {
             "creator" => member["is_anonymous"] = json!(false),
@@ -1917,6 +1991,9 @@ impl FakeState {
                     "is_anonymous",
                 ] {
                     member[right] = json!(right != "is_anonymous" && right != "can_be_edited");
+                }
+                if chat.is_some_and(|c| c.is_forum) {
+                    member["can_manage_topics"] = json!(self.manages_topics.contains(&chat_id));
                 }
             }
             _ => {}

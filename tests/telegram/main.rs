@@ -39,6 +39,7 @@ mod review;
 mod telegram_fake;
 #[path = "../support/telegram_harness.rs"]
 mod telegram_harness;
+mod venues;
 mod webhook;
 #[path = "../support/webhook_fleet.rs"]
 mod webhook_fleet;

@@ -247,6 +247,10 @@ impl Api {
                     .post(self.url("editMessageReplyMarkup"))
                     .json(&body)
             }
+            Op::CreateTopic { name } => {
+                let body = json!({ "chat_id": chat.0, "name": name });
+                self.client.post(self.url("createForumTopic")).json(&body)
+            }
         };
         let response = request
             .send()
@@ -261,6 +265,11 @@ impl Api {
         Ok(match &job.op {
             Op::Edit { message_id, .. } => Some(*message_id),
             Op::ClearKeyboard { .. } => None,
+            Op::CreateTopic { .. } => result
+                .get("message_thread_id")
+                .and_then(Value::as_i64)
+                .and_then(|id| i32::try_from(id).ok())
+                .map(MessageId),
             Op::Text { .. } | Op::Picture { .. } => result
                 .get("message_id")
                 .and_then(Value::as_i64)

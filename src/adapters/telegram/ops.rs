@@ -112,6 +112,12 @@ pub enum Op {
         /// The message.
         message_id: MessageId,
     },
+    /// `createForumTopic`: a tournament game's own topic (its `message_thread_id` is what the
+    /// call gives back, as the message id of the others).
+    CreateTopic {
+        /// Its name (1–128 characters).
+        name: String,
+    },
 }
 
 /// A user named in a text as a `text_mention` entity: Telegram notifies them, and the name
@@ -249,7 +255,7 @@ pub fn has_keyboard(op: &Op) -> bool {
         Op::Text { keyboard, .. } | Op::Picture { keyboard, .. } | Op::Edit { keyboard, .. } => {
             keyboard.is_some()
         }
-        Op::ClearKeyboard { .. } => false,
+        Op::ClearKeyboard { .. } | Op::CreateTopic { .. } => false,
     }
 }
 

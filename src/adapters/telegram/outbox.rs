@@ -7,14 +7,14 @@
 
 use std::time::Duration;
 
-use teloxide::types::{ChatId, MessageId, UserId};
+use teloxide::types::{ChatId, MessageId, ThreadId, UserId};
 use teloxide::ApiError;
 
 use super::api::{Api, Failure};
 use super::ops::{reply_jobs, retire_ops, Answering, Job, Op, Target};
 use super::press::press_jobs;
 use crate::adapters::delivery::{self, Deliverer, Out, Said, Stopping, Undelivered};
-use crate::app::{ImageKind, Reply};
+use crate::app::{ImageKind, Reply, VenueAsk};
 use crate::platform::{Platform, UserKey};
 
 pub use crate::adapters::lanes::RetryPolicy;
@@ -165,7 +165,7 @@ fn fallback(op: &Op) -> Option<Op> {
             keyboard: keyboard.clone(),
             reply_to: None,
         }),
-        Op::Text { .. } | Op::ClearKeyboard { .. } => None,
+        Op::Text { .. } | Op::ClearKeyboard { .. } | Op::CreateTopic { .. } => None,
     }
 }
 
@@ -182,6 +182,7 @@ fn op_name(op: &Op) -> &'static str {
         } => "sendAnimation",
         Op::Edit { .. } => "editMessageText",
         Op::ClearKeyboard { .. } => "editMessageReplyMarkup",
+        Op::CreateTopic { .. } => "createForumTopic",
     }
 }
 
@@ -302,11 +303,78 @@ impl delivery::Platform for Telegram {
             tracing::error!(channel = said.channel, "replies for no Telegram chat");
             return;
         };
-        for mut job in answer_jobs(target, said.answering, said.replies) {
-            // A group that became a supergroup on the way: the rest goes there.
-            job.target = target;
-            target = send(out, job).await;
+        // Replies in order; one that asks for a game's venue goes to its topic.
+        for run in said
+            .replies
+            .chunk_by(|a, b| a.venue.is_none() && b.venue.is_none())
+        {
+            if let [r @ Reply {
+                venue: Some(ask), ..
+            }] = run
+            {
+                let Some(to) = venue(out, target, ask)
+                    .await
+                    .or((!ask.quiet).then_some(target))
+                else {
+                    continue;
+                };
+                for job in answer_jobs(to, None, std::slice::from_ref(r)) {
+                    send(out, job).await;
+                }
+                continue;
+            }
+            for mut job in answer_jobs(target, said.answering, run) {
+                // A group that became a supergroup on the way: the rest goes there.
+                job.target = target;
+                target = send(out, job).await;
+            }
         }
+    }
+}
+
+/// The forum topic of a tournament game: the one opened already, else a new one, reported to
+/// the service before anything is posted there. `None` (the game is played in the chat)
+/// when the chat is not a forum, the bot may not manage its topics, or it is a topic itself.
+async fn venue(out: &Out<'_, Telegram>, chat: Target, ask: &VenueAsk) -> Option<Target> {
+    if let Some(at) = &ask.opened {
+        return Target::from_channel(at.as_str());
+    }
+    if chat.thread.is_some() || chat.chat.0 > 0 {
+        return None;
+    }
+    let mut job = Job::untracked(
+        chat,
+        Op::CreateTopic {
+            name: ask.name.clone(),
+        },
+    );
+    let svc = out.service();
+    let opened = match out.call(&mut job).await {
+        Ok(Some(thread)) => Some(Target {
+            chat: chat.chat,
+            thread: Some(ThreadId(thread)),
+        }),
+        Ok(None) | Err(_) => None,
+    };
+    let report = opened.map(|t| (t.channel(), topic_link(t)));
+    match svc.venue_opened(&chat.channel(), ask.game, report).await {
+        Ok(()) => opened,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot store a game's topic; it is played in the chat");
+            None
+        }
+    }
+}
+
+/// A link to a forum topic of a supergroup: `https://t.me/c/{id without -100}/{thread}`.
+fn topic_link(t: Target) -> String {
+    let id = t.chat.0.to_string();
+    let internal = id
+        .strip_prefix("-100")
+        .unwrap_or(id.trim_start_matches('-'));
+    match t.thread {
+        Some(th) => format!("https://t.me/c/{internal}/{}", th.0 .0),
+        None => format!("https://t.me/c/{internal}"),
     }
 }
 

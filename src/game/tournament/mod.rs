@@ -180,9 +180,24 @@ impl Pairing {
     }
 }
 
+/// Where a tournament's games are played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Venues {
+    /// In the tournament's chat, side by side.
+    #[default]
+    Chat,
+    /// Each in a venue of its own where the platform lets the bot open one (a Discord
+    /// thread, a topic of a Telegram forum), else in the chat.
+    Own,
+}
+
 /// A tournament held in one chat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tournament {
+    /// Where its games are played. Tournaments stored before there was a choice: the chat.
+    #[serde(default)]
+    pub venues: Venues,
     /// Its number (unique, from the storage's ids).
     pub id: u64,
     /// Swiss, arena or round robin.

@@ -17,6 +17,7 @@ fn entrant(i: usize, rating: i64) -> Entrant {
 
 fn tournament(format: Format, n: usize) -> Tournament {
     Tournament {
+        venues: Venues::Chat,
         id: 1,
         format,
         time_control: TimeControl::None,

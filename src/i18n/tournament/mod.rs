@@ -181,6 +181,28 @@ pub enum TourMsg {
         /// Its round, if it has rounds.
         round: Option<u32>,
     },
+    /// The name of a game's own venue (a Discord thread, a Telegram forum topic).
+    VenueName {
+        /// The tournament.
+        id: u64,
+        /// Its round, if it has rounds.
+        round: Option<u32>,
+        /// Red.
+        red: String,
+        /// Black.
+        black: String,
+    },
+    /// The tournament chat is told where a game is played (its venue was opened).
+    PlayedIn {
+        /// The game.
+        game: u64,
+        /// Red.
+        red: String,
+        /// Black.
+        black: String,
+        /// The venue, as the platform links to it.
+        link: String,
+    },
     /// Many games began at once: their boards come with their first moves.
     BoardsOnAsk {
         /// How many.

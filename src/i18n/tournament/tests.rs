@@ -95,6 +95,24 @@ fn samples() -> Vec<TourMsg> {
             round: Some(2),
         },
         TourMsg::GameOf { id: 3, round: None },
+        TourMsg::VenueName {
+            id: 3,
+            round: Some(2),
+            red: s("an"),
+            black: s("bo"),
+        },
+        TourMsg::VenueName {
+            id: 3,
+            round: None,
+            red: s("an"),
+            black: s("bo"),
+        },
+        TourMsg::PlayedIn {
+            game: 12,
+            red: s("an"),
+            black: s("bo"),
+            link: s("<#99>"),
+        },
         TourMsg::BoardsOnAsk { games: 8 },
         TourMsg::NextRound {
             id: 3,
@@ -233,6 +251,8 @@ fn covered(m: &TourMsg) -> bool {
         | TourMsg::TimeUp { .. }
         | TourMsg::NextRound { .. }
         | TourMsg::BoardsOnAsk { .. }
+        | TourMsg::VenueName { .. }
+        | TourMsg::PlayedIn { .. }
         | TourMsg::ArenaTop { .. }
         | TourMsg::Over { .. }
         | TourMsg::Cancelled { .. }

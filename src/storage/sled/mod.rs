@@ -976,6 +976,7 @@ mod tests {
             hints: None,
             tournament: None,
             first_move_ms: None,
+            venue: None,
         }
     }
 
