@@ -140,21 +140,26 @@ pub const PUZZLE: &[Arg] = &[
 ];
 
 /// The terms of a tournament made with `/tournament swiss|arena|robin`, after its length.
-const TOURNAMENT_TERMS: [Arg; 7] = [
+const TOURNAMENT_TERMS: [Arg; 8] = [
     arg("time", ArgKind::Suggested, true),
     arg("ruleset", ArgKind::Ruleset, false),
     arg("rated", ArgKind::Switch("rated", "unrated"), false),
     arg("max", ArgKind::Named, false),
     arg("min", ArgKind::Named, false),
     arg("in", ArgKind::Named, false),
+    arg("venue", ArgKind::Choice(VENUES), false),
     arg("every", ArgKind::Named, false),
 ];
 
+/// Where a tournament's games are played: each in a thread (a Telegram forum's topic) of its
+/// own, where the bot may open one, or side by side in the chat.
+pub const VENUES: &[(&str, &str)] = &[("thread / topic", "thread"), ("chat", "chat")];
+
 /// The terms with `length` (the rounds, minutes or double) after the clock: Discord wants
 /// the required options first.
-const fn with_terms(length: Arg) -> [Arg; 8] {
+const fn with_terms(length: Arg) -> [Arg; 9] {
     let t = TOURNAMENT_TERMS;
-    [t[0], length, t[1], t[2], t[3], t[4], t[5], t[6]]
+    [t[0], length, t[1], t[2], t[3], t[4], t[5], t[6], t[7]]
 }
 
 const SWISS: &[Arg] = &with_terms(arg("rounds", ArgKind::Named, false));
@@ -169,6 +174,7 @@ const ARENA: &[Arg] = &{
         t[3],
         t[4],
         t[5],
+        t[6],
     ]
 };
 const ROBIN: &[Arg] = &with_terms(arg("double", ArgKind::Switch("double", ""), false));

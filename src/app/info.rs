@@ -428,7 +428,12 @@ pub(crate) async fn suggestions(
     prefix: &str,
     hint: Option<Lang>,
 ) -> AppResult<Vec<String>> {
-    let slot = svc.manager.lock(channel).await?;
+    let mut slot = svc.manager.lock(channel).await?;
+    // A game's venue: the game is its tournament chat's.
+    if let Some(chat) = slot.record.venue_of.clone() {
+        drop(slot);
+        slot = svc.manager.lock(&chat).await?;
+    }
     let Some(game) = slot.game_of(user) else {
         return Ok(Vec::new());
     };

@@ -1120,8 +1120,8 @@ fn first_move_rule(ctx: &Ctx<'_>) -> String {
 pub(crate) async fn boards(ctx: &Ctx<'_>, t: &Tournament, started: &[Game]) -> Vec<Reply> {
     let round = t.rounds().map(|_| t.round);
     let many = started.len() > MAX_START_BOARDS;
-    let venues = t.venues == Venues::Own
-        && Platform::of(ctx.channel).is_some_and(|p| p.opens_venues());
+    let venues =
+        t.venues == Venues::Own && Platform::of(ctx.channel).is_some_and(|p| p.opens_venues());
     let mut out = Vec::new();
     if many {
         // Each player is told that their game begins (the round's list names their game).

@@ -219,6 +219,7 @@ pub fn argument_summary(command: &str, arg: &str, lang: Lang) -> Option<&'static
         ("tournament", "max") => ("Số kỳ thủ tối đa", "The most players", "最多人数"),
         ("tournament", "min") => ("Điểm tối thiểu để tham gia", "The lowest rating that may join", "报名所需最低等级分"),
         ("tournament", "in") => ("Bắt đầu sau chừng này phút", "Start by itself in this many minutes", "多少分钟后自动开始"),
+        ("tournament", "venue") => ("Mỗi ván trong luồng (chủ đề) riêng, hay cùng trong kênh", "Each game in a thread (topic) of its own, or side by side in the chat", "每局在单独的子区（话题）中，还是都在本群"),
         ("tournament", "every") => ("Các vòng cách nhau ít nhất chừng này phút", "Rounds at least this many minutes apart", "每轮至少间隔多少分钟"),
         ("rating", "player") => ("Điểm của ai (bỏ trống: của bạn)", "Whose ratings (empty: yours)", "谁的等级分（留空：你的）"),
         ("rating", "family") => ("Thể loại cho biểu đồ", "The graph's time control", "走势图的时限类别"),

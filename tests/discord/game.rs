@@ -1,7 +1,9 @@
 //! Games on Discord: every way to move, every button, a restart, a thread per game (and none
 //! left behind when the game is refused).
 
-use crate::discord_fake::{permissions, CmdOpt, FakeDiscord, FakeInteraction, ResponseKind};
+use crate::discord_fake::{
+    permissions, CmdOpt, FakeDiscord, FakeInteraction, FakeUser, ResponseKind,
+};
 use crate::harness::{
     board_text, button, check_every_attachment, decode_png, fake, latest_board, message_of,
     new_game, pick_move, service_config, slash_move, start, table, Ledger, CHASE_FEN, WAIT,
@@ -610,6 +612,8 @@ async fn a_servers_managers_run_its_tournament_and_anyone_joins() {
                 vec![
                     CmdOpt::integer("rounds", 3),
                     CmdOpt::string("time", "5+3"),
+                    // Its games side by side in the channel (threads: see `venues`).
+                    CmdOpt::string("venue", "chat"),
                     CmdOpt::boolean("rated", true),
                     CmdOpt::integer("max", 8),
                 ],
@@ -697,7 +701,7 @@ async fn a_servers_managers_run_its_tournament_and_anyone_joins() {
 }
 
 /// What a message shows: its content, and its embed's text.
-fn shown(m: &crate::discord_fake::FakeMessage) -> String {
+pub(crate) fn shown(m: &crate::discord_fake::FakeMessage) -> String {
     let embed = m
         .embeds
         .first()
@@ -715,6 +719,21 @@ fn begun_after(fake: &FakeDiscord, after: u64) -> Vec<(u64, String, String)> {
         .collect()
 }
 
+/// `players` join the tournament of `channel` by typing it; waits until the list has them all.
+pub(crate) async fn join_all(fake: &FakeDiscord, channel: u64, players: &[FakeUser]) {
+    for p in players {
+        fake.push_message_create(channel, p, "/tournament join");
+    }
+    let all = format!("Players ({})", players.len());
+    let joined = fake
+        .wait_for(
+            |f| f.bot_messages().iter().any(|m| m.content.contains(&all)),
+            WAIT,
+        )
+        .await;
+    assert!(joined, "{all}");
+}
+
 /// A seven-player Swiss event of three rounds on a server, through the real adapter: entries
 /// typed in the channel, the start by the server's manager, every round three games and a bye
 /// with each player's pair pinged, no rematch, one bye each, and the final table of seven with
@@ -728,25 +747,16 @@ async fn a_seven_player_swiss_on_a_server() {
     let make = FakeInteraction::slash("tournament")
         .option(CmdOpt::sub(
             "swiss",
-            vec![CmdOpt::integer("rounds", 3), CmdOpt::string("time", "5+3")],
+            vec![
+                CmdOpt::integer("rounds", 3),
+                CmdOpt::string("time", "5+3"),
+                CmdOpt::string("venue", "chat"),
+            ],
         ))
         .by(&boss);
     log.answers(&fake, make, &[Callback(5), EditOriginal]).await;
     let players: Vec<_> = (1..=7).map(|i| fake.add_user(&format!("p{i}"))).collect();
-    for p in &players {
-        fake.push_message_create(channel, p, "/tournament join");
-    }
-    let joined = fake
-        .wait_for(
-            |f| {
-                f.bot_messages()
-                    .iter()
-                    .any(|m| m.content.contains("Players (7)"))
-            },
-            WAIT,
-        )
-        .await;
-    assert!(joined, "seven entries");
+    join_all(&fake, channel, &players).await;
     let by_name = |name: &str| players.iter().find(|p| p.name == name).expect("a player");
     let start = FakeInteraction::slash("tournament")
         .option(CmdOpt::sub("start", Vec::new()))

@@ -45,3 +45,4 @@ mod puzzles;
 mod ratings;
 mod review;
 mod shards;
+mod venues;

@@ -28,7 +28,7 @@ use super::retry::{classify, Next};
 use super::send::{permission_hint, posts, Post};
 use super::tracking;
 use crate::adapters::delivery::{self, Out, Said, Stopping, Undelivered};
-use crate::app::{Now, Reply};
+use crate::app::{Now, Reply, VenueAsk};
 use crate::game::OutboxKey;
 use crate::i18n::Lang;
 use crate::platform::{ChannelKey, Platform, UserKey};
@@ -179,7 +179,13 @@ impl delivery::Platform for Discord {
             tracing::error!(channel = said.channel, "replies for no Discord channel");
             return;
         };
-        send_all(out, id, said.answering, said.replies, said.entry).await;
+        let (venues, here): (Vec<Reply>, Vec<Reply>) = said
+            .replies
+            .iter()
+            .cloned()
+            .partition(|r| r.venue.is_some());
+        send_all(out, id, said.answering, &here, said.entry).await;
+        post_in_venues(out, id, &venues, said.entry).await;
     }
 }
 
@@ -440,6 +446,76 @@ fn where_to(way: Way) -> &'static str {
         Way::Channel { .. } => "channel",
         Way::Original => "interaction response",
         Way::Followup => "interaction follow-up",
+    }
+}
+
+/// Post the replies that ask for a tournament game's thread (of `channel`) there, after the
+/// others; where no thread opens, in the channel (unless the ask is quiet).
+async fn post_in_venues(
+    out: &Out<'_, Discord>,
+    channel: u64,
+    venues: &[Reply],
+    key: Option<&OutboxKey>,
+) {
+    for (n, r) in venues.iter().enumerate() {
+        let Some(ask) = &r.venue else { continue };
+        let thread = match ask
+            .opened
+            .as_ref()
+            .and_then(|c| <Discord as delivery::Platform>::lane(c))
+        {
+            Some(t) => Some(t),
+            None => open_venue(out, channel, ask).await,
+        };
+        let Some(to) = thread.or((!ask.quiet).then_some(channel)) else {
+            continue;
+        };
+        let s = Sender {
+            out,
+            channel: to,
+            interaction: None,
+            lang: Lang::default(),
+            key,
+            // Nonces apart from the entry's other messages (the fallback posts beside them).
+            posted: AtomicU32::new(1000 * (u32::try_from(n).unwrap_or(0) + 1)),
+            user: "",
+        };
+        s.reply(Way::Channel { reference: None }, r, false).await;
+    }
+}
+
+/// A tournament game's own thread in `channel`: a public thread named after its pairing,
+/// archived after a week without messages (as `/play thread:True` opens one), reported to the
+/// service before anything is posted there. `None` (the game is played in the channel) when
+/// Discord refuses: no Create Public Threads permission, or `channel` is a thread itself.
+async fn open_venue(out: &Out<'_, Discord>, channel: u64, ask: &VenueAsk) -> Option<u64> {
+    let mut call = Call {
+        route: Some(Route::Thread(channel)),
+        body: json!({
+            "name": ask.name,
+            "type": 11,
+            "auto_archive_duration": super::THREAD_ARCHIVE_MINUTES,
+        }),
+        files: Vec::new(),
+        token: None,
+        interaction: None,
+        to: "thread",
+    };
+    let opened = match out.call(&mut call).await {
+        Ok(v) => v
+            .get("id")
+            .and_then(serde_json::Value::as_str)
+            .and_then(|id| id.parse::<u64>().ok()),
+        Err(_) => None,
+    };
+    let chat = ChannelKey::on(Platform::Discord, channel);
+    let report = opened.map(|t| (ChannelKey::on(Platform::Discord, t), format!("<#{t}>")));
+    match out.service().venue_opened(&chat, ask.game, report).await {
+        Ok(()) => opened,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot store a game's thread; it is played in the channel");
+            None
+        }
     }
 }
 

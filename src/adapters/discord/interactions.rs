@@ -253,7 +253,7 @@ async fn open_thread(
         .collect();
     let builder = CreateThread::new(name)
         .kind(ChannelType::PublicThread)
-        .auto_archive_duration(AutoArchiveDuration::OneWeek);
+        .auto_archive_duration(AutoArchiveDuration::from(super::THREAD_ARCHIVE_MINUTES));
     match cmd.channel_id.create_thread(http, builder).await {
         Ok(t) => Some(t.id),
         Err(e) => {

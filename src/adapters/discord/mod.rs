@@ -55,6 +55,10 @@ use crate::platform::{ChannelKey, Platform};
 use delivery::{Deliverer, Discord};
 pub use settings::{DiscordConfig, ANSWER_WITHIN};
 
+/// How long a game's thread stays open without messages, in minutes (a week: Discord's
+/// longest), whether `/play thread:True` or a tournament's pairing opened it.
+pub(crate) const THREAD_ARCHIVE_MINUTES: u16 = 10_080;
+
 /// The service's channel key for a Discord channel or thread.
 #[must_use]
 pub fn channel_key(channel: ChannelId) -> ChannelKey {

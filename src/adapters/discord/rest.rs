@@ -17,6 +17,8 @@ use serde_json::Value;
 pub enum Route {
     /// A new message in a channel.
     Channel(u64),
+    /// A new thread in a channel, not from a message (`POST /channels/{id}/threads`).
+    Thread(u64),
     /// Edit an interaction's original response (or, for a click, the clicked message).
     EditOriginal {
         /// The application.
@@ -139,6 +141,7 @@ impl Rest {
         let b = &self.base;
         match route {
             Route::Channel(c) => (reqwest::Method::POST, format!("{b}/channels/{c}/messages")),
+            Route::Thread(c) => (reqwest::Method::POST, format!("{b}/channels/{c}/threads")),
             Route::EditOriginal { app, token } => (
                 reqwest::Method::PATCH,
                 format!("{b}/webhooks/{app}/{token}/messages/@original"),
