@@ -396,6 +396,9 @@ fn terms_text(ctx: &Ctx<'_>, t: &Tournament) -> String {
     if let Some(min) = t.min_rating {
         parts.push(text(&TourMsg::MinRating { min }, ctx.lang));
     }
+    if t.venues == Venues::Own && Platform::of(ctx.channel).is_some_and(|p| p.opens_venues()) {
+        parts.push(text(&TourMsg::OwnVenues, ctx.lang));
+    }
     parts.join(phrase_separator(ctx.lang))
 }
 

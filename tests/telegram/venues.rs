@@ -56,7 +56,7 @@ async fn calls(
 
 /// `owner` makes a one-round Swiss in `chat` and the four players join.
 async fn four_join(fake: &FakeTelegram, chat: &FakeChat, owner: &FakeUser, four: &[FakeUser]) {
-    say(
+    let list = say(
         fake,
         chat,
         None,
@@ -65,6 +65,12 @@ async fn four_join(fake: &FakeTelegram, chat: &FakeChat, owner: &FakeUser, four:
         |c| said(c).contains("Tournament #1"),
     )
     .await;
+    // The entry list says where the games will be played.
+    let terms = said(&list);
+    assert!(
+        terms.contains("each game in a thread (topic) of its own"),
+        "{terms}"
+    );
     for p in four {
         say(fake, chat, None, p, "/tournament join", |c| {
             said(c).contains(&format!("{} joins tournament #1", p.first_name))

@@ -83,6 +83,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::StageCancelled => "Called off".into(),
         TourMsg::Rated => "rated".into(),
         TourMsg::Casual => "casual".into(),
+        TourMsg::OwnVenues => "each game in a thread (topic) of its own, where the bot may open one".into(),
         TourMsg::MaxPlayers { max } => format!("at most {max} players"),
         TourMsg::MinRating { min } => format!("rating {min} and above"),
         TourMsg::FirstMoveRule { minutes } => format!("Each side has {minutes} min to make its first move, or loses the game."),

@@ -356,6 +356,9 @@ pub enum TourMsg {
     Rated,
     /// Terms: casual.
     Casual,
+    /// Terms: each game in a venue of its own (a thread, a forum topic) where the bot may
+    /// open one.
+    OwnVenues,
     /// Terms: at most `max` players.
     MaxPlayers {
         /// The most.

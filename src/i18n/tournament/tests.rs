@@ -209,6 +209,7 @@ fn samples() -> Vec<TourMsg> {
         TourMsg::StageCancelled,
         TourMsg::Rated,
         TourMsg::Casual,
+        TourMsg::OwnVenues,
         TourMsg::MaxPlayers { max: 8 },
         TourMsg::MinRating { min: 1500 },
         TourMsg::Page { page: 1, pages: 3 },
@@ -276,6 +277,7 @@ fn covered(m: &TourMsg) -> bool {
         | TourMsg::StageCancelled
         | TourMsg::Rated
         | TourMsg::Casual
+        | TourMsg::OwnVenues
         | TourMsg::MaxPlayers { .. }
         | TourMsg::MinRating { .. }
         | TourMsg::Page { .. }

@@ -82,6 +82,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::StageCancelled => "Đã hủy".into(),
         TourMsg::Rated => "tính điểm".into(),
         TourMsg::Casual => "giao hữu".into(),
+        TourMsg::OwnVenues => "mỗi ván trong một luồng (chủ đề) riêng, nếu bot được phép mở".into(),
         TourMsg::MaxPlayers { max } => format!("tối đa {max} kỳ thủ"),
         TourMsg::MinRating { min } => format!("điểm từ {min} trở lên"),
         TourMsg::FirstMoveRule { minutes } => format!("Mỗi bên có {minutes} phút để đi nước đầu tiên, nếu không sẽ bị xử thua ván đó."),

@@ -82,6 +82,7 @@ pub(super) fn text(m: &TourMsg) -> String {
         TourMsg::StageCancelled => "已取消".into(),
         TourMsg::Rated => "计等级分".into(),
         TourMsg::Casual => "友谊赛".into(),
+        TourMsg::OwnVenues => "机器人可以创建时，每局在单独的子区（话题）中".into(),
         TourMsg::MaxPlayers { max } => format!("最多{max}人"),
         TourMsg::MinRating { min } => format!("等级分{min}以上"),
         TourMsg::FirstMoveRule { minutes } => format!("双方各有{minutes}分钟走出第一步，否则判负。"),
