@@ -36,3 +36,4 @@ mod puzzles;
 mod said;
 mod several;
 mod tournament;
+mod venues;

@@ -15,7 +15,7 @@ use crate::said::{joined, said};
 
 const CHAT: &str = "#club";
 
-fn service(storage: Arc<dyn Storage>, clock: Arc<AtomicU64>) -> Arc<Service> {
+pub(crate) fn service(storage: Arc<dyn Storage>, clock: Arc<AtomicU64>) -> Arc<Service> {
     Arc::new(Service::new(
         storage,
         Arc::new(Renderer::new()),
