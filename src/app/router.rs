@@ -197,14 +197,15 @@ async fn chat(svc: &Service, inc: &Incoming, line: Line, origin: &Origin) -> App
         }
         None => inc,
     };
-    let which = pick(&slot, &inc.user.id, inc.action, &line).map(|id| {
-        // In a venue, its game unless the author plays another one.
-        id.or_else(|| {
-            slot.games()
-                .find(|g| g.record.venue.as_ref() == Some(&answer_in))
-                .map(|g| g.record.id)
-        })
-    });
+    // In a venue, its game, unless a button names another or the author plays another.
+    let here = slot
+        .games()
+        .find(|g| g.record.venue.as_ref() == Some(&answer_in))
+        .map(|g| g.record.id);
+    let which = match here {
+        Some(id) if inc.action.is_none() && slot.game_of(&inc.user.id).is_none() => Ok(Some(id)),
+        _ => pick(&slot, &inc.user.id, inc.action, &line),
+    };
     let challenge = pick_challenge(&slot, inc, &line, svc.now());
     slot.select_challenge(challenge);
     // Another process sharing the storage may have handled the same event (delivered to

@@ -202,6 +202,18 @@ async fn a_forum_round_plays_each_pairing_in_its_own_topic() {
     })
     .await;
     assert_eq!(refusal.thread_id, Some(thread));
+    // Their `/board` there shows the topic's game (of the two the chat holds).
+    let mark = fake.mark();
+    fake.push_message(forum, &carol, "/board", Some(thread));
+    let shown = expect_call(fake, mark, "the topic's board", |c| {
+        c.is("sendPhoto") && c.thread_id == Some(thread)
+    })
+    .await;
+    assert!(
+        said(&shown).contains(&format!("Game #{game}")),
+        "{}",
+        said(&shown)
+    );
     // Black answers in the topic; the game goes on there.
     let mark = fake.mark();
     fake.push_message(forum, black, "h9g7", Some(thread));
