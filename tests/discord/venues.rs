@@ -58,11 +58,8 @@ fn boards_in(fake: &FakeDiscord, channel: u64) -> Vec<(FakeMessage, u64, String,
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
-async fn a_round_on_a_server_plays_each_pairing_in_its_own_thread() {
-    let (fake, _dir, bot, _log) = table().await;
-    let channel = fake.channel_id();
-    let four = four_start(&fake).await;
+/// Waits until two threads hold their games' first boards.
+async fn two_threads_with_boards(fake: &FakeDiscord) {
     let opened = fake
         .wait_for(
             |f| {
@@ -77,6 +74,14 @@ async fn a_round_on_a_server_plays_each_pairing_in_its_own_thread() {
         "two threads with their boards: {:?}",
         fake.threads()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_round_on_a_server_plays_each_pairing_in_its_own_thread() {
+    let (fake, _dir, bot, _log) = table().await;
+    let channel = fake.channel_id();
+    let four = four_start(&fake).await;
+    two_threads_with_boards(&fake).await;
     let threads = fake.threads();
     for t in &threads {
         assert_eq!((t.kind, t.parent_id), (11, Some(channel)));
@@ -177,4 +182,39 @@ async fn a_channel_where_discord_refuses_threads_plays_in_the_channel() {
         .await;
     assert!(moved, "the move in the channel");
     bot.stop(&fake).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_restart_between_pairing_and_threads_opens_each_once() {
+    use crate::harness::{service_config, start};
+    let (fake, dir, bot, _log) = table().await;
+    // Discord holds the first thread back (a long rate limit): the round is paired and
+    // stored, its threads not opened when the bot stops.
+    fake.fail_next(
+        "POST /channels/*/threads",
+        429,
+        FakeDiscord::rate_limited(60.0),
+    );
+    four_start(&fake).await;
+    let paired = fake
+        .wait_for(
+            |f| {
+                f.bot_messages()
+                    .iter()
+                    .any(|m| shown(m).contains("round 1 of 1"))
+            },
+            WAIT,
+        )
+        .await;
+    assert!(paired, "the round");
+    bot.stop(&fake).await;
+    assert!(fake.threads().is_empty());
+    // After the restart each pairing's thread is opened once, its board posted there.
+    let bot = start(&fake, dir.path(), None, service_config(), false).await;
+    two_threads_with_boards(&fake).await;
+    bot.stop(&fake).await;
+    let bot = start(&fake, dir.path(), None, service_config(), false).await;
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    bot.stop(&fake).await;
+    assert_eq!(fake.threads().len(), 2, "{:?}", fake.threads());
 }
