@@ -285,7 +285,8 @@ impl Service {
         })
     }
 
-    /// [`Service::commit`] for the channel held in `slot`. Handlers keep the slot in step
+    /// [`Service::commit`] for `channel`, held in `slot`, its replies said in `answer_in` (the
+    /// channel, or the venue of the game the event was about). Handlers keep the slot in step
     /// with what they staged, so when the commit fails it may be ahead of storage and is read
     /// again next time; when it succeeds the bot looks at the game (it thinks when it is now
     /// to move, and stops when that no longer holds).

@@ -549,6 +549,13 @@ impl FakeTelegram {
         self.lock().manages_topics.insert(chat.id);
     }
 
+    /// A topic `thread` named `name` exists in forum `chat` (as if a member had opened it).
+    pub fn add_topic(&self, chat: &FakeChat, thread: i32, name: &str) {
+        let mut st = self.lock();
+        st.chats.insert(chat.id, chat.clone());
+        st.topics.insert((chat.id, thread), name.to_string());
+    }
+
     /// The forum topics of `chat` (`message_thread_id`, name), oldest first.
     pub fn topics(&self, chat: &FakeChat) -> Vec<(i32, String)> {
         self.lock()

@@ -682,6 +682,8 @@ async fn raw_http_encodings_and_method_case() {
     // multipart with the photo as a file field named "photo", other fields as text parts.
     let forum = FakeChat::forum(-1_005_555_555_555, "Forum");
     fake.register_chat(&forum);
+    // A forum's topic must exist to be written in.
+    fake.add_topic(&forum, 5, "Topic");
     let png = png_bytes(8, 9);
     let form = reqwest::multipart::Form::new()
         .text("chat_id", forum.id.to_string())

@@ -303,30 +303,25 @@ impl delivery::Platform for Telegram {
             tracing::error!(channel = said.channel, "replies for no Telegram chat");
             return;
         };
-        // Replies in order; one that asks for a game's venue goes to its topic.
-        for run in said
-            .replies
-            .chunk_by(|a, b| a.venue.is_none() && b.venue.is_none())
-        {
-            if let [r @ Reply {
-                venue: Some(ask), ..
-            }] = run
-            {
-                let Some(to) = venue(out, target, ask)
-                    .await
-                    .or((!ask.quiet).then_some(target))
-                else {
-                    continue;
-                };
-                for job in answer_jobs(to, None, std::slice::from_ref(r)) {
-                    send(out, job).await;
-                }
+        // Those that ask for a game's venue go to its topic, after the others.
+        let (venues, here): (Vec<&Reply>, Vec<&Reply>) =
+            said.replies.iter().partition(|r| r.venue.is_some());
+        let here: Vec<Reply> = here.into_iter().cloned().collect();
+        for mut job in answer_jobs(target, said.answering, &here) {
+            // A group that became a supergroup on the way: the rest goes there.
+            job.target = target;
+            target = send(out, job).await;
+        }
+        for r in venues {
+            let Some(ask) = &r.venue else { continue };
+            let Some(to) = venue(out, target, ask)
+                .await
+                .or((!ask.quiet).then_some(target))
+            else {
                 continue;
-            }
-            for mut job in answer_jobs(target, said.answering, run) {
-                // A group that became a supergroup on the way: the rest goes there.
-                job.target = target;
-                target = send(out, job).await;
+            };
+            for job in answer_jobs(to, None, std::slice::from_ref(r)) {
+                send(out, job).await;
             }
         }
     }
