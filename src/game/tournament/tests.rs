@@ -319,3 +319,24 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn records_from_before_venues_read_unchanged() {
+    // A tournament stored before the choice keeps its games in the chat; one that chose
+    // venues reads back with them.
+    let mut t = tournament(Format::Swiss { rounds: 3 }, 4);
+    t.venues = Venues::Own;
+    let mut json = serde_json::to_value(&t).expect("json");
+    assert_eq!(json["venues"], "own");
+    let back: Tournament = serde_json::from_value(json.clone()).expect("read");
+    assert_eq!(back.venues, Venues::Own);
+    json.as_object_mut().expect("an object").remove("venues");
+    let old: Tournament = serde_json::from_value(json).expect("read");
+    assert_eq!(old.venues, Venues::Chat);
+    // A game and a channel record without a venue write none, and read as before.
+    let channel = crate::game::ChannelRecord::default();
+    let written = serde_json::to_string(&channel).expect("json");
+    assert!(!written.contains("venue_of"), "{written}");
+    let read: crate::game::ChannelRecord = serde_json::from_str(&written).expect("read");
+    assert_eq!(read.venue_of, None);
+}
