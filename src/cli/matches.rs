@@ -21,7 +21,9 @@ use super::emit;
 /// `match`: two players, pairs of games from the openings, colours swapped.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Player A: builtin:LEVEL (1–8) or uci:COMMAND (uci-iccs:/uci-fairy: force the move ranks).
+    /// Player A: builtin:LEVEL (1–8), builtin:random or builtin:greedy (the anchors below the
+    /// ladder), level:nodes=N,margin=M,lines=L[,depth=D] (settings to try) or uci:COMMAND
+    /// (uci-iccs:/uci-fairy: force the move ranks).
     a: PlayerSpec,
     /// Player B, the same way.
     b: PlayerSpec,

@@ -2,7 +2,9 @@
 //! move and a depth cap, then picks among its best lines those within a level-dependent margin
 //! of the best, weighted toward the better ones, reproducibly from a seed. Low levels thus make
 //! the mistakes of a weaker player (a slightly worse plan, a missed tactic) but never a random
-//! move, and never one that walks into a mate the best line avoids.
+//! move, and never one that walks into a mate the best line avoids. Below level 1 stand the
+//! anchors of [`super::anchor`]; a match can also play any other settings (`level:` players),
+//! such as a node budget, to calibrate the ladder (docs/engine.md, "Calibrating the ladder").
 
 use std::sync::atomic::AtomicBool;
 
@@ -14,11 +16,13 @@ use super::{Clock, Engine, Limits, Score, SearchResult};
 /// One level's search settings and noise.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LevelSpec {
-    /// The level (1..=8).
+    /// The level (1..=8; 0 for settings typed on the command line, not a level of the ladder).
     pub level: u8,
-    /// Time per move.
+    /// Nodes per move (`None`: only the time and depth limits, as every level of the ladder).
+    pub nodes: Option<u64>,
+    /// Time per move (with a node budget, a cap).
     pub movetime_ms: u64,
-    /// Depth cap (`None`: only the time limits).
+    /// Depth cap (`None`: only the other limits).
     pub depth: Option<u32>,
     /// Lines within this many centipawns of the best may be chosen.
     pub margin_cp: i32,
@@ -45,6 +49,7 @@ pub fn level_spec(level: u8) -> LevelSpec {
     let (movetime_ms, depth, margin_cp, multipv) = LADDER[usize::from(level - 1)];
     LevelSpec {
         level,
+        nodes: None,
         movetime_ms,
         depth,
         margin_cp,
@@ -112,8 +117,25 @@ pub fn play_level(
     stop: &AtomicBool,
 ) -> SearchResult {
     let spec = level_spec(level);
+    play_spec(engine, start, moves, rules, &spec, clock, seed, stop)
+}
+
+/// Play a move with `spec`'s limits and noise: [`play_level`] for any settings, such as those
+/// a match tries before they become a level.
+#[allow(clippy::too_many_arguments)] // as play_level, with the settings instead of the level
+pub fn play_spec(
+    engine: &mut Engine,
+    start: &Position,
+    moves: &[crate::core::Move],
+    rules: &Ruleset,
+    spec: &LevelSpec,
+    clock: Option<Clock>,
+    seed: u64,
+    stop: &AtomicBool,
+) -> SearchResult {
     let limits = Limits {
         depth: spec.depth,
+        nodes: spec.nodes,
         movetime_ms: Some(spec.movetime_ms),
         clock,
         multipv: spec.multipv,
@@ -139,11 +161,16 @@ mod tests {
             let (a, b) = (level_spec(l), level_spec(l + 1));
             assert!(a.movetime_ms < b.movetime_ms);
             assert!(a.margin_cp > b.margin_cp);
+            assert!(a.multipv >= b.multipv);
             assert!(b.depth.is_none() || a.depth < b.depth);
         }
         assert_eq!(level_spec(0).level, 1);
         assert_eq!(level_spec(200).level, 8);
         assert_eq!(level_spec(8).margin_cp, 0);
+        // Level 8 is the full engine on its time.
+        assert!((1..=8).all(|l| level_spec(l).nodes.is_none()));
+        assert_eq!(level_spec(8).depth, None);
+        assert_eq!(level_spec(8).movetime_ms, 1000);
     }
 
     #[test]

@@ -24,6 +24,7 @@
 //! ```
 
 pub mod accuracy;
+mod anchor;
 mod bench;
 mod eval;
 mod level;
@@ -46,8 +47,9 @@ use crate::arbiter::{Arbiter, Ruleset};
 use crate::core::{Move, Position};
 
 pub use accuracy::Judgement;
+pub use anchor::Anchor;
 pub use bench::{bench, bench_with, BenchReport, BENCH_DEPTH};
-pub use level::{level_spec, play_level, LevelSpec};
+pub use level::{level_spec, play_level, play_spec, LevelSpec};
 pub use review::{review, Eval, Review, ReviewLimits};
 pub use tt::{set_table_memory, MemorySource, TableMemory};
 

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use crate::arbiter::Arbiter;
 use crate::core::Move;
 use crate::engine::uci::Dialect;
-use crate::engine::{play_level, Engine, Limits};
+use crate::engine::{level_spec, play_spec, Anchor, Engine, LevelSpec, Limits};
 
 use super::matches::Contestant;
 use super::{EngineSpec, ExternalEngine};
@@ -20,6 +20,11 @@ pub enum PlayerSpec {
         /// The level.
         level: u8,
     },
+    /// `builtin:random` or `builtin:greedy`: an anchor below the ladder.
+    Anchor(Anchor),
+    /// `level:nodes=N,margin=M,lines=L[,depth=D]`: a level's kind of play with these settings,
+    /// to try them before they become a level.
+    Level(LevelSpec),
     /// `uci:COMMAND` (dialect detected), `uci-iccs:COMMAND` or `uci-fairy:COMMAND`.
     Uci {
         /// The program and its arguments.
@@ -48,15 +53,19 @@ impl FromStr for PlayerSpec {
         };
         match kind {
             "builtin" if rest.is_empty() => Ok(PlayerSpec::Builtin { level: 8 }),
-            "builtin" => match rest.parse::<u8>() {
-                Ok(level @ 1..=8) => Ok(PlayerSpec::Builtin { level }),
-                _ => Err(format!("builtin:{rest}: the level is 1 to 8")),
+            "builtin" => match (rest.parse::<u8>(), Anchor::from_name(rest)) {
+                (Ok(level @ 1..=8), _) => Ok(PlayerSpec::Builtin { level }),
+                (_, Some(anchor)) => Ok(PlayerSpec::Anchor(anchor)),
+                _ => Err(format!(
+                    "builtin:{rest}: the level is 1 to 8, random or greedy"
+                )),
             },
+            "level" => parse_level(rest).map(PlayerSpec::Level),
             "uci" => uci(None),
             "uci-iccs" => uci(Some(Dialect::Iccs)),
             "uci-fairy" => uci(Some(Dialect::Fairy)),
             _ => Err(format!(
-                "{:?}: a player is builtin:LEVEL or uci:COMMAND",
+                "{:?}: a player is builtin:LEVEL, level:SETTINGS or uci:COMMAND",
                 s.chars().take(40).collect::<String>()
             )),
         }
@@ -67,11 +76,74 @@ impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Builtin { level } => write!(f, "builtin:{level}"),
+            PlayerSpec::Anchor(a) => write!(f, "builtin:{}", a.name()),
+            PlayerSpec::Level(spec) => {
+                let nodes = spec.nodes.unwrap_or(0);
+                write!(
+                    f,
+                    "level:nodes={nodes},margin={},lines={}",
+                    spec.margin_cp, spec.multipv
+                )?;
+                match spec.depth {
+                    Some(d) => write!(f, ",depth={d}"),
+                    None => Ok(()),
+                }
+            }
             PlayerSpec::Uci { command, dialect } => match dialect {
                 None => write!(f, "uci:{command}"),
                 Some(d) => write!(f, "uci-{d}:{command}"),
             },
         }
+    }
+}
+
+/// `nodes=N,margin=M,lines=L[,depth=D][,movetime=T]`: level 1's other settings with these
+/// (nodes are required; the time per move stays a cap, 1 s unless given).
+fn parse_level(text: &str) -> Result<LevelSpec, String> {
+    let mut spec = LevelSpec {
+        level: 0,
+        nodes: None,
+        movetime_ms: level_spec(8).movetime_ms,
+        depth: None,
+        ..level_spec(1)
+    };
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let bad = || {
+            format!(
+                "level:{text}: {part:?} is not KEY=NUMBER (nodes, margin, lines, depth, movetime)"
+            )
+        };
+        let (key, value) = part.split_once('=').ok_or_else(bad)?;
+        let n: u64 = value.trim().parse().map_err(|_| bad())?;
+        match key.trim() {
+            "nodes" => spec.nodes = Some(n.max(1)),
+            "margin" => spec.margin_cp = i32::try_from(n).map_err(|_| bad())?,
+            "lines" => spec.multipv = usize::try_from(n).map_err(|_| bad())?.clamp(1, 64),
+            "depth" => spec.depth = Some(u32::try_from(n).map_err(|_| bad())?.max(1)),
+            "movetime" => spec.movetime_ms = n.max(1),
+            _ => return Err(bad()),
+        }
+    }
+    if spec.nodes.is_none() {
+        return Err(format!("level:{text}: needs nodes=N"));
+    }
+    Ok(spec)
+}
+
+/// An anchor as a contestant.
+pub struct AnchorContestant(pub Anchor);
+
+impl Contestant for AnchorContestant {
+    fn name(&self) -> String {
+        format!("builtin:{}", self.0.name())
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn choose(&mut self, game: &Arbiter, seed: u64) -> Result<Option<Move>, String> {
+        Ok(self.0.choose(game, seed))
     }
 }
 
@@ -142,7 +214,8 @@ impl Contestant for UciContestant {
 /// `limits` the full engine under them.
 pub struct BuiltinContestant {
     engine: Engine,
-    level: u8,
+    spec: LevelSpec,
+    name: String,
     limits: Option<Limits>,
     node_jitter: u32,
 }
@@ -151,10 +224,25 @@ impl BuiltinContestant {
     /// Level `level`; `limits` (the full engine under them) only apply to the top level.
     #[must_use]
     pub fn new(level: u8, limits: Option<Limits>, hash_mb: usize) -> BuiltinContestant {
+        let spec = level_spec(level);
+        let name = format!("builtin:{}", spec.level);
         BuiltinContestant {
             engine: Engine::new(hash_mb),
-            level: level.clamp(1, 8),
-            limits: limits.filter(|_| level >= 8),
+            limits: limits.filter(|_| spec.level >= 8),
+            spec,
+            name,
+            node_jitter: 0,
+        }
+    }
+
+    /// A level's kind of play with `spec`'s settings, named `name`.
+    #[must_use]
+    pub fn with_spec(spec: LevelSpec, name: String, hash_mb: usize) -> BuiltinContestant {
+        BuiltinContestant {
+            engine: Engine::new(hash_mb),
+            spec,
+            name,
+            limits: None,
             node_jitter: 0,
         }
     }
@@ -169,7 +257,7 @@ impl BuiltinContestant {
 
 impl Contestant for BuiltinContestant {
     fn name(&self) -> String {
-        format!("builtin:{}", self.level)
+        self.name.clone()
     }
 
     fn new_game(&mut self) -> Result<(), String> {
@@ -187,12 +275,12 @@ impl Contestant for BuiltinContestant {
                 self.engine
                     .search(start, &moves, rules, &l, &stop, &mut |_| {})
             }
-            None => play_level(
+            None => play_spec(
                 &mut self.engine,
                 start,
                 &moves,
                 rules,
-                self.level,
+                &self.spec,
                 None,
                 seed,
                 &stop,
@@ -239,6 +327,12 @@ impl PlayerSpec {
                 BuiltinContestant::new(*level, limits.cloned(), hash_mb)
                     .with_node_jitter(node_jitter),
             ),
+            PlayerSpec::Anchor(a) => Box::new(AnchorContestant(*a)),
+            PlayerSpec::Level(spec) => Box::new(BuiltinContestant::with_spec(
+                spec.clone(),
+                self.to_string(),
+                hash_mb,
+            )),
             PlayerSpec::Uci { command, dialect } => {
                 let spec = EngineSpec {
                     dialect: *dialect,
@@ -257,6 +351,23 @@ impl PlayerSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn anchors_and_trial_levels_parse_and_print_back() {
+        for text in [
+            "builtin:random",
+            "builtin:greedy",
+            "builtin:3",
+            "level:nodes=3000,margin=150,lines=6",
+            "level:nodes=500,margin=400,lines=10,depth=1",
+        ] {
+            let spec: PlayerSpec = text.parse().expect(text);
+            assert_eq!(spec.to_string(), text);
+        }
+        assert!("builtin:lucky".parse::<PlayerSpec>().is_err());
+        assert!("level:margin=100".parse::<PlayerSpec>().is_err());
+        assert!("level:nodes=100,speed=3".parse::<PlayerSpec>().is_err());
+    }
 
     #[test]
     fn node_jitter_stays_within_its_percent_and_replays() {

@@ -376,3 +376,37 @@ fn illegal_moves_and_crashes_lose_and_long_games_are_drawn() {
     assert!("uci:".parse::<PlayerSpec>().is_err());
     assert!("stockfish".parse::<PlayerSpec>().is_err());
 }
+
+/// The ladder's anchors and a trial level through the real command: greedy beats random in
+/// every game (it takes what random hangs and mates when it can), a searched level with a
+/// margin beats greedy, and every game ends on the board.
+#[test]
+fn anchors_and_trial_levels_play_through_the_match_command() {
+    let text = run_match_command(&["builtin:greedy", "builtin:random", "--games", "6"]);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("builtin:greedy vs builtin:random: "))
+        .unwrap_or_else(|| panic!("no result line:\n{text}"));
+    let (_, counts) = line.split_once(": ").expect("a result");
+    assert_eq!(wdl(counts), [6, 0, 0], "{text}");
+    let text = run_match_command(&[
+        "level:nodes=3000,margin=300,lines=10",
+        "builtin:greedy",
+        "--games",
+        "4",
+    ]);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("level:nodes=3000,margin=300,lines=10 vs builtin:greedy: "))
+        .unwrap_or_else(|| panic!("no result line:\n{text}"));
+    let [w, _, l] = wdl(line.split_once(": ").expect("a result").1);
+    assert!(w > l, "{text}");
+    let endings = text
+        .lines()
+        .find_map(|l| l.strip_prefix("endings (A won/drawn/B won): "))
+        .unwrap_or_else(|| panic!("no endings line:\n{text}"));
+    assert!(
+        endings.split(", ").all(|e| e.contains("[mate]")),
+        "an ending off the board: {endings}"
+    );
+}
