@@ -20,16 +20,7 @@ async fn four_start(fake: &FakeDiscord) -> Vec<crate::discord_fake::FakeUser> {
             ))
             .by(&boss),
     );
-    let made = fake
-        .wait_for(
-            |f| {
-                f.bot_messages()
-                    .iter()
-                    .any(|m| shown(m).contains("Tournament #1"))
-            },
-            WAIT,
-        )
-        .await;
+    let made = bot_shows(fake, "Tournament #1").await;
     assert!(made, "the tournament");
     let four: Vec<_> = ["ann", "ben", "cat", "dan"]
         .iter()
@@ -196,16 +187,7 @@ async fn a_restart_between_pairing_and_threads_opens_each_once() {
         FakeDiscord::rate_limited(60.0),
     );
     four_start(&fake).await;
-    let paired = fake
-        .wait_for(
-            |f| {
-                f.bot_messages()
-                    .iter()
-                    .any(|m| shown(m).contains("round 1 of 1"))
-            },
-            WAIT,
-        )
-        .await;
+    let paired = bot_shows(&fake, "round 1 of 1").await;
     assert!(paired, "the round");
     bot.stop(&fake).await;
     assert!(fake.threads().is_empty());
@@ -217,4 +199,13 @@ async fn a_restart_between_pairing_and_threads_opens_each_once() {
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     bot.stop(&fake).await;
     assert_eq!(fake.threads().len(), 2, "{:?}", fake.threads());
+}
+
+/// Whether some message of the bot shows `text` within the wait.
+async fn bot_shows(fake: &FakeDiscord, text: &str) -> bool {
+    fake.wait_for(
+        |f| f.bot_messages().iter().any(|m| shown(m).contains(text)),
+        WAIT,
+    )
+    .await
 }

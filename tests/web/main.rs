@@ -368,6 +368,16 @@ fn red_pixels(img: &Shot, (x, y, w): (f64, f64, f64)) -> usize {
 }
 
 /// `text` sent from the page of `token`: the status and, when 200, the answer.
+/// `GET /healthz`: its status and body.
+async fn health(http: &reqwest::Client, base: &str) -> (u16, String) {
+    let r = http
+        .get(format!("{base}/healthz"))
+        .send()
+        .await
+        .expect("health");
+    (r.status().as_u16(), r.text().await.expect("text"))
+}
+
 async fn send(http: &reqwest::Client, base: &str, token: &str, text: &str) -> (u16, Value) {
     let r = http
         .post(format!("{base}/api/{token}/move"))
@@ -431,12 +441,7 @@ async fn a_move_clicked_in_the_browser_reaches_the_chat_and_the_spectators() {
     );
     let (status, _) = send(&http, &base, &expired, "h2e2").await;
     assert_eq!(status, 401, "an expired link");
-    let r = http
-        .get(format!("{base}/healthz"))
-        .send()
-        .await
-        .expect("health");
-    assert_eq!(r.status(), 200);
+    assert_eq!(health(&http, &base).await.0, 200);
 
     let driver = Driver::start().await;
     let alice = driver.session().await;

@@ -194,14 +194,11 @@ async fn a_move_clicked_in_the_mini_app_reaches_the_group() {
     check_every_call(&fake.sent());
 
     // The health check names the storage and the platform, both well.
-    let r = http
-        .get(format!("{base}/healthz"))
-        .send()
-        .await
-        .expect("health");
-    assert_eq!(r.status(), 200);
-    let health = r.text().await.expect("text");
-    assert_eq!(health, "ok\nstorage: ok\nTelegram: connected\n");
+    let health = super::health(&http, &base).await;
+    assert_eq!(
+        health,
+        (200, "ok\nstorage: ok\nTelegram: connected\n".to_string())
+    );
 
     // The operator's figures: the move is counted; without the token, nothing.
     let text = http
