@@ -395,6 +395,30 @@ impl<P: Platform> Out<'_, P> {
         &self.shared.service
     }
 
+    /// Tell the service that the venue `ask` of `chat` asked for was `opened` (`at`, its
+    /// channel and the chat's link to it) or refused (`None`), and return `at` when the service
+    /// stored it: only then is the game played there. A storage failure leaves the game in
+    /// the chat.
+    pub async fn report_venue<T>(
+        &self,
+        chat: &ChannelKey,
+        ask: &crate::app::VenueAsk,
+        opened: Option<(T, ChannelKey, String)>,
+    ) -> Option<T> {
+        let (at, report) = match opened {
+            Some((at, key, link)) => (Some(at), Some((key, link))),
+            None => (None, None),
+        };
+        match self.service().venue_opened(chat, ask.game, report).await {
+            Ok(()) => at,
+            Err(e) => {
+                tracing::error!(error = %e, game = ask.game,
+                    "cannot store a game's venue; it is played in the chat");
+                None
+            }
+        }
+    }
+
     /// Make `op`, retrying as its failures allow (see the module's notes). When the platform
     /// asks for another call instead, `op` becomes that one, so the caller sees what went.
     ///

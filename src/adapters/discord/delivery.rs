@@ -509,14 +509,8 @@ async fn open_venue(out: &Out<'_, Discord>, channel: u64, ask: &VenueAsk) -> Opt
         Err(_) => None,
     };
     let chat = ChannelKey::on(Platform::Discord, channel);
-    let report = opened.map(|t| (ChannelKey::on(Platform::Discord, t), format!("<#{t}>")));
-    match out.service().venue_opened(&chat, ask.game, report).await {
-        Ok(()) => opened,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot store a game's thread; it is played in the channel");
-            None
-        }
-    }
+    let opened = opened.map(|t| (t, ChannelKey::on(Platform::Discord, t), format!("<#{t}>")));
+    out.report_venue(&chat, ask, opened).await
 }
 
 /// Send the replies of one event in `channel` as it asked (see the module's notes).

@@ -343,7 +343,6 @@ async fn venue(out: &Out<'_, Telegram>, chat: Target, ask: &VenueAsk) -> Option<
             name: ask.name.clone(),
         },
     );
-    let svc = out.service();
     let opened = match out.call(&mut job).await {
         Ok(Some(thread)) => Some(Target {
             chat: chat.chat,
@@ -351,14 +350,8 @@ async fn venue(out: &Out<'_, Telegram>, chat: Target, ask: &VenueAsk) -> Option<
         }),
         Ok(None) | Err(_) => None,
     };
-    let report = opened.map(|t| (t.channel(), topic_link(t)));
-    match svc.venue_opened(&chat.channel(), ask.game, report).await {
-        Ok(()) => opened,
-        Err(e) => {
-            tracing::error!(error = %e, "cannot store a game's topic; it is played in the chat");
-            None
-        }
-    }
+    let opened = opened.map(|t| (t, t.channel(), topic_link(t)));
+    out.report_venue(&chat.channel(), ask, opened).await
 }
 
 /// A link to a forum topic of a supergroup: `https://t.me/c/{id without -100}/{thread}`.
