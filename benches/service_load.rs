@@ -57,7 +57,7 @@ fn said(channel: usize, user: &str, text: &str) -> Incoming {
     Incoming {
         channel: format!("console:bench{channel}").into(),
         user: PlayerRef::new(
-            format!("console:bench{user}{channel}"),
+            format!("console:{user}{channel}"),
             &format!("{user}{channel}"),
         ),
         handle: Some(format!("{user}{channel}")),
