@@ -168,15 +168,24 @@ fn flipped_bytes_are_refused_or_change_nothing() {
     let data = healthy();
     let pristine = contents(data.path());
     let bytes = std::fs::read(db_file(data.path())).expect("read db");
-    // Where the third game's moves are written (sled keeps values as they are): damage there
-    // must be seen.
-    let moves = br#""moves":["b2e2","b9c7","b0c2"]"#;
+    // Where the game in progress is written (sled keeps a value's bytes as they are; the bot
+    // stores a record packed): damage there must be seen.
+    let stored = {
+        let copy = tempfile::tempdir().expect("tempdir");
+        copy_dir(&data.path().join("db"), copy.path());
+        let db = sled::open(copy.path()).expect("sled opens a copy");
+        let games = db.open_tree("games").expect("games");
+        games
+            .get(2u64.to_be_bytes())
+            .expect("read")
+            .expect("game 2")
+            .to_vec()
+    };
     let at = bytes
-        .windows(moves.len())
-        .rposition(|w| w == moves)
+        .windows(stored.len())
+        .rposition(|w| w == stored.as_slice())
         .expect("the game in progress is in the file")
-        + moves.len()
-        - 8;
+        + stored.len() / 2;
     let mut offsets = vec![at];
     // And anywhere else in the written part of the file: either refused, or nothing lost.
     let written = bytes.iter().rposition(|&b| b != 0).unwrap_or(0);

@@ -40,7 +40,7 @@ impl SledStorage {
         for kv in t.outbox.iter() {
             let (k, v) = kv.map_err(err)?;
             if let Some(key) = outbox_key_from(&k) {
-                d.changes.outbox.push((key, v.to_vec()));
+                d.changes.outbox.push((key, super::outbox_value(&v)?));
             }
         }
         for kv in t.inbox.iter() {

@@ -18,6 +18,7 @@
 mod dump;
 pub mod guard;
 pub mod marker;
+mod pack;
 mod ratings;
 pub mod survey;
 pub mod transfer;
@@ -106,6 +107,10 @@ struct Marks {
     dirty: bool,
     /// When the marker file was last written.
     written: Instant,
+    /// When the record was last rewritten in a transaction (`None`: not since the open).
+    record_written: Option<Instant>,
+    /// Whether transactions were committed since without rewriting the record.
+    record_behind: bool,
 }
 
 impl Marks {
@@ -116,6 +121,8 @@ impl Marks {
             game_number,
             dirty: false,
             written: Instant::now(),
+            record_written: None,
+            record_behind: false,
         }
     }
 }
@@ -173,8 +180,21 @@ fn user_game_key(user: &str, id: u64) -> Vec<u8> {
     k
 }
 
+/// A stored record read back (packed or not: see `pack.rs`).
 fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StorageError> {
-    serde_json::from_slice(bytes).map_err(err)
+    serde_json::from_slice(&pack::unpack(bytes).map_err(err)?).map_err(err)
+}
+
+/// A record as stored: its JSON, packed (see `pack.rs`).
+fn encode<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, StorageError> {
+    Ok(pack::pack(serde_json::to_vec(value).map_err(err)?))
+}
+
+/// A waiting reply as the service stored it (see `pack.rs`).
+fn outbox_value(stored: &[u8]) -> Result<Vec<u8>, StorageError> {
+    pack::unpack(stored)
+        .map(std::borrow::Cow::into_owned)
+        .map_err(err)
 }
 
 impl SledStorage {
@@ -353,6 +373,24 @@ impl Trees {
         Ok(id)
     }
 
+    /// Rewrite the record if transactions were committed since it last was (it is written with
+    /// a new game, else at most once every [`MARKER_EVERY`]).
+    fn record_catch_up(&self) -> Result<(), StorageError> {
+        let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
+        if !marks.record_behind {
+            return Ok(());
+        }
+        let mut record = marks.record.clone();
+        record.commits += 1;
+        self.meta
+            .insert(marker::RECORD_KEY.as_bytes(), record.encode())
+            .map_err(err)?;
+        marks.record = record;
+        marks.record_written = Some(Instant::now());
+        marks.record_behind = false;
+        Ok(())
+    }
+
     /// Everything committed so far was flushed: the marker file may say so.
     fn flushed(&self) {
         let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
@@ -380,11 +418,19 @@ impl Trees {
     }
 
     /// When the marker file is next due: `None` when it is up to date.
+    /// A record behind the commits is due like the file, [`MARKER_EVERY`] after it was last
+    /// rewritten.
     fn marker_due(&self) -> Option<Duration> {
         let marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
-        marks
+        let file = marks
             .dirty
-            .then(|| MARKER_EVERY.saturating_sub(marks.written.elapsed()))
+            .then(|| MARKER_EVERY.saturating_sub(marks.written.elapsed()));
+        let record = marks.record_behind.then(|| {
+            marks.record_written.map_or(Duration::ZERO, |at| {
+                MARKER_EVERY.saturating_sub(at.elapsed())
+            })
+        });
+        file.into_iter().chain(record).min()
     }
 
     /// Apply jobs as they come, a group at a time: each group's transactions, then one
@@ -403,6 +449,9 @@ impl Trees {
                 Some(wait) => match rx.recv_timeout(wait) {
                     Ok(job) => job,
                     Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if self.record_catch_up().is_ok() && self.db.flush().is_ok() {
+                            self.flushed();
+                        }
                         self.write_marker();
                         continue;
                     }
@@ -437,7 +486,7 @@ impl Trees {
                 let _ = job.done.send(outcome);
             }
         }
-        if self.db.flush().is_ok() {
+        if self.record_catch_up().is_ok() && self.db.flush().is_ok() {
             self.flushed();
         }
         if self.marker_due().is_some() {
@@ -463,7 +512,8 @@ impl Trees {
             self.inbox.apply_batch(batch).map_err(err)?;
         }
         if changes.is_empty() {
-            return Ok(());
+            // An explicit flush (as at shutdown): the record catches up with the commits.
+            return self.record_catch_up();
         }
         if only_delivered(&changes) {
             // Forgetting delivered entries touches one tree: a batch is as atomic there as a
@@ -481,7 +531,7 @@ impl Trees {
             .map(|g| {
                 Ok((
                     g.id,
-                    serde_json::to_vec(g).map_err(err)?,
+                    encode(g)?,
                     g.status == GameStatus::Active,
                     [g.red.id.to_string(), g.black.id.to_string()],
                 ))
@@ -490,43 +540,46 @@ impl Trees {
         let channels: Vec<(String, Vec<u8>)> = changes
             .channels
             .iter()
-            .map(|(k, c)| Ok((k.to_string(), serde_json::to_vec(c).map_err(err)?)))
+            .map(|(k, c)| Ok((k.to_string(), encode(c)?)))
             .collect::<Result<_, StorageError>>()?;
         let users: Vec<(String, Vec<u8>)> = changes
             .users
             .iter()
-            .map(|(k, u)| Ok((k.to_string(), serde_json::to_vec(u).map_err(err)?)))
+            .map(|(k, u)| Ok((k.to_string(), encode(u)?)))
             .collect::<Result<_, StorageError>>()?;
         let endings: Vec<crate::rating::Ending> = changes
             .games
             .iter()
             .filter_map(GameRecord::ending)
             .collect();
-        let outbox: Vec<(Vec<u8>, &[u8])> = changes
+        let outbox: Vec<(Vec<u8>, Vec<u8>)> = changes
             .outbox
             .iter()
-            .map(|(k, v)| (outbox_key(k), v.as_slice()))
+            .map(|(k, v)| (outbox_key(k), pack::pack(v.clone())))
             .collect();
         let delivered: Vec<Vec<u8>> = changes.delivered.iter().map(outbox_key).collect();
         let reviews: Vec<(u64, Vec<u8>)> = changes
             .reviews
             .iter()
-            .map(|r| Ok((r.game, serde_json::to_vec(r).map_err(err)?)))
+            .map(|r| Ok((r.game, encode(r)?)))
             .collect::<Result<_, StorageError>>()?;
         let puzzles: Vec<(Vec<u8>, Vec<u8>)> = changes
             .puzzle_players
             .iter()
-            .map(|(k, p)| Ok((puzzle_key(b'p', k), serde_json::to_vec(p).map_err(err)?)))
+            .map(|(k, p)| Ok((puzzle_key(b'p', k), encode(p)?)))
             .chain(
                 changes
                     .puzzle_standings
                     .iter()
-                    .map(|(k, p)| Ok((puzzle_key(b'z', k), serde_json::to_vec(p).map_err(err)?))),
+                    .map(|(k, p)| Ok((puzzle_key(b'z', k), encode(p)?))),
             )
             .collect::<Result<_, StorageError>>()?;
         let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
         let before = marks.record.clone();
-        let result: Result<marker::Record, TransactionError<()>> = (
+        let record_due = marks
+            .record_written
+            .is_none_or(|at| at.elapsed() >= MARKER_EVERY);
+        let result: Result<Option<marker::Record>, TransactionError<()>> = (
             &self.games,
             &self.channels,
             &self.users,
@@ -551,18 +604,21 @@ impl Trees {
                     }
                 }
                 let mut record = before.clone();
-                record.commits += 1;
                 for (id, bytes, active, players) in &games {
-                    if tg.insert(&id.to_be_bytes(), bytes.as_slice())?.is_none() {
+                    // A game's players never change and it is active from its first record
+                    // until it ends: its indexes are written when it is new and when it ends,
+                    // not again at every move (each write is logged, and sled keeps the log).
+                    let new = tg.insert(&id.to_be_bytes(), bytes.as_slice())?.is_none();
+                    if new {
                         record.games += 1;
+                        for p in players {
+                            tug.insert(user_game_key(p, *id), &[])?;
+                        }
                     }
-                    if *active {
-                        ta.insert(&id.to_be_bytes(), &[])?;
-                    } else {
+                    if !*active {
                         ta.remove(&id.to_be_bytes())?;
-                    }
-                    for p in players {
-                        tug.insert(user_game_key(p, *id), &[])?;
+                    } else if new || ta.get(id.to_be_bytes())?.is_none() {
+                        ta.insert(&id.to_be_bytes(), &[])?;
                     }
                 }
                 for (k, bytes) in &channels {
@@ -580,7 +636,7 @@ impl Trees {
                 ratings::apply_ends(tr, &endings)?;
                 ratings::put_aliases(tr, &changes.aliases)?;
                 for (k, v) in &outbox {
-                    tob.insert(k.as_slice(), *v)?;
+                    tob.insert(k.as_slice(), v.as_slice())?;
                 }
                 for k in &delivered {
                     tob.remove(k.as_slice())?;
@@ -594,11 +650,23 @@ impl Trees {
                 for (k, bytes) in &puzzles {
                     tp.insert(k.as_slice(), bytes.as_slice())?;
                 }
+                // The record is rewritten when the game count changes and otherwise at most
+                // once every `MARKER_EVERY` (and at an explicit flush): its commit counter
+                // counts the transactions that wrote it.
+                if record.games == before.games && !record_due {
+                    return Ok(None);
+                }
+                record.commits += 1;
                 tm.insert(marker::RECORD_KEY.as_bytes(), record.encode())?;
-                Ok::<marker::Record, ConflictableTransactionError<()>>(record)
+                Ok::<Option<marker::Record>, ConflictableTransactionError<()>>(Some(record))
             });
-        let record = result.map_err(|e| err(format!("{e:?}")))?;
-        marks.record = record;
+        match result.map_err(|e| err(format!("{e:?}")))? {
+            Some(record) => {
+                marks.record = record;
+                marks.record_written = Some(Instant::now());
+            }
+            None => marks.record_behind = true,
+        }
         marks.game_number = marks.game_number.max(changes.game_number.unwrap_or(0));
         Ok(())
     }
@@ -868,7 +936,7 @@ impl Storage for SledStorage {
         for r in self.trees.outbox.scan_prefix(prefix.as_bytes()) {
             let (k, v) = r.map_err(err)?;
             match outbox_key_from(&k) {
-                Some(key) => out.push((key, v.to_vec())),
+                Some(key) => out.push((key, outbox_value(&v)?)),
                 None => tracing::error!(key = ?k, "an outbox key that cannot be read; skipped"),
             }
         }
@@ -899,7 +967,7 @@ impl Storage for SledStorage {
         {
             let (k, v) = r.map_err(err)?;
             if let Some(key) = outbox_key_from(&k) {
-                out.push((key, v.to_vec()));
+                out.push((key, outbox_value(&v)?));
             }
         }
         Ok(out)

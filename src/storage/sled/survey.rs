@@ -76,8 +76,9 @@ fn shown(k: &[u8]) -> String {
     format!("{text:?}")
 }
 
+/// A record as sled stores it (packed or not: see `pack.rs`), decoded.
 fn json<T: serde::de::DeserializeOwned>(v: &[u8]) -> Result<T, String> {
-    serde_json::from_slice(v).map_err(|e| e.to_string())
+    serde_json::from_slice(&super::pack::unpack(v)?).map_err(|e| e.to_string())
 }
 
 fn ok(yes: bool, what: &str) -> Result<(), String> {
