@@ -374,11 +374,11 @@ impl Trees {
     }
 
     /// Rewrite the record if transactions were committed since it last was (it is written with
-    /// a new game, else at most once every [`MARKER_EVERY`]).
-    fn record_catch_up(&self) -> Result<(), StorageError> {
+    /// a new game, else at most once every [`MARKER_EVERY`]); whether it was.
+    fn record_catch_up(&self) -> Result<bool, StorageError> {
         let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
         if !marks.record_behind {
-            return Ok(());
+            return Ok(false);
         }
         let mut record = marks.record.clone();
         record.commits += 1;
@@ -388,7 +388,7 @@ impl Trees {
         marks.record = record;
         marks.record_written = Some(Instant::now());
         marks.record_behind = false;
-        Ok(())
+        Ok(true)
     }
 
     /// Everything committed so far was flushed: the marker file may say so.
@@ -449,7 +449,8 @@ impl Trees {
                 Some(wait) => match rx.recv_timeout(wait) {
                     Ok(job) => job,
                     Err(mpsc::RecvTimeoutError::Timeout) => {
-                        if self.record_catch_up().is_ok() && self.db.flush().is_ok() {
+                        // Only a record that caught up has something to flush.
+                        if matches!(self.record_catch_up(), Ok(true)) && self.db.flush().is_ok() {
                             self.flushed();
                         }
                         self.write_marker();
@@ -513,7 +514,7 @@ impl Trees {
         }
         if changes.is_empty() {
             // An explicit flush (as at shutdown): the record catches up with the commits.
-            return self.record_catch_up();
+            return self.record_catch_up().map(|_| ());
         }
         if only_delivered(&changes) {
             // Forgetting delivered entries touches one tree: a batch is as atomic there as a
@@ -552,10 +553,9 @@ impl Trees {
             .iter()
             .filter_map(GameRecord::ending)
             .collect();
-        let outbox: Vec<(Vec<u8>, Vec<u8>)> = changes
-            .outbox
-            .iter()
-            .map(|(k, v)| (outbox_key(k), pack::pack(v.clone())))
+        let outbox: Vec<(Vec<u8>, Vec<u8>)> = std::mem::take(&mut changes.outbox)
+            .into_iter()
+            .map(|(k, v)| (outbox_key(&k), pack::pack(v)))
             .collect();
         let delivered: Vec<Vec<u8>> = changes.delivered.iter().map(outbox_key).collect();
         let reviews: Vec<(u64, Vec<u8>)> = changes

@@ -24,6 +24,9 @@ pub const PACKED_V1: u8 = 0x01;
 /// a reply with its board to draw and its buttons, a user's preferences), as the bot stores them.
 const DICTIONARY_V1: &[u8] = include_bytes!("pack_dictionary_v1.txt");
 
+/// The tag byte and the JSON's length before the block.
+const HEADER: usize = 5;
+
 /// The largest record unpacked (records are a few KB; a damaged length must not allocate more).
 const MAX_UNPACKED: usize = 16 << 20;
 
@@ -34,10 +37,10 @@ pub fn pack(json: Vec<u8>) -> Vec<u8> {
         return json;
     };
     let block = lz4_flex::block::compress_with_dict(&json, DICTIONARY_V1);
-    if block.len() + 5 >= json.len() {
+    if block.len() + HEADER >= json.len() {
         return json;
     }
-    let mut out = Vec::with_capacity(block.len() + 5);
+    let mut out = Vec::with_capacity(block.len() + HEADER);
     out.push(PACKED_V1);
     out.extend_from_slice(&len.to_le_bytes());
     out.extend_from_slice(&block);
@@ -52,8 +55,8 @@ pub fn unpack(stored: &[u8]) -> Result<Cow<'_, [u8]>, String> {
     match stored.first() {
         Some(&PACKED_V1) => {
             let (head, block) = stored
-                .get(1..5)
-                .map(|h| (h, &stored[5..]))
+                .get(1..HEADER)
+                .map(|h| (h, &stored[HEADER..]))
                 .ok_or_else(|| "a packed record is cut short".to_string())?;
             let len = u32::from_le_bytes(head.try_into().unwrap_or_default()) as usize;
             if len > MAX_UNPACKED {
@@ -105,7 +108,7 @@ mod tests {
         long[1..5].copy_from_slice(&u32::MAX.to_le_bytes());
         assert!(unpack(&long).is_err());
         // Every byte flipped in turn: an error or some bytes, never a panic.
-        for i in 5..packed.len() {
+        for i in HEADER..packed.len() {
             let mut bad = packed.clone();
             bad[i] ^= 0x5a;
             let _ = unpack(&bad);
