@@ -14,6 +14,7 @@ mod rated;
 mod boards;
 mod compat;
 mod damage;
+mod growth;
 mod migrate;
 mod secrets;
 

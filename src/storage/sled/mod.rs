@@ -14,6 +14,14 @@
 //! Besides batching fsyncs under load, this avoids a sled 0.34 deadlock: a transaction takes
 //! sled's global write lock, and if it queues while two flushes run, one flush holds the read
 //! lock waiting for the other, which waits for the lock behind the transaction.
+//!
+//! sled's own flusher thread runs beside it every `CLEAN_EVERY_MS`: sled reclaims its log
+//! (rewrites the pages left in a segment that is half garbage, so the segment can be reused)
+//! almost only there (a page's consolidation cleans one more page), and without it the files grew with everything ever written, about 20 KB a game
+//! of 20 plies where 600 bytes are live (docs/service-cost.md). It is the one other thread that
+//! flushes; what it does under sled's read lock (seal the current buffer, rewrite one page at a
+//! time) does not wait for a flush of ours, and the deadlock above needs two flushes waiting
+//! on each other behind a transaction, which the writer thread still rules out.
 
 mod dump;
 pub mod guard;
@@ -185,6 +193,11 @@ fn decode<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, StorageErro
     serde_json::from_slice(&pack::unpack(bytes).map_err(err)?).map_err(err)
 }
 
+/// How often sled's flusher thread wakes to seal its buffer and reclaim its log. At 500 ms
+/// (sled's default) it fell behind the load bench's 2,000 moves a second (21.5 KB a game on
+/// disk); at 100 ms 2.4 KB, and 50 ms gave little more.
+const CLEAN_EVERY_MS: u64 = 100;
+
 /// A record as stored: its JSON, packed (see `pack.rs`).
 fn encode<T: serde::Serialize>(value: &T) -> Result<Vec<u8>, StorageError> {
     Ok(pack::pack(serde_json::to_vec(value).map_err(err)?))
@@ -298,8 +311,10 @@ impl Trees {
         let config = sled::Config::new()
             .path(dir)
             .mode(sled::Mode::HighThroughput)
-            // Only the writer thread flushes (see the module comment).
-            .flush_every_ms(None)
+            // sled's own flusher thread: a flush that makes nothing durable for us (the writer
+            // thread's flush does), and sled's only reclaiming of its log (see the module
+            // comment).
+            .flush_every_ms(Some(CLEAN_EVERY_MS))
             .cache_capacity(64 * 1024 * 1024);
         // A previous handle in this process may still be closing (its writer thread drops
         // the database last): wait a little for the file lock rather than fail.
