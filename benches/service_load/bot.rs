@@ -116,7 +116,10 @@ async fn person(
 /// Run the scenario and print its figures.
 pub fn run(rt: &tokio::runtime::Runtime) {
     let channels = env("CHANNELS", 32).max(1);
-    let level = u8::try_from(env("LEVEL", 3)).unwrap_or(3).clamp(1, 8);
+    let default = usize::from(xiangqi_bot::app::bot::DEFAULT_LEVEL);
+    let level = u8::try_from(env("LEVEL", default))
+        .unwrap_or(xiangqi_bot::app::bot::DEFAULT_LEVEL)
+        .clamp(1, xiangqi_bot::engine::TOP_LEVEL);
     let moves = env("MOVES", 12).max(1);
     let think = Duration::from_millis(env("THINK_MS", 500) as u64);
     let threads = default_threads();

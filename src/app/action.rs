@@ -96,7 +96,7 @@ pub enum Action {
     },
     /// Start a game against the bot at `level` (anyone in the channel).
     PlayBot {
-        /// Its level, 1–8.
+        /// Its level ([`crate::app::bot::LEVELS`]).
         level: u8,
     },
     /// Play the opponent of finished game `game` again, colours swapped (its players only).

@@ -5,7 +5,7 @@ mod again;
 pub(crate) use again::{play_bot_button, rematch};
 
 use super::action::Action;
-use super::bot::{DEFAULT_LEVEL, LEVELS};
+use super::bot::{bot_side, DEFAULT_LEVEL, LEVELS};
 use super::chat::{AppResult, Button, Reply};
 use super::command::rated_word;
 use super::ctx::{handle_alias, Ctx, Slot};
@@ -484,6 +484,13 @@ pub(crate) async fn first_board(ctx: &Ctx<'_>, game: &Game, heading: Option<Stri
         ruleset: crate::i18n::arbiter::ruleset_name(game.record.ruleset, ctx.lang),
         id: game.record.id,
     }));
+    if let Some((_, level)) = bot_side(game) {
+        lines.push(ctx.t(&Msg::BotStrength {
+            level,
+            top: *LEVELS.end(),
+            rating: crate::engine::level_rating(level),
+        }));
+    }
     if let (true, Some(pace)) = (game.record.rated, game.record.time_control.pace()) {
         lines.push(rmsg::text(
             &RatingMsg::RatedGame {
@@ -565,8 +572,8 @@ fn is_bot_word(word: &str) -> bool {
     )
 }
 
-/// `/play bot [level 1-8] [time] [ruleset] [red|black|random]`: a game against the bot,
-/// started at once. A bare number is the level, refused with the range outside 1 to 8 (a time
+/// `/play bot [level 1-20] [time] [ruleset] [red|black|random]`: a game against the bot,
+/// started at once. A bare number is the level, refused with the range outside [`LEVELS`] (a time
 /// control is written with a unit or an increment: `10m`, `5+3`), so `/play bot 99` is not a
 /// 99-minute game.
 async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<Vec<Reply>> {
@@ -591,6 +598,7 @@ async fn play_bot(ctx: &Ctx<'_>, slot: &mut Slot, words: &[&str]) -> AppResult<V
                 None => {
                     return Ok(vec![ctx.say(Msg::BadBotLevel {
                         text: word.to_string(),
+                        top: *LEVELS.end(),
                     })])
                 }
             }

@@ -76,7 +76,7 @@ pub fn parse_moves(text: &str) -> Result<Vec<Move>, String> {
 pub struct BestmoveArgs {
     #[command(flatten)]
     game: GameArgs,
-    /// Play at this level (1–8; the default is 8, the full engine at its own time).
+    /// Play at this level (1–20; the default is 20, the full engine at its own time).
     #[arg(long, conflicts_with_all = ["movetime", "depth", "nodes"])]
     level: Option<u8>,
     /// Search this long, in milliseconds (the full engine).
@@ -155,7 +155,9 @@ pub fn bestmove(args: &BestmoveArgs) -> i32 {
     } else {
         player.play(
             &game,
-            args.level.unwrap_or(8).clamp(1, 8),
+            args.level
+                .unwrap_or(crate::engine::TOP_LEVEL)
+                .clamp(1, crate::engine::TOP_LEVEL),
             None,
             args.seed,
             &stop,

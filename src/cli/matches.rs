@@ -21,8 +21,8 @@ use super::emit;
 /// `match`: two players, pairs of games from the openings, colours swapped.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// Player A: builtin:LEVEL (1–8), builtin:random or builtin:greedy (the anchors below the
-    /// ladder), level:nodes=N,margin=M,lines=L[,depth=D] (settings to try) or uci:COMMAND
+    /// Player A: builtin:LEVEL (1–20; builtin alone is 20, the full engine), builtin:random or
+    /// builtin:greedy (the anchors below the ladder), level:nodes=N,margin=M,lines=L[,depth=D] (settings to try) or uci:COMMAND
     /// (uci-iccs:/uci-fairy: force the move ranks).
     a: PlayerSpec,
     /// Player B, the same way.
@@ -30,11 +30,11 @@ pub struct MatchArgs {
     /// Games to play (each opening is played twice, colours swapped).
     #[arg(long, default_value_t = 2)]
     games: usize,
-    /// Time per move in milliseconds for external engines and builtin:8 (levels 1–7 keep their
-    /// own time); external engines get 1000 when no limit is given.
+    /// Time per move in milliseconds for external engines and builtin:20 (levels 1–19 keep their
+    /// own node budgets); external engines get 1000 when no limit is given.
     #[arg(long)]
     movetime: Option<u64>,
-    /// Nodes per move instead of time (external engines and builtin:8).
+    /// Nodes per move instead of time (external engines and builtin:20).
     #[arg(long)]
     nodes: Option<u64>,
     /// With --nodes: vary each move's node budget by up to this many percent either way (a
@@ -42,7 +42,7 @@ pub struct MatchArgs {
     /// not repeat move for move when the openings file is played through more than once.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=50))]
     nodes_jitter: u32,
-    /// Depth per move instead of time (external engines and builtin:8).
+    /// Depth per move instead of time (external engines and builtin:20).
     #[arg(long)]
     depth: Option<u32>,
     /// Openings file: `ICCS moves | name | 名称` a line (default: the initial position only).

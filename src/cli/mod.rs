@@ -70,7 +70,7 @@ pub enum Command {
         #[arg(default_value_t = crate::engine::BENCH_DEPTH)]
         depth: u32,
     },
-    /// The engine's move for a position: at a level (1-8), or for a time, depth or node count.
+    /// The engine's move for a position: at a level (1-20), or for a time, depth or node count.
     Bestmove(engine::BestmoveArgs),
     /// The engine's best lines for a position, with scores, in ICCS and WXF.
     #[command(alias = "analyze")]

@@ -1,10 +1,15 @@
-//! Playing levels 1–8 for people, after lichess's ladder: each level searches with a time per
-//! move and a depth cap, then picks among its best lines those within a level-dependent margin
-//! of the best, weighted toward the better ones, reproducibly from a seed. Low levels thus make
-//! the mistakes of a weaker player (a slightly worse plan, a missed tactic) but never a random
-//! move, and never one that walks into a mate the best line avoids. Below level 1 stand the
-//! anchors of [`super::anchor`]; a match can also play any other settings (`level:` players),
-//! such as a node budget, to calibrate the ladder (docs/engine.md, "Calibrating the ladder").
+//! Playing levels for people, after lichess's ladder: each level searches with a node budget
+//! (and, at the lowest, a depth cap), then picks among its best lines those within a
+//! level-dependent margin of the best, weighted toward the better ones, reproducibly from a
+//! seed. Low levels thus make the mistakes of a weaker player (a slightly worse plan, a missed
+//! tactic) but never a random move, and never one that walks into a mate the best line avoids.
+//! The top level is the full engine on its time. Below level 1 stand the anchors of
+//! [`super::anchor`]; a match can also play any other settings (`level:` players) to try them
+//! before they become a level.
+//!
+//! The levels are the members of a chain of matches, each member measured against the one
+//! below it (docs/engine.md, "Calibrating the ladder"), and each carries its estimated rating:
+//! [`GREEDY_RATING`] plus the chain's sum of Elo steps above `builtin:greedy`, rounded to 10.
 
 use std::sync::atomic::AtomicBool;
 
@@ -16,9 +21,10 @@ use super::{Clock, Engine, Limits, Score, SearchResult};
 /// One level's search settings and noise.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LevelSpec {
-    /// The level (1..=8; 0 for settings typed on the command line, not a level of the ladder).
+    /// The level (1..=[`TOP_LEVEL`]; 0 for settings typed on the command line, not a level of
+    /// the ladder).
     pub level: u8,
-    /// Nodes per move (`None`: only the time and depth limits, as every level of the ladder).
+    /// Nodes per move (`None`: only the time and depth limits, as the top level).
     pub nodes: Option<u64>,
     /// Time per move (with a node budget, a cap).
     pub movetime_ms: u64,
@@ -30,30 +36,112 @@ pub struct LevelSpec {
     pub multipv: usize,
 }
 
-/// The ladder: (time per move, depth cap, margin, lines).
-const LADDER: [(u64, Option<u32>, i32, usize); 8] = [
-    (50, Some(1), 300, 8),
-    (100, Some(2), 200, 7),
-    (150, Some(3), 140, 6),
-    (200, Some(4), 90, 5),
-    (300, Some(6), 55, 4),
-    (400, Some(8), 30, 3),
-    (500, Some(12), 12, 2),
-    (1000, None, 0, 1),
-];
+/// One level of the ladder: its settings and its estimated rating.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rung {
+    /// Nodes per move (`None`: the top level, the full engine on [`TOP_MOVETIME_MS`]).
+    pub nodes: Option<u64>,
+    /// Depth cap, for the members the chain measured with one.
+    pub depth: Option<u32>,
+    /// Margin in centipawns (0: always the best line).
+    pub margin_cp: i32,
+    /// Lines compared.
+    pub lines: usize,
+    /// Estimated rating on the Glicko-2 scale of our players (new players start at 1500):
+    /// [`GREEDY_RATING`] plus the chain's Elo above greedy, rounded to 10.
+    pub rating: u16,
+}
 
-/// The settings of `level` (clamped to 1..=8).
-#[must_use]
-pub fn level_spec(level: u8) -> LevelSpec {
-    let level = level.clamp(1, 8);
-    let (movetime_ms, depth, margin_cp, multipv) = LADDER[usize::from(level - 1)];
-    LevelSpec {
-        level,
-        nodes: None,
-        movetime_ms,
+/// Where `builtin:greedy` (the move-picker that takes the biggest capture; a beginner beats
+/// it) is pinned on our Glicko-2 scale. An assumption, not a measurement: games against the bot
+/// are never rated, so nothing links the engines' Elo to the players' ratings. Every level's
+/// [`Rung::rating`] is this plus the chain's sum of steps above greedy.
+pub const GREEDY_RATING: u16 = 600;
+
+/// The top level's time per move (no node or depth cap: the full engine).
+pub const TOP_MOVETIME_MS: u64 = 1000;
+
+/// The lower levels' time cap. They play by node budget, as they were measured; the cap only
+/// keeps a loaded machine from making a level think long (the chain was played under it).
+pub const LEVEL_CAP_MS: u64 = 1000;
+
+/// The number of levels; the top one is the full engine.
+pub const TOP_LEVEL: u8 = 20;
+
+const fn rung(nodes: u64, depth: Option<u32>, margin_cp: i32, lines: usize, rating: u16) -> Rung {
+    Rung {
+        nodes: Some(nodes),
         depth,
         margin_cp,
-        multipv,
+        lines,
+        rating,
+    }
+}
+
+/// The ladder, level 1 first: the chain's members a..s, then the full engine
+/// (docs/engine.md, "Calibrating the ladder", has each member's match).
+pub const LADDER: [Rung; TOP_LEVEL as usize] = [
+    rung(1_000, Some(1), 900, 30, 700),  // a: +98 over greedy
+    rung(1_000, Some(1), 700, 22, 870),  // b: +176 over a
+    rung(1_000, Some(2), 550, 18, 1080), // c: +207
+    rung(2_000, Some(3), 450, 15, 1320), // d: +241
+    rung(4_000, None, 400, 14, 1520),    // e: +199
+    rung(6_000, None, 355, 12, 1720),    // f: +199
+    rung(8_000, None, 320, 11, 1940),    // g: +215
+    rung(11_000, None, 305, 10, 2150),   // h: +215
+    rung(15_000, None, 282, 9, 2360),    // i: +205
+    rung(20_000, None, 252, 8, 2560),    // j: +205
+    rung(28_000, None, 230, 7, 2790),    // k: +230
+    rung(40_000, None, 195, 6, 2990),    // l: +196
+    rung(55_000, None, 165, 5, 3200),    // m: +210
+    rung(65_000, None, 160, 4, 3390),    // n: +191
+    rung(90_000, None, 135, 3, 3620),    // o: +235
+    rung(120_000, None, 120, 2, 3810),   // p: +183
+    rung(180_000, None, 75, 2, 3980),    // q: +176
+    rung(300_000, None, 30, 2, 4190),    // r: +207
+    rung(500_000, None, 0, 1, 4390),     // s: +199
+    Rung {
+        nodes: None,
+        depth: None,
+        margin_cp: 0,
+        lines: 1,
+        rating: 4670, // the full engine: +285 over s (a stand-in at 2,500,000 nodes)
+    },
+];
+
+/// The level `level` clamped to the ladder.
+fn clamped(level: u8) -> u8 {
+    level.clamp(1, TOP_LEVEL)
+}
+
+/// The rung of `level` (clamped to 1..=[`TOP_LEVEL`]).
+#[must_use]
+pub fn rung_of(level: u8) -> Rung {
+    LADDER[usize::from(clamped(level) - 1)]
+}
+
+/// The estimated rating of `level` (clamped), on our players' Glicko-2 scale.
+#[must_use]
+pub fn level_rating(level: u8) -> u16 {
+    rung_of(level).rating
+}
+
+/// The settings of `level` (clamped to 1..=[`TOP_LEVEL`]).
+#[must_use]
+pub fn level_spec(level: u8) -> LevelSpec {
+    let level = clamped(level);
+    let r = rung_of(level);
+    LevelSpec {
+        level,
+        nodes: r.nodes,
+        movetime_ms: if r.nodes.is_some() {
+            LEVEL_CAP_MS
+        } else {
+            TOP_MOVETIME_MS
+        },
+        depth: r.depth,
+        margin_cp: r.margin_cp,
+        multipv: r.lines,
     }
 }
 
@@ -157,20 +245,55 @@ mod tests {
 
     #[test]
     fn the_ladder_gets_stronger() {
-        for l in 1..8u8 {
+        for l in 1..TOP_LEVEL {
             let (a, b) = (level_spec(l), level_spec(l + 1));
-            assert!(a.movetime_ms < b.movetime_ms);
-            assert!(a.margin_cp > b.margin_cp);
-            assert!(a.multipv >= b.multipv);
-            assert!(b.depth.is_none() || a.depth < b.depth);
+            assert!(a.margin_cp >= b.margin_cp, "{l}");
+            assert!(a.multipv >= b.multipv, "{l}");
+            match (a.nodes, b.nodes) {
+                (Some(x), Some(y)) => assert!(x <= y, "{l}"),
+                (Some(_), None) => assert_eq!(l + 1, TOP_LEVEL),
+                _ => panic!("only the top level has no node budget ({l})"),
+            }
+            // Depth caps only at the bottom, never shrinking upward.
+            if b.depth.is_some() {
+                assert!(a.depth.is_some() && a.depth <= b.depth, "{l}");
+            }
+            assert!(a != b, "two levels with the same settings ({l})");
         }
         assert_eq!(level_spec(0).level, 1);
-        assert_eq!(level_spec(200).level, 8);
-        assert_eq!(level_spec(8).margin_cp, 0);
-        // Level 8 is the full engine on its time.
-        assert!((1..=8).all(|l| level_spec(l).nodes.is_none()));
-        assert_eq!(level_spec(8).depth, None);
-        assert_eq!(level_spec(8).movetime_ms, 1000);
+        assert_eq!(level_spec(200).level, TOP_LEVEL);
+        // The top level is the full engine on its time.
+        let top = level_spec(TOP_LEVEL);
+        assert_eq!((top.nodes, top.depth), (None, None));
+        assert_eq!((top.margin_cp, top.multipv), (0, 1));
+        assert_eq!(top.movetime_ms, 1000);
+        // Every lower level keeps a time cap, so a loaded machine cannot make it hang.
+        assert!((1..TOP_LEVEL).all(|l| level_spec(l).movetime_ms <= LEVEL_CAP_MS));
+    }
+
+    #[test]
+    fn ratings_rise_by_the_steps_the_chain_measured() {
+        // Level 1 sits above greedy (pinned at GREEDY_RATING) by member a's +98; each rating
+        // rises by a step of the chain, listed here so that a change of the ladder shows.
+        assert_eq!(level_rating(1), 700);
+        assert!(level_rating(1) > GREEDY_RATING);
+        let steps: Vec<u16> = LADDER
+            .windows(2)
+            .map(|w| w[1].rating - w[0].rating)
+            .collect();
+        assert_eq!(
+            steps,
+            [
+                170, 210, 240, 200, 200, 220, 210, 210, 200, 230, 200, 210, 190, 230, 190, 170,
+                210, 200, 280
+            ]
+        );
+        for (l, w) in LADDER.windows(2).enumerate() {
+            assert!(w[0].rating < w[1].rating, "level {} to {}", l + 1, l + 2);
+        }
+        assert!(LADDER.iter().all(|r| r.rating % 10 == 0));
+        assert_eq!(level_rating(0), level_rating(1));
+        assert_eq!(level_rating(99), level_rating(TOP_LEVEL));
     }
 
     #[test]
@@ -188,7 +311,7 @@ mod tests {
         assert!(seen[0] > seen[1] && seen[1] > 0, "{seen:?}");
         assert_eq!((seen[2], seen[3]), (0, 0), "{seen:?}");
         assert_eq!(choose(&scores, 60, 7), choose(&scores, 60, 7));
-        // Level 8 has no margin: always the best line.
+        // The top level has no margin: always the best line.
         assert!((0..50).all(|s| choose(&scores, 0, s) == 0));
         // A line that gets mated is never chosen while the best is not mated.
         assert!((0..200).all(|s| choose(&scores, 100_000, s) != 3));

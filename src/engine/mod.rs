@@ -49,7 +49,10 @@ use crate::core::{Move, Position};
 pub use accuracy::Judgement;
 pub use anchor::Anchor;
 pub use bench::{bench, bench_with, BenchReport, BENCH_DEPTH};
-pub use level::{level_spec, play_level, play_spec, LevelSpec};
+pub use level::{
+    level_rating, level_spec, play_level, play_spec, rung_of, LevelSpec, Rung, GREEDY_RATING,
+    LADDER, TOP_LEVEL,
+};
 pub use review::{review, Eval, Review, ReviewLimits};
 pub use tt::{set_table_memory, MemorySource, TableMemory};
 

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use crate::arbiter::Arbiter;
 use crate::core::Move;
 use crate::engine::uci::Dialect;
-use crate::engine::{level_spec, play_spec, Anchor, Engine, LevelSpec, Limits};
+use crate::engine::{level_spec, play_spec, Anchor, Engine, LevelSpec, Limits, TOP_LEVEL};
 
 use super::matches::Contestant;
 use super::{EngineSpec, ExternalEngine};
@@ -15,7 +15,7 @@ use super::{EngineSpec, ExternalEngine};
 /// A player as named on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
-    /// `builtin:LEVEL` (1–8; `builtin` alone is 8, the full engine).
+    /// `builtin:LEVEL` (1 to [`TOP_LEVEL`]; `builtin` alone is the top level, the full engine).
     Builtin {
         /// The level.
         level: u8,
@@ -52,12 +52,12 @@ impl FromStr for PlayerSpec {
             }
         };
         match kind {
-            "builtin" if rest.is_empty() => Ok(PlayerSpec::Builtin { level: 8 }),
+            "builtin" if rest.is_empty() => Ok(PlayerSpec::Builtin { level: TOP_LEVEL }),
             "builtin" => match (rest.parse::<u8>(), Anchor::from_name(rest)) {
-                (Ok(level @ 1..=8), _) => Ok(PlayerSpec::Builtin { level }),
+                (Ok(level @ 1..=TOP_LEVEL), _) => Ok(PlayerSpec::Builtin { level }),
                 (_, Some(anchor)) => Ok(PlayerSpec::Anchor(anchor)),
                 _ => Err(format!(
-                    "builtin:{rest}: the level is 1 to 8, random or greedy"
+                    "builtin:{rest}: the level is 1 to {TOP_LEVEL}, random or greedy"
                 )),
             },
             "level" => parse_level(rest).map(PlayerSpec::Level),
@@ -103,7 +103,7 @@ fn parse_level(text: &str) -> Result<LevelSpec, String> {
     let mut spec = LevelSpec {
         level: 0,
         nodes: None,
-        movetime_ms: level_spec(8).movetime_ms,
+        movetime_ms: level_spec(TOP_LEVEL).movetime_ms,
         depth: None,
         ..level_spec(1)
     };
@@ -228,7 +228,7 @@ impl BuiltinContestant {
         let name = format!("builtin:{}", spec.level);
         BuiltinContestant {
             engine: Engine::new(hash_mb),
-            limits: limits.filter(|_| spec.level >= 8),
+            limits: limits.filter(|_| spec.level >= TOP_LEVEL),
             spec,
             name,
             node_jitter: 0,
@@ -313,7 +313,7 @@ pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 impl PlayerSpec {
     /// A contestant for one worker thread. `limits` (from `--movetime`, `--nodes`, `--depth`)
     /// apply to external engines (default: [`DEFAULT_MOVETIME_MS`] a move) and to the built-in
-    /// top level; levels 1–7 play at their own budget. A node budget, if any, varies by up to
+    /// top level; the lower levels play at their own budget. A node budget, if any, varies by up to
     /// `node_jitter` percent either way, move by move ([`jittered`]; 0: fixed).
     #[must_use]
     pub fn contestant(

@@ -38,7 +38,7 @@ impl Default for EngineConfig {
 }
 
 /// The top level: the only one the external engine plays.
-pub const TOP_LEVEL: u8 = 8;
+pub const TOP_LEVEL: u8 = crate::engine::TOP_LEVEL;
 
 /// Which engine produced a result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,7 +161,7 @@ impl Player {
         self.external.is_some()
     }
 
-    /// A move for the side to move in `game` at `level` (1–8). At the top level the external
+    /// A move for the side to move in `game` at `level` (1 to [`TOP_LEVEL`]). At the top level the external
     /// engine, if any, searches for the level's time (or on the clock, capped at it); every
     /// other case, and every failure, is the built-in engine's [`play_level`].
     pub fn play(

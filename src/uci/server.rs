@@ -22,7 +22,7 @@ use crate::engine::uci::{
     parse_command, Dialect, EngineLine, Go, GuiCommand, InfoLine, InfoScore, OptionKind, StartPos,
     UciError, UciOption,
 };
-use crate::engine::{play_level, Clock, Engine, Info, Limits, SearchResult};
+use crate::engine::{play_level, Clock, Engine, Info, Limits, SearchResult, TOP_LEVEL};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("xiangqi-bot ", env!("CARGO_PKG_VERSION"));
@@ -42,7 +42,7 @@ impl Default for Settings {
         Settings {
             hash_mb: 16,
             multipv: 1,
-            level: 8,
+            level: TOP_LEVEL,
             ruleset: RulesetName::Official,
             dialect: Dialect::Iccs,
         }
@@ -66,7 +66,7 @@ fn options() -> Vec<UciOption> {
         spin("Hash", 16, 1, 1024),
         spin("Threads", 1, 1, 1),
         spin("MultiPV", 1, 1, 32),
-        spin("Skill Level", 8, 1, 8),
+        spin("Skill Level", i64::from(TOP_LEVEL), 1, i64::from(TOP_LEVEL)),
         combo(
             "Ruleset",
             "official",
@@ -226,7 +226,7 @@ fn set_option(
         }
         "skill level" => {
             let n: i64 = value.parse().map_err(|_| bad())?;
-            settings.level = u8::try_from(n.clamp(1, 8)).unwrap_or(8);
+            settings.level = u8::try_from(n.clamp(1, i64::from(TOP_LEVEL))).unwrap_or(TOP_LEVEL);
         }
         "ruleset" => settings.ruleset = value.parse().map_err(|_| bad())?,
         "dialect" => settings.dialect = value.parse().map_err(|_| bad())?,
@@ -325,7 +325,7 @@ fn search(engine: &mut Engine, job: &SearchJob, out: &Out) {
     let limits = limits_from_go(go, now.turn(), settings.multipv);
     let dialect = settings.dialect;
     let mut run = |start: &Position, moves: &[Move]| {
-        if settings.level < 8 {
+        if settings.level < TOP_LEVEL {
             play_level(
                 engine,
                 start,

@@ -1,5 +1,5 @@
 //! Playing the bot through the real binary's console: a game against level 1 and one against
-//! level 8 to the end, a restart while the bot is thinking, and a game against the bot that is
+//! the top level (20) to the end, a restart while the bot is thinking, and a game against the bot that is
 //! not rated. Bot moves are capped with
 //! `BOT_MOVE_CAP_MS` so the games stay short.
 
@@ -75,8 +75,8 @@ fn a_whole_game_against_level_1() {
 }
 
 #[test]
-fn a_whole_game_against_level_8() {
-    assert!(play_to_the_end(8) > 0);
+fn a_whole_game_against_the_top_level() {
+    assert!(play_to_the_end(20) > 0);
 }
 
 #[test]
@@ -85,10 +85,10 @@ fn a_restart_while_the_bot_is_thinking_resumes_its_search() {
     let env = [("BOARD_IMAGES", "off"), ("BOT_MOVE_CAP_MS", "3000")];
     let mut c = Console::start(dir.path(), &env);
     // Alice takes Black: the bot (Red) is to move at once and thinks for a while.
-    c.ask("@alice /play bot 8 black", "Game #1 begins");
+    c.ask("@alice /play bot 20 black", "Game #1 begins");
     c.kill();
     let mut r = Console::start(dir.path(), &env);
-    let line = r.expect("1. Bot level 8: ");
+    let line = r.expect("1. Bot level 20: ");
     assert!(line.starts_with("[#local] "), "{line}");
     // Exactly one move was played, and it is Alice's turn.
     let pos = position(&mut r);
@@ -97,7 +97,7 @@ fn a_restart_while_the_bot_is_thinking_resumes_its_search() {
     // Not her move yet? It is: she answers at once and the bot follows.
     let m = random_move(&pos, &mut 7);
     r.ask(&format!("@alice {m}"), "2. alice");
-    r.expect("3. Bot level 8: ");
+    r.expect("3. Bot level 20: ");
     r.finish();
 }
 
@@ -106,10 +106,11 @@ fn bad_bot_requests_are_answered() {
     let dir = tempfile::tempdir().expect("tempdir");
     let env = [("BOARD_IMAGES", "off"), ("BOT_MOVE_CAP_MS", "40")];
     let mut c = Console::start(dir.path(), &env);
-    c.ask("@alice /play bot 9", "levels 1 to 8");
+    c.ask("@alice /play bot 21", "levels 1 to 20");
+    c.ask("@alice /play bot 0", "levels 1 to 20, not \"0\"");
     // A bare number is the level, never a clock in minutes: no game starts.
-    c.ask("@alice /play bot 99", "levels 1 to 8, not \"99\"");
-    c.ask("@alice /play bot 3 10 red", "levels 1 to 8, not \"10\"");
+    c.ask("@alice /play bot 99", "levels 1 to 20, not \"99\"");
+    c.ask("@alice /play bot 3 10 red", "levels 1 to 20, not \"10\"");
     c.ask("@alice /play bot 2 purple", "purple");
     // The bot's games cannot be joined or moved in by someone else.
     c.ask("@alice /play bot 2 black", "Game #1 begins");

@@ -1,5 +1,5 @@
 //! Playing the bot on Discord: `/play` with a `level` (validated by the fake as strictly as
-//! Discord: 1 to 8), `/play` with the bot's own user as the opponent, the *Play the bot*
+//! Discord: 1 to 20), `/play` with the bot's own user as the opponent, the *Play the bot*
 //! button under `/help`, and *Rematch* under a finished game (refused privately to others).
 //! The bot's moves arrive as boards of their own.
 
@@ -48,8 +48,8 @@ async fn a_bot_game_by_level_and_by_naming_the_bot_as_the_opponent() {
     let log = Ledger::default();
     let alice = fake.add_user("alice");
 
-    // Levels outside 1–8 never reach the bot: Discord refuses them as the option declares.
-    for bad in [0, 9] {
+    // Levels outside 1–20 never reach the bot: Discord refuses them as the option declares.
+    for bad in [0, 21] {
         let refused = fake.try_push_interaction(
             FakeInteraction::slash("play")
                 .option(CmdOpt::integer("level", bad))
@@ -107,10 +107,10 @@ async fn a_bot_game_by_level_and_by_naming_the_bot_as_the_opponent() {
         .await;
     let text = board_text(&message_of(&fake, &r[1]));
     assert!(
-        text.contains("Game #2 begins: Bot level 3 (Red) vs alice (Black)"),
+        text.contains("Game #2 begins: Bot level 10 (Red) vs alice (Black)"),
         "{text}"
     );
-    board_with(&fake, "1. Bot level 3: ").await;
+    board_with(&fake, "1. Bot level 10: ").await;
     log.check(&fake).await;
     assert!(check_every_attachment(&fake) >= 5);
     bot.stop(&fake).await;
@@ -133,7 +133,7 @@ async fn the_play_the_bot_button_and_a_rematch() {
         )
         .await;
     let help = message_of(&fake, &r[0]);
-    let play_bot = button(&help, "xq:B:3");
+    let play_bot = button(&help, "xq:B:10");
     let (_, r) = log
         .answers(
             &fake,
@@ -143,7 +143,7 @@ async fn the_play_the_bot_button_and_a_rematch() {
         .await;
     let text = board_text(&message_of(&fake, &r[1]));
     assert!(text.contains("Game #1 begins: "), "{text}");
-    assert!(text.contains("Bot level 3"), "{text}");
+    assert!(text.contains("Bot level 10"), "{text}");
     let alice_red = text.contains("alice (Red)");
 
     let (_, r) = log
@@ -156,7 +156,7 @@ async fn the_play_the_bot_button_and_a_rematch() {
     let over = message_of(&fake, &r[1]);
     assert!(board_text(&over).contains("Game over"));
     let rematch = button(&over, "xq:M:1");
-    assert!(has_button(&over, "xq:B:3"), "{:?}", over.custom_ids());
+    assert!(has_button(&over, "xq:B:10"), "{:?}", over.custom_ids());
     // Carol did not play: her tap is refused where only she sees it.
     let (_, r) = log
         .answers(
@@ -178,13 +178,13 @@ async fn the_play_the_bot_button_and_a_rematch() {
         .await;
     let text = board_text(&message_of(&fake, &r[1]));
     let swapped = if alice_red {
-        "Game #2 begins: Bot level 3 (Red) vs alice (Black)"
+        "Game #2 begins: Bot level 10 (Red) vs alice (Black)"
     } else {
-        "Game #2 begins: alice (Red) vs Bot level 3 (Black)"
+        "Game #2 begins: alice (Red) vs Bot level 10 (Black)"
     };
     assert!(text.contains(swapped), "{text}");
     if alice_red {
-        board_with(&fake, "1. Bot level 3: ").await;
+        board_with(&fake, "1. Bot level 10: ").await;
     }
     log.check(&fake).await;
     bot.stop(&fake).await;

@@ -32,11 +32,11 @@ fn game() -> Arbiter {
     g
 }
 
-/// Level 8 through `p`: the move must be legal whoever played it.
+/// The top level (20) through `p`: the move must be legal whoever played it.
 fn play(p: &Player) -> (Source, Option<String>) {
     let g = game();
     let stop = AtomicBool::new(false);
-    let played = p.play(&g, 8, None, 1, &stop);
+    let played = p.play(&g, xiangqi_bot::engine::TOP_LEVEL, None, 1, &stop);
     let best = played.result.best.expect("a move");
     assert!(check_move(&g, best).is_ok(), "{best}");
     (played.source, played.fallback)
@@ -71,7 +71,7 @@ fn a_hang_falls_back_in_bounded_time() {
     let (source, why) = play(&player(hang.to_str().expect("path")));
     assert_eq!(source, Source::Builtin);
     assert!(why.expect("a reason").contains("no bestmove"));
-    // Level 8's second, the engine's grace twice, and the built-in engine's second.
+    // The top level's second, the engine's grace twice, and the built-in engine's second.
     assert!(t.elapsed() < Duration::from_secs(8), "{:?}", t.elapsed());
 }
 

@@ -24,7 +24,7 @@ fn builtin_against_fairy_stockfish_from_the_command_line() {
     let out = Command::new(BIN)
         .args([
             "match",
-            "builtin:8",
+            "builtin:20",
             &format!("uci:{fsf}"),
             "--games",
             "2",
@@ -54,7 +54,7 @@ fn builtin_against_fairy_stockfish_from_the_command_line() {
     let pgn = std::fs::read_to_string(&pgn).expect("pgn written");
     assert_eq!(pgn.matches("[Game \"Chinese Chess\"]").count(), 2, "{pgn}");
     assert!(
-        pgn.contains("[Red \"builtin:8\"]") && pgn.contains("[Black \"builtin:8\"]"),
+        pgn.contains("[Red \"builtin:20\"]") && pgn.contains("[Black \"builtin:20\"]"),
         "{pgn}"
     );
     assert!(pgn.contains("1. "), "{pgn}");
@@ -194,9 +194,9 @@ fn check_report(text: &str, sprt: Sprt) -> (usize, usize, String) {
 #[test]
 fn sprt_and_three_counts_against_fairy_stockfish() {
     let fsf = format!("uci:{}", engines::fairy_stockfish());
-    // Our level 8 against Fairy-Stockfish, four games at 20 ms a move: too few for a verdict.
+    // Our top level (20) against Fairy-Stockfish, four games at 20 ms a move: too few for a verdict.
     let text = run_match_command(&[
-        "builtin:8",
+        "builtin:20",
         &fsf,
         "--games",
         "4",
@@ -262,11 +262,11 @@ fn sprt_and_three_counts_against_fairy_stockfish() {
 fn the_neutral_referee_agrees_with_our_mates_count() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pgn = dir.path().join("games.pgn");
-    // Level 8 mates level 2 in most games; the 70-ply limit draws the others.
+    // The top level mates level 2 in most games; the 70-ply limit draws the others.
     let out = Command::new(BIN)
         .args([
             "match",
-            "builtin:8",
+            "builtin:20",
             "builtin:2",
             "--games",
             "8",
@@ -355,7 +355,7 @@ fn illegal_moves_and_crashes_lose_and_long_games_are_drawn() {
     let dir = tempfile::tempdir().expect("tempdir");
     let cheat = engines::script(dir.path(), "cheater", "echo 'bestmove a0a5'");
     let crash = engines::script(dir.path(), "crasher", "exit 3");
-    let builtin: PlayerSpec = "builtin:8".parse().expect("spec");
+    let builtin: PlayerSpec = "builtin:20".parse().expect("spec");
     for (script, why) in [(cheat, "a0a5"), (crash, "failed")] {
         let bad: PlayerSpec = format!("uci:{}", script.display()).parse().expect("spec");
         let games = play(&bad, &builtin, &settings(2, 300));
@@ -372,7 +372,7 @@ fn illegal_moves_and_crashes_lose_and_long_games_are_drawn() {
     assert_eq!(games[0].outcome, Outcome::Draw);
     assert!(games[0].reason.contains("8-ply"), "{}", games[0].reason);
     assert_eq!(games[0].moves.len(), 8);
-    assert!("builtin:9".parse::<PlayerSpec>().is_err());
+    assert!("builtin:21".parse::<PlayerSpec>().is_err());
     assert!("uci:".parse::<PlayerSpec>().is_err());
     assert!("stockfish".parse::<PlayerSpec>().is_err());
 }

@@ -121,9 +121,9 @@ fn handshake_options_and_searches() {
     assert_eq!(
         skill.kind,
         OptionKind::Spin {
-            default: 8,
+            default: 20,
             min: 1,
-            max: 8
+            max: 20
         }
     );
     u.send("setoption name Hash value 8");

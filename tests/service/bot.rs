@@ -317,3 +317,29 @@ async fn a_bot_move_whose_storing_failed_is_played_again_on_the_timer() {
     timer.abort();
     stop(svc, bot).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_level_outside_the_ladder_is_refused_with_its_range_and_a_game_names_its_rating() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (svc, bot) = start(dir.path()).await;
+    let top = xiangqi_bot::engine::TOP_LEVEL;
+    for bad in [0, top + 1, 99] {
+        let r = say(&svc, &format!("/play bot {bad} red")).await;
+        assert!(
+            r.contains(&format!("levels 1 to {top}, not \"{bad}\"")),
+            "{r}"
+        );
+    }
+    assert!(svc.storage().game(1).expect("storage").is_none(), "no game");
+    // A level in range starts at once, and the first board says how strong it is.
+    let started = say(&svc, "/play bot 12 black").await;
+    assert!(started.contains("Game #1 begins"), "{started}");
+    let rating = xiangqi_bot::engine::level_rating(12);
+    assert!(
+        started.contains(&format!(
+            "level 12 of {top}: about {rating} on our players' rating"
+        )),
+        "{started}"
+    );
+    stop(svc, bot).await;
+}

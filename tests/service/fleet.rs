@@ -317,10 +317,10 @@ fn the_bots_search_goes_on_in_the_other_process_after_kill_nine() {
         return;
     };
     let (_dirs, mut a, mut b) = two_processes(&db, &[("BOT_MOVE_CAP_MS", "200")]);
-    a.ask("@alice /play bot 8 red", "Game #1 begins");
-    // Level 8 thinks for a second: the process is killed while it thinks.
+    a.ask("@alice /play bot 20 red", "Game #1 begins");
+    // The top level (20) thinks for a second: the process is killed while it thinks.
     a.ask("@alice h2e2", "1. alice");
-    let bot = ". Bot level 8: ";
+    let bot = ". Bot level 20: ";
     assert!(
         !a.seen.iter().any(|l| l.contains(bot)),
         "the bot answered before the kill"

@@ -108,7 +108,7 @@ async fn a_bot_game_by_command_in_a_group_and_by_mentioning_the_bot() {
     )));
     assert!(has_action(&over, |a| matches!(
         a,
-        Action::PlayBot { level: 3 }
+        Action::PlayBot { level: 10 }
     )));
 
     // Mentioning the bot itself as the opponent starts a game at once (no acceptance), at the
@@ -144,7 +144,7 @@ async fn the_play_the_bot_button_under_help_and_a_rematch_against_the_bot() {
     })
     .await;
     assert!(said(&help).contains("/play bot"), "{}", said(&help));
-    let play_bot = button(&help, |a| matches!(a, Action::PlayBot { level: 3 }));
+    let play_bot = button(&help, |a| matches!(a, Action::PlayBot { level: 10 }));
     let mark = fake.mark();
     assert_eq!(
         tap(
@@ -161,12 +161,12 @@ async fn the_play_the_bot_button_under_help_and_a_rematch_against_the_bot() {
         &fake,
         mark,
         &group,
-        "Game #1 begins: |Bot level 3|time none",
+        "Game #1 begins: |Bot level 10|time none",
     )
     .await;
     let alice_red = said(&start).contains("Alice (Red)");
     if !alice_red {
-        board_after(&fake, mark, &group, "1. Bot level 3: ").await;
+        board_after(&fake, mark, &group, "1. Bot level 10: ").await;
     }
     // While the game runs, another player's tap starts their own game against the bot
     // beside it (the bot plays everyone who asks in a chat).
@@ -180,21 +180,21 @@ async fn the_play_the_bot_button_under_help_and_a_rematch_against_the_bot() {
     )
     .await;
     assert_eq!(tapped, "");
-    board_after(&fake, mark, &group, "Game #2 begins: |Carol|Bot level 3").await;
+    board_after(&fake, mark, &group, "Game #2 begins: |Carol|Bot level 10").await;
 
     let (over_id, rematch) = resign_then_a_strangers_rematch(&fake, &group, &alice, &carol).await;
     // Alice's Rematch starts at once, at the same level, with the colours swapped.
     let mark = fake.mark();
     assert_eq!(tap(&fake, &group, &alice, over_id, &rematch).await, "");
-    let again = board_after(&fake, mark, &group, "Game #3 begins: |Bot level 3").await;
+    let again = board_after(&fake, mark, &group, "Game #3 begins: |Bot level 10").await;
     let swapped = if alice_red {
-        "Bot level 3 (Red) vs Alice (Black)"
+        "Bot level 10 (Red) vs Alice (Black)"
     } else {
-        "Alice (Red) vs Bot level 3 (Black)"
+        "Alice (Red) vs Bot level 10 (Black)"
     };
     assert!(said(&again).contains(swapped), "{}", said(&again));
     if alice_red {
-        board_after(&fake, mark, &group, "1. Bot level 3: ").await;
+        board_after(&fake, mark, &group, "1. Bot level 10: ").await;
     }
     check_every_call(&since(&fake, 0));
     running.stop().await;

@@ -10,11 +10,15 @@ use crate::rating::BOT_ID_PREFIX;
 /// against the bot is never rated, by the same test the ratings use).
 const LEVEL_WORD: &str = "level";
 
-/// Levels players can choose.
-pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=8;
+/// Levels players can choose: the engine's whole ladder. A game stored before the ladder had
+/// twenty levels names its bot `bot:level1` … `bot:level8`; those numbers are read as the new
+/// ladder's levels of the same number (docs/engine.md, "The engine's levels").
+pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=crate::engine::TOP_LEVEL;
 
-/// The level `/play bot` uses when none is given.
-pub const DEFAULT_LEVEL: u8 = 3;
+/// The level `/play bot` uses when none is given: the level nearest in strength to the old
+/// ladder's level 3, the default before (about 2,050 above greedy on the chain; level 10 is
+/// 1,960 above it).
+pub const DEFAULT_LEVEL: u8 = 10;
 
 /// The bot at `level` as a player, named in `lang`.
 #[must_use]
@@ -65,7 +69,14 @@ mod tests {
             "ratings must see the bot as the bot"
         );
         assert_eq!(bot_level(&p), Some(5));
-        assert_eq!(bot_level(&PlayerRef::new("bot:level9", "x")), None);
+        assert_eq!(bot_level(&PlayerRef::new("bot:level21", "x")), None);
+        assert_eq!(bot_level(&PlayerRef::new("bot:level0", "x")), None);
+        // A game stored under the old eight levels keeps its number on the new ladder.
+        assert_eq!(
+            bot_level(&PlayerRef::new("bot:level8", "Bot level 8")),
+            Some(8)
+        );
+        assert_eq!(bot_level(&bot_player(20, Lang::En)), Some(20));
         assert_eq!(bot_level(&PlayerRef::new("engine:level5", "x")), None);
         assert_eq!(bot_level(&PlayerRef::new("console:alice", "alice")), None);
         for lang in [Lang::Vi, Lang::En, Lang::Zh] {

@@ -4,13 +4,13 @@
 //! played, at its level's depth).
 //!
 //! The thresholds (docs/commands.md, "Playing the bot", lists them):
-//! - **Resigning** — only at levels 5–8, whose searches are deep enough to be believed; the
+//! - **Resigning** — only at levels 13–20, whose searches are deep enough to be believed; the
 //!   lower levels play on to the end, as a beginner's sparring partner should. The bot resigns
 //!   when it has seen itself mated on its last [`RESIGN_MATED_MOVES`] moves, or at least
 //!   [`RESIGN_CP`] down on its last [`RESIGN_MOVES`] moves; never before ply
 //!   [`RESIGN_MIN_PLY`], and never while the opponent's clock is under
 //!   [`RESIGN_CLOCK_MS`] (they might still lose on time).
-//! - **Offering a draw** — only at levels 4–8, from ply [`OFFER_MIN_PLY`], when its last
+//! - **Offering a draw** — only at levels 11–20, from ply [`OFFER_MIN_PLY`], when its last
 //!   [`OFFER_MOVES`] evaluations were all within ±[`OFFER_CP`], at most once every
 //!   [`OFFER_EVERY_PLIES`] plies, and never with an offer already standing.
 //! - **Accepting a draw** — at every level: when its latest evaluation is at most
@@ -25,8 +25,8 @@ use crate::engine::Score;
 use crate::game::{BotMemory, StoredEval};
 use crate::uci::check_move;
 
-/// Lowest level that resigns.
-pub const RESIGN_MIN_LEVEL: u8 = 5;
+/// Lowest level that resigns (the old ladder's level 5 stood about here).
+pub const RESIGN_MIN_LEVEL: u8 = 13;
 /// Centipawns down (from the bot's side) that count toward resigning: a chariot and more.
 pub const RESIGN_CP: i32 = -1000;
 /// Consecutive bot moves at or below [`RESIGN_CP`] before it resigns.
@@ -38,8 +38,8 @@ pub const RESIGN_MIN_PLY: usize = 20;
 /// No resignation while the opponent has less than this on their clock.
 pub const RESIGN_CLOCK_MS: u64 = 60_000;
 
-/// Lowest level that offers draws.
-pub const OFFER_MIN_LEVEL: u8 = 4;
+/// Lowest level that offers draws (level 11 plays as the old ladder's level 4 did).
+pub const OFFER_MIN_LEVEL: u8 = 11;
 /// No offer before this ply.
 pub const OFFER_MIN_PLY: usize = 60;
 /// Evaluations within ± this many centipawns count as level.
@@ -210,32 +210,38 @@ mod tests {
     #[test]
     fn resigns_only_when_lost_for_long_enough_at_a_deep_level() {
         let lost = memory(&[Score::Cp(-1200); 4]);
-        assert_eq!(conduct(6, 40, &lost, None, false), Conduct::Resign);
+        assert_eq!(conduct(14, 40, &lost, None, false), Conduct::Resign);
         assert_eq!(
-            conduct(4, 40, &lost, None, false),
+            conduct(RESIGN_MIN_LEVEL - 1, 40, &lost, None, false),
             Conduct::Play,
             "low levels play on"
         );
         assert_eq!(
-            conduct(6, 10, &lost, None, false),
+            conduct(14, 10, &lost, None, false),
             Conduct::Play,
             "too early"
         );
         let short = memory(&[Score::Cp(-1200); 3]);
-        assert_eq!(conduct(8, 40, &short, None, false), Conduct::Play);
+        assert_eq!(conduct(20, 40, &short, None, false), Conduct::Play);
         let recovered = memory(&[
             Score::Cp(-1200),
             Score::Cp(-400),
             Score::Cp(-1200),
             Score::Cp(-1200),
         ]);
-        assert_eq!(conduct(8, 40, &recovered, None, false), Conduct::Play);
+        assert_eq!(conduct(20, 40, &recovered, None, false), Conduct::Play);
         // Seeing itself mated twice is enough.
         let mated = memory(&[Score::Cp(-300), Score::Mate(-5), Score::Mate(-4)]);
-        assert_eq!(conduct(5, 30, &mated, None, false), Conduct::Resign);
+        assert_eq!(
+            conduct(RESIGN_MIN_LEVEL, 30, &mated, None, false),
+            Conduct::Resign
+        );
         // The opponent short of time might still lose on it.
-        assert_eq!(conduct(8, 40, &lost, Some(30_000), false), Conduct::Play);
-        assert_eq!(conduct(8, 40, &lost, Some(120_000), false), Conduct::Resign);
+        assert_eq!(conduct(20, 40, &lost, Some(30_000), false), Conduct::Play);
+        assert_eq!(
+            conduct(20, 40, &lost, Some(120_000), false),
+            Conduct::Resign
+        );
     }
 
     #[test]
@@ -249,21 +255,21 @@ mod tests {
             Score::Cp(-15),
         ]);
         assert_eq!(
-            conduct(6, 80, &level, None, false),
+            conduct(14, 80, &level, None, false),
             Conduct::PlayAndOfferDraw
         );
         assert_eq!(
-            conduct(3, 80, &level, None, false),
+            conduct(OFFER_MIN_LEVEL - 1, 80, &level, None, false),
             Conduct::Play,
             "not at low levels"
         );
         assert_eq!(
-            conduct(6, 40, &level, None, false),
+            conduct(14, 40, &level, None, false),
             Conduct::Play,
             "too early"
         );
         assert_eq!(
-            conduct(6, 80, &level, None, true),
+            conduct(14, 80, &level, None, true),
             Conduct::Play,
             "an offer stands"
         );
@@ -272,17 +278,17 @@ mod tests {
             ..level.clone()
         };
         assert_eq!(
-            conduct(6, 80, &offered, None, false),
+            conduct(14, 80, &offered, None, false),
             Conduct::Play,
             "offered lately"
         );
         assert_eq!(
-            conduct(6, 90, &offered, None, false),
+            conduct(14, 90, &offered, None, false),
             Conduct::PlayAndOfferDraw
         );
         let mut ahead = level.clone();
         ahead.evals.push(Score::Cp(80));
-        assert_eq!(conduct(6, 80, &ahead, None, false), Conduct::Play);
+        assert_eq!(conduct(14, 80, &ahead, None, false), Conduct::Play);
     }
 
     #[test]

@@ -40,7 +40,7 @@ pub enum Job {
     Play {
         /// The game so far.
         game: Arbiter,
-        /// Level 1–8.
+        /// Level ([`crate::app::bot::LEVELS`]).
         level: u8,
         /// The bot's clock when the job was submitted (its wait in the queue is not charged).
         clock: Option<Clock>,

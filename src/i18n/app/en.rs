@@ -7,7 +7,7 @@ pub(super) fn text(m: &Msg) -> String {
     match m {
         Msg::Help { commands } => format!("Xiangqi bot — commands:
 {commands}
-Times: none, 10+5, 20m/1m, 10m+3x30s, 1d (rated games need a clock). /play bot [level 1-8] plays the bot at once. When it is your turn, just type your move: h2e2, C2.5, 炮二平五, P2-5."),
+Times: none, 10+5, 20m/1m, 10m+3x30s, 1d (rated games need a clock). /play bot [level 1-20] plays the bot at once. When it is your turn, just type your move: h2e2, C2.5, 炮二平五, P2-5."),
         Msg::UnknownCommand { cmd } => format!("I don't know the command {cmd}. Type /help for the list."),
         Msg::TooLong { max } => format!("That message is too long for me (over {max} characters). Send a shorter one."),
         Msg::RateLimited { secs } => format!("You are sending commands too fast. Wait {secs} s and try again."),
@@ -106,7 +106,8 @@ Times: none, 10+5, 20m/1m, 10m+3x30s, 1d (rated games need a clock). /play bot [
         Msg::GifCaption { plies } => format!("Replay of the game ({plies} plies)"),
         Msg::NotAMove { detail } => detail.clone(),
         Msg::BotName { level } => format!("Bot level {level}"),
-        Msg::BadBotLevel { text } => format!("The bot plays at levels 1 to 8, not \"{text}\". Example: /play bot 3 red"),
+        Msg::BadBotLevel { text, top } => format!("The bot plays at levels 1 to {top}, not \"{text}\". Example: /play bot 10 red"),
+        Msg::BotStrength { level, top, rating } => format!("The bot plays at level {level} of {top}: about {rating} on our players' rating scale, where newcomers start at 1500 (an estimate from games between engines)."),
         Msg::TooManyBotGames { max } => format!("You are already playing the bot in {max} games, as many as one may at once. Finish or resign one of them first."),
         Msg::About { version, documents, source } => {
             let source = source.as_deref().map_or_else(String::new, |s| format!("\nSource: {s}"));

@@ -406,13 +406,24 @@ pub enum Msg {
     },
     /// The bot's name in a game.
     BotName {
-        /// Its level, 1–8.
+        /// Its level (1 to the engine's top level).
         level: u8,
     },
     /// `/play bot` with a level out of range.
     BadBotLevel {
         /// What was typed.
         text: String,
+        /// The top level (levels are 1 to it).
+        top: u8,
+    },
+    /// A new game's line on the bot's strength: its level and estimated rating.
+    BotStrength {
+        /// Its level.
+        level: u8,
+        /// The top level.
+        top: u8,
+        /// Its estimated rating on the players' scale (`crate::engine::level_rating`).
+        rating: u16,
     },
     /// The bot cannot be played here (no engine).
     BotUnavailable,

@@ -198,7 +198,15 @@ fn samples() -> Vec<Msg> {
         },
         Msg::BadClaim { word: "zz".into() },
         Msg::BotName { level: 3 },
-        Msg::BadBotLevel { text: "9".into() },
+        Msg::BadBotLevel {
+            text: "99".into(),
+            top: 20,
+        },
+        Msg::BotStrength {
+            level: 10,
+            top: 20,
+            rating: 2560,
+        },
         Msg::BotUnavailable,
         Msg::TooManyBotGames { max: 3 },
         Msg::QueueFull,
@@ -319,10 +327,11 @@ fn index(m: &Msg) -> usize {
         Msg::WhichGame { .. } => 88,
         Msg::GameLabel { .. } => 89,
         Msg::PlayerBusy { .. } => 90,
+        Msg::BotStrength { .. } => 91,
     }
 }
 
-const VARIANTS: usize = 91;
+const VARIANTS: usize = 92;
 
 #[test]
 fn durations_read_naturally() {

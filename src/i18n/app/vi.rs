@@ -7,7 +7,7 @@ pub(super) fn text(m: &Msg) -> String {
     match m {
         Msg::Help { commands } => format!("Máy cờ tướng — các lệnh:
 {commands}
-Thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d (ván tính điểm cần đồng hồ). /play bot [cấp 1-8]: chơi ngay với máy. Đến lượt thì cứ gõ thẳng nước đi: P2-5, M8.7, h2e2, 炮二平五."),
+Thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d (ván tính điểm cần đồng hồ). /play bot [cấp 1-20]: chơi ngay với máy. Đến lượt thì cứ gõ thẳng nước đi: P2-5, M8.7, h2e2, 炮二平五."),
         Msg::UnknownCommand { cmd } => format!("Tôi không biết lệnh {cmd}. Gõ /help để xem danh sách lệnh."),
         Msg::TooLong { max } => format!("Tin nhắn quá dài (hơn {max} ký tự). Hãy gửi ngắn hơn."),
         Msg::RateLimited { secs } => format!("Bạn gửi lệnh quá nhanh. Đợi {secs} giây rồi thử lại."),
@@ -105,7 +105,8 @@ Thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d (ván tính điểm cần đồng
         Msg::GifCaption { plies } => format!("Xem lại ván cờ ({plies} nước)"),
         Msg::NotAMove { detail } => detail.clone(),
         Msg::BotName { level } => format!("Máy cấp {level}"),
-        Msg::BadBotLevel { text } => format!("Máy chơi ở cấp 1 đến 8, không có cấp “{text}”. Ví dụ: /play bot 3 red"),
+        Msg::BadBotLevel { text, top } => format!("Máy chơi ở cấp 1 đến {top}, không có cấp “{text}”. Ví dụ: /play bot 10 red"),
+        Msg::BotStrength { level, top, rating } => format!("Máy chơi ở cấp {level} trên {top}: khoảng {rating} điểm theo thang điểm của người chơi, nơi người mới bắt đầu từ 1500 (ước tính từ các ván máy đấu với máy)."),
         Msg::TooManyBotGames { max } => format!("Bạn đang chơi với máy {max} ván cùng lúc, mức tối đa. Hãy kết thúc hoặc xin thua một ván trước."),
         Msg::About { version, documents, source } => {
             let source = source.as_deref().map_or_else(String::new, |s| format!("\nMã nguồn: {s}"));

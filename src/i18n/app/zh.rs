@@ -7,7 +7,7 @@ pub(super) fn text(m: &Msg) -> String {
     match m {
         Msg::Help { commands } => format!("象棋电脑——命令：
 {commands}
-用时：none、10+5、20m/1m、10m+3x30s、1d（等级分对局需要棋钟）。/play bot [等级 1-8]：立即与电脑对弈。轮到你时直接输入着法即可：炮二平五、马8进7、C2.5、h2e2。"),
+用时：none、10+5、20m/1m、10m+3x30s、1d（等级分对局需要棋钟）。/play bot [等级 1-20]：立即与电脑对弈。轮到你时直接输入着法即可：炮二平五、马8进7、C2.5、h2e2。"),
         Msg::UnknownCommand { cmd } => format!("我不认识命令 {cmd}。输入 /help 查看命令列表。"),
         Msg::TooLong { max } => format!("消息太长了（超过{max}个字符），请发短一些。"),
         Msg::RateLimited { secs } => format!("你发命令太快了，请等{secs}秒再试。"),
@@ -106,7 +106,8 @@ pub(super) fn text(m: &Msg) -> String {
         Msg::GifCaption { plies } => format!("对局回放（{plies}步）"),
         Msg::NotAMove { detail } => detail.clone(),
         Msg::BotName { level } => format!("{level}级电脑"),
-        Msg::BadBotLevel { text } => format!("电脑等级只有1到8级，没有“{text}”这一级。例如：/play bot 3 red"),
+        Msg::BadBotLevel { text, top } => format!("电脑等级只有1到{top}级，没有“{text}”这一级。例如：/play bot 10 red"),
+        Msg::BotStrength { level, top, rating } => format!("电脑下第{level}级（共{top}级）：在棋手等级分的尺度上约{rating}分，新棋手从1500分起（由电脑之间的对局估算）。"),
         Msg::TooManyBotGames { max } => format!("你已同时与电脑下{max}盘棋，已达上限。请先下完或认输其中一盘。"),
         Msg::About { version, documents, source } => {
             let source = source.as_deref().map_or_else(String::new, |s| format!("\n源代码：{s}"));
