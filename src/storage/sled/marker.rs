@@ -3,9 +3,8 @@
 //! being used as if nothing happened (see `docs/sled-damage.md`).
 //!
 //! - The **record** sits inside the database (the `meta` tree, key [`RECORD_KEY`]) and is
-//!   rewritten in a transaction that stores a new game, otherwise at most once a second and at
-//!   an explicit flush: the database's id, how many transactions wrote it, how many games there
-//!   are.
+//!   rewritten in every transaction that changes state: the database's id, how many such
+//!   transactions were committed, how many games there are.
 //! - The **file** `db.marker` sits beside sled's own `db` file in the database directory and is
 //!   rewritten (atomically: a temporary file, synced, then renamed) after the writes it counts
 //!   were flushed — at most once a second, and at every explicit flush (the bot's last act

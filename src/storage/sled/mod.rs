@@ -17,11 +17,12 @@
 //!
 //! sled's own flusher thread runs beside it every `CLEAN_EVERY_MS`: sled reclaims its log
 //! (rewrites the pages left in a segment that is half garbage, so the segment can be reused)
-//! almost only there (a page's consolidation cleans one more page), and without it the files grew with everything ever written, about 20 KB a game
-//! of 20 plies where 600 bytes are live (docs/service-cost.md). It is the one other thread that
-//! flushes; what it does under sled's read lock (seal the current buffer, rewrite one page at a
-//! time) does not wait for a flush of ours, and the deadlock above needs two flushes waiting
-//! on each other behind a transaction, which the writer thread still rules out.
+//! almost only there (a page's consolidation cleans one more page); without it the files grew
+//! with everything ever written, about 20 KB a game of 20 plies where 600 bytes are live
+//! (docs/service-cost.md). It is the one other thread that flushes; what it does under sled's
+//! read lock (seal the current buffer, rewrite one page at a time) does not wait for a flush of
+//! ours, and the deadlock above needs two flushes waiting on each other behind a transaction,
+//! which the writer thread still rules out.
 
 mod dump;
 pub mod guard;
@@ -115,10 +116,6 @@ struct Marks {
     dirty: bool,
     /// When the marker file was last written.
     written: Instant,
-    /// When the record was last rewritten in a transaction (`None`: not since the open).
-    record_written: Option<Instant>,
-    /// Whether transactions were committed since without rewriting the record.
-    record_behind: bool,
 }
 
 impl Marks {
@@ -129,8 +126,6 @@ impl Marks {
             game_number,
             dirty: false,
             written: Instant::now(),
-            record_written: None,
-            record_behind: false,
         }
     }
 }
@@ -312,8 +307,7 @@ impl Trees {
             .path(dir)
             .mode(sled::Mode::HighThroughput)
             // sled's own flusher thread: a flush that makes nothing durable for us (the writer
-            // thread's flush does), and sled's only reclaiming of its log (see the module
-            // comment).
+            // thread's flush does), and where sled reclaims its log (see the module comment).
             .flush_every_ms(Some(CLEAN_EVERY_MS))
             .cache_capacity(64 * 1024 * 1024);
         // A previous handle in this process may still be closing (its writer thread drops
@@ -388,24 +382,6 @@ impl Trees {
         Ok(id)
     }
 
-    /// Rewrite the record if transactions were committed since it last was (it is written with
-    /// a new game, else at most once every [`MARKER_EVERY`]); whether it was.
-    fn record_catch_up(&self) -> Result<bool, StorageError> {
-        let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
-        if !marks.record_behind {
-            return Ok(false);
-        }
-        let mut record = marks.record.clone();
-        record.commits += 1;
-        self.meta
-            .insert(marker::RECORD_KEY.as_bytes(), record.encode())
-            .map_err(err)?;
-        marks.record = record;
-        marks.record_written = Some(Instant::now());
-        marks.record_behind = false;
-        Ok(true)
-    }
-
     /// Everything committed so far was flushed: the marker file may say so.
     fn flushed(&self) {
         let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
@@ -433,19 +409,11 @@ impl Trees {
     }
 
     /// When the marker file is next due: `None` when it is up to date.
-    /// A record behind the commits is due like the file, [`MARKER_EVERY`] after it was last
-    /// rewritten.
     fn marker_due(&self) -> Option<Duration> {
         let marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
-        let file = marks
+        marks
             .dirty
-            .then(|| MARKER_EVERY.saturating_sub(marks.written.elapsed()));
-        let record = marks.record_behind.then(|| {
-            marks.record_written.map_or(Duration::ZERO, |at| {
-                MARKER_EVERY.saturating_sub(at.elapsed())
-            })
-        });
-        file.into_iter().chain(record).min()
+            .then(|| MARKER_EVERY.saturating_sub(marks.written.elapsed()))
     }
 
     /// Apply jobs as they come, a group at a time: each group's transactions, then one
@@ -464,10 +432,6 @@ impl Trees {
                 Some(wait) => match rx.recv_timeout(wait) {
                     Ok(job) => job,
                     Err(mpsc::RecvTimeoutError::Timeout) => {
-                        // Only a record that caught up has something to flush.
-                        if matches!(self.record_catch_up(), Ok(true)) && self.db.flush().is_ok() {
-                            self.flushed();
-                        }
                         self.write_marker();
                         continue;
                     }
@@ -502,7 +466,7 @@ impl Trees {
                 let _ = job.done.send(outcome);
             }
         }
-        if self.record_catch_up().is_ok() && self.db.flush().is_ok() {
+        if self.db.flush().is_ok() {
             self.flushed();
         }
         if self.marker_due().is_some() {
@@ -528,8 +492,7 @@ impl Trees {
             self.inbox.apply_batch(batch).map_err(err)?;
         }
         if changes.is_empty() {
-            // An explicit flush (as at shutdown): the record catches up with the commits.
-            return self.record_catch_up().map(|_| ());
+            return Ok(());
         }
         if only_delivered(&changes) {
             // Forgetting delivered entries touches one tree: a batch is as atomic there as a
@@ -591,10 +554,7 @@ impl Trees {
             .collect::<Result<_, StorageError>>()?;
         let mut marks = self.marks.lock().unwrap_or_else(PoisonError::into_inner);
         let before = marks.record.clone();
-        let record_due = marks
-            .record_written
-            .is_none_or(|at| at.elapsed() >= MARKER_EVERY);
-        let result: Result<Option<marker::Record>, TransactionError<()>> = (
+        let result: Result<marker::Record, TransactionError<()>> = (
             &self.games,
             &self.channels,
             &self.users,
@@ -619,10 +579,11 @@ impl Trees {
                     }
                 }
                 let mut record = before.clone();
+                record.commits += 1;
                 for (id, bytes, active, players) in &games {
                     // A game's players never change and it is active from its first record
                     // until it ends: its indexes are written when it is new and when it ends,
-                    // not again at every move (each write is logged, and sled keeps the log).
+                    // not again at every move.
                     let new = tg.insert(&id.to_be_bytes(), bytes.as_slice())?.is_none();
                     if new {
                         record.games += 1;
@@ -665,23 +626,11 @@ impl Trees {
                 for (k, bytes) in &puzzles {
                     tp.insert(k.as_slice(), bytes.as_slice())?;
                 }
-                // The record is rewritten when the game count changes and otherwise at most
-                // once every `MARKER_EVERY` (and at an explicit flush): its commit counter
-                // counts the transactions that wrote it.
-                if record.games == before.games && !record_due {
-                    return Ok(None);
-                }
-                record.commits += 1;
                 tm.insert(marker::RECORD_KEY.as_bytes(), record.encode())?;
-                Ok::<Option<marker::Record>, ConflictableTransactionError<()>>(Some(record))
+                Ok::<marker::Record, ConflictableTransactionError<()>>(record)
             });
-        match result.map_err(|e| err(format!("{e:?}")))? {
-            Some(record) => {
-                marks.record = record;
-                marks.record_written = Some(Instant::now());
-            }
-            None => marks.record_behind = true,
-        }
+        let record = result.map_err(|e| err(format!("{e:?}")))?;
+        marks.record = record;
         marks.game_number = marks.game_number.max(changes.game_number.unwrap_or(0));
         Ok(())
     }
