@@ -34,7 +34,10 @@ pub(crate) fn help(ctx: &Ctx<'_>) -> Reply {
         })
         .collect::<Vec<_>>()
         .join("\n");
-    let mut help = ctx.say(Msg::Help { commands });
+    let mut help = ctx.say(Msg::Help {
+        commands,
+        top: *super::bot::LEVELS.end(),
+    });
     if ctx.svc.bot_enabled() {
         help.buttons = vec![vec![super::view::play_bot_button(ctx.lang)]];
     }

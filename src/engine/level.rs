@@ -47,15 +47,15 @@ pub struct Rung {
     pub margin_cp: i32,
     /// Lines compared.
     pub lines: usize,
-    /// Estimated rating on the Glicko-2 scale of our players (new players start at 1500):
-    /// [`GREEDY_RATING`] plus the chain's Elo above greedy, rounded to 10.
-    pub rating: u16,
+    /// The Elo this member measured above the one below it (level 1: above `builtin:greedy`);
+    /// the ratings ([`level_rating`]) add these up.
+    pub step_elo: u16,
 }
 
 /// Where `builtin:greedy` (the move-picker that takes the biggest capture; a beginner beats
 /// it) is pinned on our Glicko-2 scale. An assumption, not a measurement: games against the bot
 /// are never rated, so nothing links the engines' Elo to the players' ratings. Every level's
-/// [`Rung::rating`] is this plus the chain's sum of steps above greedy.
+/// rating ([`level_rating`]) is this plus the chain's sum of steps above greedy.
 pub const GREEDY_RATING: u16 = 600;
 
 /// The top level's time per move (no node or depth cap: the full engine).
@@ -68,46 +68,59 @@ pub const LEVEL_CAP_MS: u64 = 1000;
 /// The number of levels; the top one is the full engine.
 pub const TOP_LEVEL: u8 = 20;
 
-const fn rung(nodes: u64, depth: Option<u32>, margin_cp: i32, lines: usize, rating: u16) -> Rung {
+const fn rung(nodes: u64, depth: Option<u32>, margin_cp: i32, lines: usize, step_elo: u16) -> Rung {
     Rung {
         nodes: Some(nodes),
         depth,
         margin_cp,
         lines,
-        rating,
+        step_elo,
     }
 }
 
 /// The ladder, level 1 first: the chain's members a..s, then the full engine
 /// (docs/engine.md, "Calibrating the ladder", has each member's match).
 pub const LADDER: [Rung; TOP_LEVEL as usize] = [
-    rung(1_000, Some(1), 900, 30, 700),  // a: +98 over greedy
-    rung(1_000, Some(1), 700, 22, 870),  // b: +176 over a
-    rung(1_000, Some(2), 550, 18, 1080), // c: +207
-    rung(2_000, Some(3), 450, 15, 1320), // d: +241
-    rung(4_000, None, 400, 14, 1520),    // e: +199
-    rung(6_000, None, 355, 12, 1720),    // f: +199
-    rung(8_000, None, 320, 11, 1940),    // g: +215
-    rung(11_000, None, 305, 10, 2150),   // h: +215
-    rung(15_000, None, 282, 9, 2360),    // i: +205
-    rung(20_000, None, 252, 8, 2560),    // j: +205
-    rung(28_000, None, 230, 7, 2790),    // k: +230
-    rung(40_000, None, 195, 6, 2990),    // l: +196
-    rung(55_000, None, 165, 5, 3200),    // m: +210
-    rung(65_000, None, 160, 4, 3390),    // n: +191
-    rung(90_000, None, 135, 3, 3620),    // o: +235
-    rung(120_000, None, 120, 2, 3810),   // p: +183
-    rung(180_000, None, 75, 2, 3980),    // q: +176
-    rung(300_000, None, 30, 2, 4190),    // r: +207
-    rung(500_000, None, 0, 1, 4390),     // s: +199
+    rung(1_000, Some(1), 900, 30, 98),  // a, over greedy
+    rung(1_000, Some(1), 700, 22, 176), // b, over a
+    rung(1_000, Some(2), 550, 18, 207), // c
+    rung(2_000, Some(3), 450, 15, 241), // d
+    rung(4_000, None, 400, 14, 199),    // e
+    rung(6_000, None, 355, 12, 199),    // f
+    rung(8_000, None, 320, 11, 215),    // g
+    rung(11_000, None, 305, 10, 215),   // h
+    rung(15_000, None, 282, 9, 205),    // i
+    rung(20_000, None, 252, 8, 205),    // j
+    rung(28_000, None, 230, 7, 230),    // k
+    rung(40_000, None, 195, 6, 196),    // l
+    rung(55_000, None, 165, 5, 210),    // m
+    rung(65_000, None, 160, 4, 191),    // n
+    rung(90_000, None, 135, 3, 235),    // o
+    rung(120_000, None, 120, 2, 183),   // p
+    rung(180_000, None, 75, 2, 176),    // q
+    rung(300_000, None, 30, 2, 207),    // r
+    rung(500_000, None, 0, 1, 199),     // s
     Rung {
         nodes: None,
         depth: None,
         margin_cp: 0,
         lines: 1,
-        rating: 4670, // the full engine: +285 over s (a stand-in at 2,500,000 nodes)
+        step_elo: 285, // the full engine over s (a stand-in at 2,500,000 nodes)
     },
 ];
+
+/// Each level's rating: [`GREEDY_RATING`] plus the steps up to it, rounded to 10.
+const RATINGS: [u16; TOP_LEVEL as usize] = {
+    let mut out = [0; TOP_LEVEL as usize];
+    let mut sum = GREEDY_RATING as u32;
+    let mut i = 0;
+    while i < out.len() {
+        sum += LADDER[i].step_elo as u32;
+        out[i] = ((sum + 5) / 10 * 10) as u16;
+        i += 1;
+    }
+    out
+};
 
 /// The level `level` clamped to the ladder.
 fn clamped(level: u8) -> u8 {
@@ -123,7 +136,7 @@ pub fn rung_of(level: u8) -> Rung {
 /// The estimated rating of `level` (clamped), on our players' Glicko-2 scale.
 #[must_use]
 pub fn level_rating(level: u8) -> u16 {
-    rung_of(level).rating
+    RATINGS[usize::from(clamped(level) - 1)]
 }
 
 /// The settings of `level` (clamped to 1..=[`TOP_LEVEL`]).
@@ -277,9 +290,8 @@ mod tests {
         // rises by a step of the chain, listed here so that a change of the ladder shows.
         assert_eq!(level_rating(1), 700);
         assert!(level_rating(1) > GREEDY_RATING);
-        let steps: Vec<u16> = LADDER
-            .windows(2)
-            .map(|w| w[1].rating - w[0].rating)
+        let steps: Vec<u16> = (1..TOP_LEVEL)
+            .map(|l| level_rating(l + 1) - level_rating(l))
             .collect();
         assert_eq!(
             steps,
@@ -288,10 +300,14 @@ mod tests {
                 210, 200, 280
             ]
         );
-        for (l, w) in LADDER.windows(2).enumerate() {
-            assert!(w[0].rating < w[1].rating, "level {} to {}", l + 1, l + 2);
+        for l in 1..TOP_LEVEL {
+            assert!(
+                level_rating(l) < level_rating(l + 1),
+                "level {l} to {}",
+                l + 1
+            );
         }
-        assert!(LADDER.iter().all(|r| r.rating % 10 == 0));
+        assert!((1..=TOP_LEVEL).all(|l| level_rating(l).is_multiple_of(10)));
         assert_eq!(level_rating(0), level_rating(1));
         assert_eq!(level_rating(99), level_rating(TOP_LEVEL));
     }

@@ -38,7 +38,7 @@ impl Default for EngineConfig {
 }
 
 /// The top level: the only one the external engine plays.
-pub const TOP_LEVEL: u8 = crate::engine::TOP_LEVEL;
+pub use crate::engine::TOP_LEVEL;
 
 /// Which engine produced a result.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -5,9 +5,9 @@ use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
-        Msg::Help { commands } => format!("Xiangqi bot — commands:
+        Msg::Help { commands, top } => format!("Xiangqi bot — commands:
 {commands}
-Times: none, 10+5, 20m/1m, 10m+3x30s, 1d (rated games need a clock). /play bot [level 1-20] plays the bot at once. When it is your turn, just type your move: h2e2, C2.5, 炮二平五, P2-5."),
+Times: none, 10+5, 20m/1m, 10m+3x30s, 1d (rated games need a clock). /play bot [level 1-{top}] plays the bot at once. When it is your turn, just type your move: h2e2, C2.5, 炮二平五, P2-5."),
         Msg::UnknownCommand { cmd } => format!("I don't know the command {cmd}. Type /help for the list."),
         Msg::TooLong { max } => format!("That message is too long for me (over {max} characters). Send a shorter one."),
         Msg::RateLimited { secs } => format!("You are sending commands too fast. Wait {secs} s and try again."),

@@ -18,6 +18,8 @@ pub enum Msg {
     Help {
         /// The lines, in the table's order.
         commands: String,
+        /// The bot's top level (its levels are 1 to it).
+        top: u8,
     },
     /// `/help` for an unknown command.
     UnknownCommand {

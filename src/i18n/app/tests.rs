@@ -10,6 +10,7 @@ fn samples() -> Vec<Msg> {
     vec![
         Msg::Help {
             commands: "/play — x".into(),
+            top: 20,
         },
         Msg::UnknownCommand { cmd: "/foo".into() },
         Msg::TooLong { max: 500 },

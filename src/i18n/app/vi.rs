@@ -5,9 +5,9 @@ use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
-        Msg::Help { commands } => format!("Máy cờ tướng — các lệnh:
+        Msg::Help { commands, top } => format!("Máy cờ tướng — các lệnh:
 {commands}
-Thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d (ván tính điểm cần đồng hồ). /play bot [cấp 1-20]: chơi ngay với máy. Đến lượt thì cứ gõ thẳng nước đi: P2-5, M8.7, h2e2, 炮二平五."),
+Thời gian: none, 10+5, 20m/1m, 10m+3x30s, 1d (ván tính điểm cần đồng hồ). /play bot [cấp 1-{top}]: chơi ngay với máy. Đến lượt thì cứ gõ thẳng nước đi: P2-5, M8.7, h2e2, 炮二平五."),
         Msg::UnknownCommand { cmd } => format!("Tôi không biết lệnh {cmd}. Gõ /help để xem danh sách lệnh."),
         Msg::TooLong { max } => format!("Tin nhắn quá dài (hơn {max} ký tự). Hãy gửi ngắn hơn."),
         Msg::RateLimited { secs } => format!("Bạn gửi lệnh quá nhanh. Đợi {secs} giây rồi thử lại."),

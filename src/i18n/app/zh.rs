@@ -5,9 +5,9 @@ use crate::i18n::{side_name, with_iccs, Lang};
 
 pub(super) fn text(m: &Msg) -> String {
     match m {
-        Msg::Help { commands } => format!("象棋电脑——命令：
+        Msg::Help { commands, top } => format!("象棋电脑——命令：
 {commands}
-用时：none、10+5、20m/1m、10m+3x30s、1d（等级分对局需要棋钟）。/play bot [等级 1-20]：立即与电脑对弈。轮到你时直接输入着法即可：炮二平五、马8进7、C2.5、h2e2。"),
+用时：none、10+5、20m/1m、10m+3x30s、1d（等级分对局需要棋钟）。/play bot [等级 1-{top}]：立即与电脑对弈。轮到你时直接输入着法即可：炮二平五、马8进7、C2.5、h2e2。"),
         Msg::UnknownCommand { cmd } => format!("我不认识命令 {cmd}。输入 /help 查看命令列表。"),
         Msg::TooLong { max } => format!("消息太长了（超过{max}个字符），请发短一些。"),
         Msg::RateLimited { secs } => format!("你发命令太快了，请等{secs}秒再试。"),
