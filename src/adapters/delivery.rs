@@ -31,7 +31,7 @@ use tokio::task::JoinHandle;
 
 use crate::adapters::lanes::{Lanes, Skipped, Work, HELD_PER_LANE};
 use crate::app::metrics::RetryCause;
-use crate::app::{Delivery, Outgoing, Reply, Service};
+use crate::app::{Delivery, Outgoing, Reply, Service, VenueAsk};
 use crate::game::OutboxKey;
 use crate::platform::ChannelKey;
 
@@ -117,6 +117,81 @@ pub struct Said<'a, P: Platform> {
     pub replies: &'a [Reply],
     /// The outbox entry they are, if stored.
     pub entry: Option<&'a OutboxKey>,
+}
+
+/// A platform whose chats can give a tournament game a venue of its own (a Discord thread, a
+/// Telegram forum topic). Its [`Platform::deliver`] is [`deliver_with_venues`], so where each
+/// reply goes is decided in one place for every such platform; the platform says only how it
+/// posts and how it opens a venue.
+pub trait Venues: Platform {
+    /// Where replies are posted: a channel, or a chat and its topic.
+    type Place: Copy + Send + Sync;
+    /// The place of a channel key; `None` for another platform's channel.
+    fn place(channel: &str) -> Option<Self::Place>;
+    /// The channel key of a place.
+    fn channel(at: Self::Place) -> ChannelKey;
+    /// Post `replies` at `at`, answering `answering` (`None`: as the service's own messages).
+    /// `nth` numbers the posts of one entry made elsewhere than its first (0 for the first),
+    /// for a platform that keeps its messages apart by number. Returns where the chat's later
+    /// posts go (a Telegram group may become a supergroup on the way).
+    fn post(
+        &self,
+        out: &Out<'_, Self>,
+        at: Self::Place,
+        answering: Option<&Self::Answering>,
+        replies: &[Reply],
+        entry: Option<&OutboxKey>,
+        nth: u32,
+    ) -> impl Future<Output = Self::Place> + Send;
+    /// Open the venue `ask` asks for in `chat`: its place, its channel key and how the chat
+    /// links to it; `None` when the platform refuses or the chat cannot have one.
+    fn open_venue(
+        &self,
+        out: &Out<'_, Self>,
+        chat: Self::Place,
+        ask: &VenueAsk,
+    ) -> impl Future<Output = Option<(Self::Place, ChannelKey, String)>> + Send;
+}
+
+/// Send what was said on a platform with venues: first the replies that ask for none, as the
+/// event asked; then each that asks for a game's venue, there: in the venue opened already,
+/// else in a new one, reported to the service before anything is posted in it; where no venue
+/// opens, in the chat (unless the ask is quiet: a large round's boards come with their first
+/// moves).
+pub async fn deliver_with_venues<P: Venues>(out: &Out<'_, P>, said: Said<'_, P>) {
+    let Some(mut chat) = P::place(said.channel) else {
+        tracing::error!(
+            channel = said.channel,
+            platform = P::KIND.name(),
+            "replies for no channel of this platform"
+        );
+        return;
+    };
+    let (venues, here): (Vec<Reply>, Vec<Reply>) = said
+        .replies
+        .iter()
+        .cloned()
+        .partition(|r| r.venue.is_some());
+    let platform = out.platform();
+    chat = platform
+        .post(out, chat, said.answering, &here, said.entry, 0)
+        .await;
+    for (n, r) in (1..).zip(&venues) {
+        let Some(ask) = &r.venue else { continue };
+        let venue = match ask.opened.as_deref().and_then(P::place) {
+            Some(at) => Some(at),
+            None => {
+                let opened = platform.open_venue(out, chat, ask).await;
+                out.report_venue(&P::channel(chat), ask, opened).await
+            }
+        };
+        let Some(to) = venue.or((!ask.quiet).then_some(chat)) else {
+            continue;
+        };
+        platform
+            .post(out, to, None, std::slice::from_ref(r), said.entry, n)
+            .await;
+    }
 }
 
 /// What a lane works through.
@@ -402,7 +477,7 @@ impl<P: Platform> Out<'_, P> {
     pub async fn report_venue<T>(
         &self,
         chat: &ChannelKey,
-        ask: &crate::app::VenueAsk,
+        ask: &VenueAsk,
         opened: Option<(T, ChannelKey, String)>,
     ) -> Option<T> {
         let (at, report) = match opened {

@@ -175,17 +175,41 @@ impl delivery::Platform for Discord {
     }
 
     async fn deliver(&self, out: &Out<'_, Self>, said: Said<'_, Self>) {
-        let Some(id) = Discord::lane(said.channel) else {
-            tracing::error!(channel = said.channel, "replies for no Discord channel");
-            return;
-        };
-        let (venues, here): (Vec<Reply>, Vec<Reply>) = said
-            .replies
-            .iter()
-            .cloned()
-            .partition(|r| r.venue.is_some());
-        send_all(out, id, said.answering, &here, said.entry).await;
-        post_in_venues(out, id, &venues, said.entry).await;
+        delivery::deliver_with_venues(out, said).await;
+    }
+}
+
+impl delivery::Venues for Discord {
+    type Place = u64;
+
+    fn place(channel: &str) -> Option<u64> {
+        <Discord as delivery::Platform>::lane(channel)
+    }
+
+    fn channel(at: u64) -> ChannelKey {
+        ChannelKey::on(Platform::Discord, at)
+    }
+
+    async fn post(
+        &self,
+        out: &Out<'_, Self>,
+        at: u64,
+        answering: Option<&Answering>,
+        replies: &[Reply],
+        entry: Option<&OutboxKey>,
+        nth: u32,
+    ) -> u64 {
+        send_all(out, at, answering, replies, entry, nth).await;
+        at
+    }
+
+    async fn open_venue(
+        &self,
+        out: &Out<'_, Self>,
+        channel: u64,
+        ask: &VenueAsk,
+    ) -> Option<(u64, ChannelKey, String)> {
+        open_thread(out, channel, ask).await
     }
 }
 
@@ -449,46 +473,15 @@ fn where_to(way: Way) -> &'static str {
     }
 }
 
-/// Post the replies that ask for a tournament game's thread (of `channel`) there, after the
-/// others; where no thread opens, in the channel (unless the ask is quiet).
-async fn post_in_venues(
+/// A tournament game's own thread in `channel`: a public thread named after its pairing,
+/// archived after a week without messages (as `/play thread:True` opens one), with its
+/// channel key and link. `None` (the game is played in the channel) when Discord refuses: no
+/// Create Public Threads permission, or `channel` is a thread itself.
+async fn open_thread(
     out: &Out<'_, Discord>,
     channel: u64,
-    venues: &[Reply],
-    key: Option<&OutboxKey>,
-) {
-    for (n, r) in venues.iter().enumerate() {
-        let Some(ask) = &r.venue else { continue };
-        let thread = match ask
-            .opened
-            .as_ref()
-            .and_then(|c| <Discord as delivery::Platform>::lane(c))
-        {
-            Some(t) => Some(t),
-            None => open_venue(out, channel, ask).await,
-        };
-        let Some(to) = thread.or((!ask.quiet).then_some(channel)) else {
-            continue;
-        };
-        let s = Sender {
-            out,
-            channel: to,
-            interaction: None,
-            lang: Lang::default(),
-            key,
-            // Nonces apart from the entry's other messages (the fallback posts beside them).
-            posted: AtomicU32::new(1000 * (u32::try_from(n).unwrap_or(0) + 1)),
-            user: "",
-        };
-        s.reply(Way::Channel { reference: None }, r, false).await;
-    }
-}
-
-/// A tournament game's own thread in `channel`: a public thread named after its pairing,
-/// archived after a week without messages (as `/play thread:True` opens one), reported to the
-/// service before anything is posted there. `None` (the game is played in the channel) when
-/// Discord refuses: no Create Public Threads permission, or `channel` is a thread itself.
-async fn open_venue(out: &Out<'_, Discord>, channel: u64, ask: &VenueAsk) -> Option<u64> {
+    ask: &VenueAsk,
+) -> Option<(u64, ChannelKey, String)> {
     let mut call = Call {
         route: Some(Route::Thread(channel)),
         body: json!({
@@ -508,18 +501,18 @@ async fn open_venue(out: &Out<'_, Discord>, channel: u64, ask: &VenueAsk) -> Opt
             .and_then(|id| id.parse::<u64>().ok()),
         Err(_) => None,
     };
-    let chat = ChannelKey::on(Platform::Discord, channel);
-    let opened = opened.map(|t| (t, ChannelKey::on(Platform::Discord, t), format!("<#{t}>")));
-    out.report_venue(&chat, ask, opened).await
+    opened.map(|t| (t, ChannelKey::on(Platform::Discord, t), format!("<#{t}>")))
 }
 
-/// Send the replies of one event in `channel` as it asked (see the module's notes).
+/// Send the replies of one event in `channel` as it asked (see the module's notes); `nth`
+/// numbers the entry's posts made elsewhere than its first, whose nonces are kept apart.
 async fn send_all(
     out: &Out<'_, Discord>,
     channel: u64,
     answering: Option<&Answering>,
     replies: &[Reply],
     key: Option<&OutboxKey>,
+    nth: u32,
 ) {
     let interaction = answering.and_then(|a| a.interaction.as_ref());
     let kind = answering.map(|a| a.kind);
@@ -543,7 +536,8 @@ async fn send_all(
             .and_then(|a| Lang::from_tag(&a.lang))
             .unwrap_or_default(),
         key,
-        posted: AtomicU32::new(0),
+        // Nonces apart from the entry's other posts (a venue's fallback posts beside them).
+        posted: AtomicU32::new(nth.saturating_mul(1000)),
         user: answering.map_or("", |a| a.user.as_str()),
     };
     let retired: Vec<String> = replies.iter().flat_map(|r| r.retire.clone()).collect();

@@ -15,7 +15,8 @@ use super::ops::{reply_jobs, retire_ops, Answering, Job, Op, Target};
 use super::press::press_jobs;
 use crate::adapters::delivery::{self, Deliverer, Out, Said, Stopping, Undelivered};
 use crate::app::{ImageKind, Reply, VenueAsk};
-use crate::platform::{Platform, UserKey};
+use crate::game::OutboxKey;
+use crate::platform::{ChannelKey, Platform, UserKey};
 
 pub use crate::adapters::lanes::RetryPolicy;
 
@@ -299,41 +300,56 @@ impl delivery::Platform for Telegram {
     }
 
     async fn deliver(&self, out: &Out<'_, Self>, said: Said<'_, Self>) {
-        let Some(mut target) = Target::from_channel(said.channel) else {
-            tracing::error!(channel = said.channel, "replies for no Telegram chat");
-            return;
-        };
-        // Those that ask for a game's venue go to its topic, after the others.
-        let (venues, here): (Vec<&Reply>, Vec<&Reply>) =
-            said.replies.iter().partition(|r| r.venue.is_some());
-        let here: Vec<Reply> = here.into_iter().cloned().collect();
-        for mut job in answer_jobs(target, said.answering, &here) {
-            // A group that became a supergroup on the way: the rest goes there.
-            job.target = target;
-            target = send(out, job).await;
-        }
-        for r in venues {
-            let Some(ask) = &r.venue else { continue };
-            let Some(to) = venue(out, target, ask)
-                .await
-                .or((!ask.quiet).then_some(target))
-            else {
-                continue;
-            };
-            for job in answer_jobs(to, None, std::slice::from_ref(r)) {
-                send(out, job).await;
-            }
-        }
+        delivery::deliver_with_venues(out, said).await;
     }
 }
 
-/// The forum topic of a tournament game: the one opened already, else a new one, reported to
-/// the service before anything is posted there. `None` (the game is played in the chat)
-/// when the chat is not a forum, the bot may not manage its topics, or it is a topic itself.
-async fn venue(out: &Out<'_, Telegram>, chat: Target, ask: &VenueAsk) -> Option<Target> {
-    if let Some(at) = &ask.opened {
-        return Target::from_channel(at.as_str());
+impl delivery::Venues for Telegram {
+    type Place = Target;
+
+    fn place(channel: &str) -> Option<Target> {
+        Target::from_channel(channel)
     }
+
+    fn channel(at: Target) -> ChannelKey {
+        at.channel()
+    }
+
+    async fn post(
+        &self,
+        out: &Out<'_, Self>,
+        mut at: Target,
+        answering: Option<&Answering>,
+        replies: &[Reply],
+        _entry: Option<&OutboxKey>,
+        _nth: u32,
+    ) -> Target {
+        for mut job in answer_jobs(at, answering, replies) {
+            // A group that became a supergroup on the way: the rest goes there.
+            job.target = at;
+            at = send(out, job).await;
+        }
+        at
+    }
+
+    async fn open_venue(
+        &self,
+        out: &Out<'_, Self>,
+        chat: Target,
+        ask: &VenueAsk,
+    ) -> Option<(Target, ChannelKey, String)> {
+        topic(out, chat, ask).await
+    }
+}
+
+/// A new forum topic for a tournament game, with its channel key and link. `None` (the game
+/// is played in the chat) when the chat is not a forum, the bot may not manage its topics, or
+/// it is a topic itself.
+async fn topic(
+    out: &Out<'_, Telegram>,
+    chat: Target,
+    ask: &VenueAsk,
+) -> Option<(Target, ChannelKey, String)> {
     if chat.thread.is_some() || chat.chat.0 > 0 {
         return None;
     }
@@ -350,8 +366,7 @@ async fn venue(out: &Out<'_, Telegram>, chat: Target, ask: &VenueAsk) -> Option<
         }),
         Ok(None) | Err(_) => None,
     };
-    let opened = opened.map(|t| (t, t.channel(), topic_link(t)));
-    out.report_venue(&chat.channel(), ask, opened).await
+    opened.map(|t| (t, t.channel(), topic_link(t)))
 }
 
 /// A link to a forum topic of a supergroup: `https://t.me/c/{id without -100}/{thread}`.
