@@ -20,6 +20,7 @@
 //! * Stopping delivers what is queued for a while ([`Deliverer::drain`]); stored entries that
 //!   did not go out are sent at the next start.
 
+use std::borrow::Cow;
 use std::fmt::{Debug, Display};
 use std::future::Future;
 use std::hash::Hash;
@@ -167,16 +168,24 @@ pub async fn deliver_with_venues<P: Venues>(out: &Out<'_, P>, said: Said<'_, P>)
         );
         return;
     };
-    let (venues, here): (Vec<Reply>, Vec<Reply>) = said
-        .replies
-        .iter()
-        .cloned()
-        .partition(|r| r.venue.is_some());
+    let asks_venue = |r: &&Reply| r.venue.is_some();
+    // Most entries ask for no venue: their replies are posted as they are, not copied.
+    let here: Cow<'_, [Reply]> = if said.replies.iter().any(|r| asks_venue(&r)) {
+        Cow::Owned(
+            said.replies
+                .iter()
+                .filter(|r| !asks_venue(r))
+                .cloned()
+                .collect(),
+        )
+    } else {
+        Cow::Borrowed(said.replies)
+    };
     let platform = out.platform();
     chat = platform
         .post(out, chat, said.answering, &here, said.entry, 0)
         .await;
-    for (n, r) in (1..).zip(&venues) {
+    for (n, r) in (1..).zip(said.replies.iter().filter(asks_venue)) {
         let Some(ask) = &r.venue else { continue };
         let venue = match ask.opened.as_deref().and_then(P::place) {
             Some(at) => Some(at),
@@ -474,7 +483,7 @@ impl<P: Platform> Out<'_, P> {
     /// channel and the chat's link to it) or refused (`None`), and return `at` when the service
     /// stored it: only then is the game played there. A storage failure leaves the game in
     /// the chat.
-    pub async fn report_venue<T>(
+    async fn report_venue<T>(
         &self,
         chat: &ChannelKey,
         ask: &VenueAsk,

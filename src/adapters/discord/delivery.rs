@@ -203,13 +203,36 @@ impl delivery::Venues for Discord {
         at
     }
 
+    /// A tournament game's own thread in `channel`: a public thread named after its pairing,
+    /// archived after a week without messages (as `/play thread:True` opens one), with its
+    /// channel key and link. `None` (the game is played in the channel) when Discord refuses: no
+    /// Create Public Threads permission, or `channel` is a thread itself.
     async fn open_venue(
         &self,
         out: &Out<'_, Self>,
         channel: u64,
         ask: &VenueAsk,
     ) -> Option<(u64, ChannelKey, String)> {
-        open_thread(out, channel, ask).await
+        let mut call = Call {
+            route: Some(Route::Thread(channel)),
+            body: json!({
+                "name": ask.name,
+                "type": 11,
+                "auto_archive_duration": super::THREAD_ARCHIVE_MINUTES,
+            }),
+            files: Vec::new(),
+            token: None,
+            interaction: None,
+            to: "thread",
+        };
+        let opened = match out.call(&mut call).await {
+            Ok(v) => v
+                .get("id")
+                .and_then(serde_json::Value::as_str)
+                .and_then(|id| id.parse::<u64>().ok()),
+            Err(_) => None,
+        };
+        opened.map(|t| (t, ChannelKey::on(Platform::Discord, t), format!("<#{t}>")))
     }
 }
 
@@ -471,37 +494,6 @@ fn where_to(way: Way) -> &'static str {
         Way::Original => "interaction response",
         Way::Followup => "interaction follow-up",
     }
-}
-
-/// A tournament game's own thread in `channel`: a public thread named after its pairing,
-/// archived after a week without messages (as `/play thread:True` opens one), with its
-/// channel key and link. `None` (the game is played in the channel) when Discord refuses: no
-/// Create Public Threads permission, or `channel` is a thread itself.
-async fn open_thread(
-    out: &Out<'_, Discord>,
-    channel: u64,
-    ask: &VenueAsk,
-) -> Option<(u64, ChannelKey, String)> {
-    let mut call = Call {
-        route: Some(Route::Thread(channel)),
-        body: json!({
-            "name": ask.name,
-            "type": 11,
-            "auto_archive_duration": super::THREAD_ARCHIVE_MINUTES,
-        }),
-        files: Vec::new(),
-        token: None,
-        interaction: None,
-        to: "thread",
-    };
-    let opened = match out.call(&mut call).await {
-        Ok(v) => v
-            .get("id")
-            .and_then(serde_json::Value::as_str)
-            .and_then(|id| id.parse::<u64>().ok()),
-        Err(_) => None,
-    };
-    opened.map(|t| (t, ChannelKey::on(Platform::Discord, t), format!("<#{t}>")))
 }
 
 /// Send the replies of one event in `channel` as it asked (see the module's notes); `nth`

@@ -332,41 +332,33 @@ impl delivery::Venues for Telegram {
         at
     }
 
+    /// A new forum topic for a tournament game, with its channel key and link. `None` (the game
+    /// is played in the chat) when the chat is not a forum, the bot may not manage its topics, or
+    /// it is a topic itself.
     async fn open_venue(
         &self,
         out: &Out<'_, Self>,
         chat: Target,
         ask: &VenueAsk,
     ) -> Option<(Target, ChannelKey, String)> {
-        topic(out, chat, ask).await
+        if chat.thread.is_some() || chat.chat.0 > 0 {
+            return None;
+        }
+        let mut job = Job::untracked(
+            chat,
+            Op::CreateTopic {
+                name: ask.name.clone(),
+            },
+        );
+        let opened = match out.call(&mut job).await {
+            Ok(Some(thread)) => Some(Target {
+                chat: chat.chat,
+                thread: Some(ThreadId(thread)),
+            }),
+            Ok(None) | Err(_) => None,
+        };
+        opened.map(|t| (t, t.channel(), topic_link(t)))
     }
-}
-
-/// A new forum topic for a tournament game, with its channel key and link. `None` (the game
-/// is played in the chat) when the chat is not a forum, the bot may not manage its topics, or
-/// it is a topic itself.
-async fn topic(
-    out: &Out<'_, Telegram>,
-    chat: Target,
-    ask: &VenueAsk,
-) -> Option<(Target, ChannelKey, String)> {
-    if chat.thread.is_some() || chat.chat.0 > 0 {
-        return None;
-    }
-    let mut job = Job::untracked(
-        chat,
-        Op::CreateTopic {
-            name: ask.name.clone(),
-        },
-    );
-    let opened = match out.call(&mut job).await {
-        Ok(Some(thread)) => Some(Target {
-            chat: chat.chat,
-            thread: Some(ThreadId(thread)),
-        }),
-        Ok(None) | Err(_) => None,
-    };
-    opened.map(|t| (t, t.channel(), topic_link(t)))
 }
 
 /// A link to a forum topic of a supergroup: `https://t.me/c/{id without -100}/{thread}`.
